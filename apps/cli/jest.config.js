@@ -1,1 +1,6 @@
-module.exports = { ...require('../../jest.preset.js'), displayName: 'cli', rootDir: __dirname, passWithNoTests: true };
+module.exports = {
+  ...require('../../jest.preset.js'),
+  displayName: 'cli',
+  rootDir: __dirname,
+  passWithNoTests: true,
+};

@@ -1,1 +1,2 @@
-export {};
+export * from './jumbe-config';
+export * from './load-config';

@@ -1,1 +1,2 @@
-export {};
+export * from './coordination/access-invalidation';
+export * from './http';

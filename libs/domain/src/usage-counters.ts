@@ -5,4 +5,8 @@ export interface UsageCounters {
   sendFailures: number;
 }
 
-export const ZERO_USAGE: Readonly<UsageCounters> = Object.freeze({ apiHits: 0, messagesSent: 0, sendFailures: 0 });
+export const ZERO_USAGE: Readonly<UsageCounters> = Object.freeze({
+  apiHits: 0,
+  messagesSent: 0,
+  sendFailures: 0,
+});

@@ -1,1 +1,21 @@
-export {};
+// The messaging-network port (domain terms only) and its drivers.
+export * from './session-ref';
+export * from './disconnect-reason';
+export * from './link-event';
+export * from './session-events';
+export * from './outbound-message';
+export * from './sent-key';
+export * from './network-session';
+export * from './network-driver';
+export * from './network-send-error';
+export * from './not-ready-error';
+export * from './number-in-use-error';
+
+// The sandbox: a simulated network shared by all workers of a deployment (CONTRACT §9).
+export * from './sandbox/sandbox-store';
+export * from './sandbox/memory-sandbox-store';
+export * from './sandbox/redis-sandbox-store';
+export * from './sandbox/sandbox-contact-message';
+export * from './sandbox/sandbox-network-options';
+export * from './sandbox/sandbox-control';
+export * from './sandbox/sandbox-network-driver';

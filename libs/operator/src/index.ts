@@ -1,1 +1,2 @@
-export {};
+export * from './operator.service';
+export * from './views';

@@ -1,1 +1,39 @@
-export {};
+export { createDataSource, MIGRATIONS_TABLE, type DataSourceOptions } from './data-source';
+export { migrate, assertSchemaCurrent, MIGRATION_LOCK_KEY } from './migration-runner';
+export { SchemaTooNewError, SchemaBehindError } from './schema-errors';
+export { isUuid } from './is-uuid';
+
+export { PlanEntity } from './entities/plan.entity';
+export { AccountEntity } from './entities/account.entity';
+export { ApiKeyEntity } from './entities/api-key.entity';
+export { UsageCounterEntity } from './entities/usage-counter.entity';
+export { SessionEntity } from './entities/session.entity';
+export { NetworkCredentialEntity } from './entities/network-credential.entity';
+export { SendFailureEntity } from './entities/send-failure.entity';
+export { IdempotencyRecordEntity } from './entities/idempotency-record.entity';
+export { WebhookEntity } from './entities/webhook.entity';
+export { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
+export { ALL_ENTITIES } from './entities/all-entities';
+export { bigintNumber } from './entities/bigint-number.transformer';
+export { ALL_MIGRATIONS } from './migrations/all-migrations';
+
+export type { Plan } from './models/plan';
+export type { Account } from './models/account';
+export type { ApiKey } from './models/api-key';
+
+export { PlanRepository, type NewPlan } from './repositories/plan.repository';
+export { AccountRepository, type NewAccount, type AccountChanges } from './repositories/account.repository';
+export { ApiKeyRepository, type NewApiKey, type ActiveKey } from './repositories/api-key.repository';
+export { UsageRepository, type UsageSnapshot } from './repositories/usage.repository';
+export { SessionRepository } from './repositories/session.repository';
+export { DuplicateNameError } from './repositories/duplicate-name.error';
+export { UnknownPlanError } from './repositories/unknown-plan.error';
+
+export { EmbeddedDatabase, readRunningEmbedded, type EmbeddedDatabaseOptions } from './embedded-database';
+
+export { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';
+export {
+  openMigratedTestDatabase,
+  TEST_SERVER_URL,
+  type MigratedTestDatabase,
+} from './testing/migrated-test-database';

@@ -1,1 +1,6 @@
-export {};
+export * from './infrastructure';
+export * from './logger';
+export * from './secret-key-file';
+export * from './start-infrastructure';
+export * from './version';
+export * from './run-service';

@@ -1,1 +1,3 @@
-export {};
+export * from './http-client';
+export * from './service-process';
+export * from './throwaway-database';

@@ -1,0 +1,11 @@
+import { GatewayModule } from '@jumbe/gateway';
+import type { Infrastructure } from '@jumbe/platform';
+import { type DynamicModule, Module } from '@nestjs/common';
+
+/** The three services' modules in one process, over the same infrastructure (ARCHITECTURE.md). */
+@Module({})
+export class AllInOneModule {
+  static register(infrastructure: Infrastructure): DynamicModule {
+    return { module: AllInOneModule, imports: [GatewayModule.register(infrastructure)] };
+  }
+}

@@ -1,0 +1,26 @@
+import 'reflect-metadata';
+import { loadConfig } from '@jumbe/config';
+import { createHttpApp } from '@jumbe/gateway';
+import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
+import { AllInOneModule } from './all-in-one.module';
+
+/**
+ * `npm start`: gateway, session worker and webhook dispatcher in one process, on an embedded
+ * PostgreSQL, the in-process bus and in-memory coordination unless JUMBE_*_URL say otherwise.
+ */
+const config = loadConfig();
+const logger = createLogger(config.logLevel, 'all-in-one');
+
+runService(logger, async () => {
+  const infrastructure = await startInfrastructure(config, 'all-in-one', logger, 'all-in-one');
+  const app = await createHttpApp(AllInOneModule.register(infrastructure), infrastructure);
+  await app.listen(config.port, config.host);
+  const url = await app.getUrl();
+  logger.info({ url, dataDir: config.dataDir, network: config.network }, 'jumbe listening');
+  return {
+    stop: async () => {
+      await app.close();
+      await infrastructure.close();
+    },
+  };
+});

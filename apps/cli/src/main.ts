@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import { loadConfig } from '@jumbe/config';
+import { ApiError } from '@jumbe/contracts';
+import { buildProgram } from './program';
+
+/** `npx jumbe …`: operator commands that work on the database directly (CONTRACT §8). */
+buildProgram(loadConfig())
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    if (error instanceof ApiError) {
+      process.stderr.write(`error: ${error.message}\n`);
+    } else {
+      process.stderr.write(`error: ${(error as Error).message ?? String(error)}\n`);
+    }
+    process.exit(1);
+  });

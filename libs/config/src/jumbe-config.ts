@@ -1,0 +1,20 @@
+/** Everything a Jumbe process reads from its environment (CONTRACT §10). */
+export interface JumbeConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  natsUrl: string | null;
+  redisUrl: string | null;
+  network: 'whatsapp' | 'sandbox';
+  adminToken: string | null;
+  allowPrivateNetworks: boolean;
+  secretKey: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body in bytes (CONTRACT §1: default 1 MiB). */
+  bodyLimitBytes: number;
+  /** Requests per key per minute; null means no rate limit (CONTRACT §3). */
+  rateLimitPerMinute: number | null;
+  /** How long the gateway waits for the worker that owns a session. */
+  commandTimeoutMs: number;
+}

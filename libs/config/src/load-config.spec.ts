@@ -1,0 +1,56 @@
+import { ConfigError, loadConfig, requireDistributedSettings } from './load-config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      dataDir: './data',
+      databaseUrl: null,
+      natsUrl: null,
+      redisUrl: null,
+      network: 'whatsapp',
+      adminToken: null,
+      allowPrivateNetworks: false,
+      logLevel: 'info',
+      bodyLimitBytes: 1048576,
+      rateLimitPerMinute: null,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      JUMBE_PORT: '0',
+      JUMBE_DATABASE_URL: 'postgres://u@h/db',
+      JUMBE_NETWORK: 'sandbox',
+      JUMBE_ALLOW_PRIVATE_NETWORKS: 'true',
+      JUMBE_RATE_LIMIT_PER_MINUTE: '120',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      databaseUrl: 'postgres://u@h/db',
+      network: 'sandbox',
+      allowPrivateNetworks: true,
+      rateLimitPerMinute: 120,
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ JUMBE_REDIS_URL: '' }).redisUrl).toBeNull();
+  });
+
+  it('names the variable and the expected form on a bad value', () => {
+    expect(() => loadConfig({ JUMBE_PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ JUMBE_REDIS_URL: 'localhost:6379' })).toThrow(
+      /JUMBE_REDIS_URL: must start with redis:\/\//,
+    );
+    expect(() => loadConfig({ JUMBE_NETWORK: 'telegram' })).toThrow(/JUMBE_NETWORK/);
+  });
+
+  it('requires every external dependency for a distributed service', () => {
+    expect(() =>
+      requireDistributedSettings(loadConfig({ JUMBE_NATS_URL: 'nats://x:4222' }), 'gateway'),
+    ).toThrow(/JUMBE_DATABASE_URL, JUMBE_REDIS_URL, JUMBE_SECRET_KEY/);
+  });
+});

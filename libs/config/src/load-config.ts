@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { JumbeConfig } from './jumbe-config';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => protocols.some((protocol) => value.startsWith(`${protocol}://`)), {
+      message: `must start with ${protocols.map((protocol) => `${protocol}://`).join(' or ')}`,
+    })
+    .optional();
+
+const environmentSchema = z.object({
+  JUMBE_HOST: z.string().min(1).default('0.0.0.0'),
+  JUMBE_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  JUMBE_DATA_DIR: z.string().min(1).default('./data'),
+  JUMBE_DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  JUMBE_NATS_URL: optionalUrl(['nats', 'tls']),
+  JUMBE_REDIS_URL: optionalUrl(['redis', 'rediss']),
+  JUMBE_NETWORK: z.enum(['whatsapp', 'sandbox']).default('whatsapp'),
+  JUMBE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  JUMBE_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  JUMBE_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  JUMBE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JUMBE_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  JUMBE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
+  JUMBE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+});
+
+/** Keys of a config file: the same names as the environment; the environment wins. */
+function readConfigFile(path: string | undefined): Record<string, string> {
+  if (!path) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`JUMBE_CONFIG_FILE ${path}: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`JUMBE_CONFIG_FILE ${path}: expected a JSON object of JUMBE_* settings`);
+  }
+  return Object.fromEntries(Object.entries(parsed).map(([key, value]) => [key, String(value)]));
+}
+
+/** Reads and validates the configuration; a bad value stops the process with a precise message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
+  const merged = { ...readConfigFile(env['JUMBE_CONFIG_FILE']), ...withoutEmpty(env) };
+  const result = environmentSchema.safeParse(merged);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const value = result.data;
+  return {
+    host: value.JUMBE_HOST,
+    port: value.JUMBE_PORT,
+    dataDir: value.JUMBE_DATA_DIR,
+    databaseUrl: value.JUMBE_DATABASE_URL ?? null,
+    natsUrl: value.JUMBE_NATS_URL ?? null,
+    redisUrl: value.JUMBE_REDIS_URL ?? null,
+    network: value.JUMBE_NETWORK,
+    adminToken: value.JUMBE_ADMIN_TOKEN ?? null,
+    allowPrivateNetworks: value.JUMBE_ALLOW_PRIVATE_NETWORKS,
+    secretKey: value.JUMBE_SECRET_KEY ?? null,
+    logLevel: value.JUMBE_LOG_LEVEL,
+    bodyLimitBytes: value.JUMBE_BODY_LIMIT_BYTES,
+    rateLimitPerMinute: value.JUMBE_RATE_LIMIT_PER_MINUTE ?? null,
+    commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
+  };
+}
+
+/** An empty variable (`JUMBE_REDIS_URL=`) means "not set", as shells and compose files produce them. */
+function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
+}
+
+/** Production services need every external dependency; the all-in-one process does not. */
+export function requireDistributedSettings(config: JumbeConfig, service: string): void {
+  const missing = (
+    [
+      ['JUMBE_DATABASE_URL', config.databaseUrl],
+      ['JUMBE_NATS_URL', config.natsUrl],
+      ['JUMBE_REDIS_URL', config.redisUrl],
+      ['JUMBE_SECRET_KEY', config.secretKey],
+    ] as const
+  )
+    .filter(([, value]) => value === null)
+    .map(([name]) => name);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `${service} needs ${missing.join(', ')} (or run \`npm start\` for the all-in-one mode)`,
+    );
+  }
+}

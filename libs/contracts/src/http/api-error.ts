@@ -1,0 +1,28 @@
+import { ERROR_STATUS, type ErrorCode } from './error-codes';
+
+/**
+ * An error that reaches the client as the contract's envelope:
+ * `{ message, error: { code, details? } }` with the status that belongs to the code.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+    /** Extra response headers, e.g. Retry-After on 429 and 503. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+
+  toBody(): { message: string; error: { code: ErrorCode; details?: unknown } } {
+    return {
+      message: this.message,
+      error: this.details === undefined ? { code: this.code } : { code: this.code, details: this.details },
+    };
+  }
+}

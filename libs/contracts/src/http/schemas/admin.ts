@@ -1,0 +1,36 @@
+import { KEY_SCOPES } from '@jumbe/domain';
+import { z } from 'zod';
+
+const name = (label: string) =>
+  z.string().trim().min(1, `${label} must not be empty`).max(200, `${label} must be at most 200 characters`);
+
+export const createPlanSchema = z.strictObject({
+  name: name('name').describe('Unique plan name, e.g. `starter`.'),
+  monthlyApiHits: z
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .describe('API hits allowed per calendar month.'),
+  maxSessions: z.number().int().min(0).max(100_000).describe('Active sessions allowed at once.'),
+});
+
+export const createAccountSchema = z.strictObject({
+  name: name('name'),
+  plan: name('plan').describe('Plan name.'),
+});
+
+export const updateAccountSchema = z.strictObject({
+  plan: name('plan').optional(),
+  suspended: z.boolean().optional(),
+});
+
+export const createKeySchema = z.strictObject({
+  name: name('name').optional(),
+  scope: z.enum(KEY_SCOPES).default('full').describe('`full` (every route) or `read` (GET routes only).'),
+});
+
+export type CreatePlanInput = z.output<typeof createPlanSchema>;
+export type CreateAccountInput = z.output<typeof createAccountSchema>;
+export type UpdateAccountInput = z.output<typeof updateAccountSchema>;
+export type CreateKeyInput = z.output<typeof createKeySchema>;

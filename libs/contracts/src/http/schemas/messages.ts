@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { httpUrlField, nonEmptyText, phoneNumberField, recipientField, sessionIdField } from './common';
+
+/** CONTRACT §5 limits. */
+export const MAX_TEXT_LENGTH = 65_536;
+export const MAX_CAPTION_LENGTH = 1_024;
+const label = nonEmptyText('label', 256);
+const id = nonEmptyText('id', 256);
+
+export const sendTextSchema = z.strictObject({
+  sessionId: sessionIdField,
+  to: recipientField,
+  text: nonEmptyText('text', MAX_TEXT_LENGTH),
+});
+
+export const MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
+
+export const sendMediaSchema = z.strictObject({
+  sessionId: sessionIdField,
+  to: recipientField,
+  url: httpUrlField('invalid_media_url', 'url'),
+  type: z.enum(MEDIA_TYPES).default('image'),
+  caption: z
+    .string()
+    .max(MAX_CAPTION_LENGTH, `caption must be at most ${MAX_CAPTION_LENGTH} characters`)
+    .optional(),
+  mimetype: z
+    .string()
+    .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, 'mimetype must look like type/subtype, e.g. application/pdf')
+    .optional(),
+  fileName: z.string().min(1).max(255, 'fileName must be at most 255 characters').optional(),
+});
+
+const listRowSchema = z.strictObject({
+  id,
+  title: nonEmptyText('title', 256),
+  description: z.string().max(512).optional(),
+});
+const listSectionSchema = z.strictObject({
+  title: z.string().max(256),
+  rows: z.array(listRowSchema).min(1, 'each section needs at least one row'),
+});
+
+export const interactiveActionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('reply'), id, label }),
+  z.strictObject({
+    type: z.literal('url'),
+    label,
+    url: httpUrlField('validation_error', 'url'),
+    merchantUrl: httpUrlField('validation_error', 'merchantUrl').optional(),
+  }),
+  z.strictObject({ type: z.literal('copy'), label, value: nonEmptyText('value', 512) }),
+  z.strictObject({ type: z.literal('call'), label, phoneNumber: phoneNumberField }),
+  z.strictObject({
+    type: z.literal('list'),
+    label,
+    sections: z.array(listSectionSchema).min(1, 'a list needs at least one section'),
+  }),
+  z.strictObject({
+    type: z.literal('catalog'),
+    businessPhoneNumber: phoneNumberField,
+    label: label.optional(),
+  }),
+  z.strictObject({ type: z.literal('location_request'), label }),
+]);
+
+export const sendInteractiveSchema = z
+  .strictObject({
+    sessionId: sessionIdField,
+    to: recipientField,
+    text: nonEmptyText('text', MAX_TEXT_LENGTH),
+    title: z.string().max(1024).optional(),
+    footer: z.string().max(1024).optional(),
+    actions: z
+      .array(interactiveActionSchema)
+      .min(1, 'actions needs 1 to 10 entries')
+      .max(10, 'actions needs 1 to 10 entries'),
+  })
+  .superRefine((message, context) => {
+    // Applications route on ids, so a duplicate id would make two choices indistinguishable.
+    const seen = new Map<string, string>();
+    const claim = (value: string, path: (string | number)[]) => {
+      const first = seen.get(value);
+      if (first !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path,
+          message: `id "${value}" is already used at ${first}; ids must be unique`,
+        });
+      } else {
+        seen.set(value, `/${path.join('/')}`);
+      }
+    };
+    message.actions.forEach((action, a) => {
+      if (action.type === 'reply') claim(action.id, ['actions', a, 'id']);
+      if (action.type === 'list') {
+        action.sections.forEach((section, s) =>
+          section.rows.forEach((row, r) => claim(row.id, ['actions', a, 'sections', s, 'rows', r, 'id'])),
+        );
+      }
+    });
+  });
+
+export const failuresQuerySchema = z.strictObject({
+  sessionId: sessionIdField.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export type SendTextInput = z.output<typeof sendTextSchema>;
+export type SendMediaInput = z.output<typeof sendMediaSchema>;
+export type SendInteractiveInput = z.output<typeof sendInteractiveSchema>;
+export type InteractiveAction = z.output<typeof interactiveActionSchema>;

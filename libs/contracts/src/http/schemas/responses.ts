@@ -1,0 +1,122 @@
+import { SESSION_STATES } from '@jumbe/domain';
+import { z } from 'zod';
+
+/** Response shapes, used for the OpenAPI document (the code builds them with the same fields). */
+const isoTime = z.string().describe('ISO 8601 UTC time with milliseconds.');
+
+export const errorBodySchema = z.object({
+  message: z.string(),
+  error: z.object({
+    code: z.string(),
+    details: z.array(z.object({ path: z.string(), problem: z.string() })).optional(),
+  }),
+});
+
+export const sessionSchema = z.object({
+  sessionId: z.string(),
+  phoneNumber: z.string().nullable(),
+  connected: z.boolean(),
+  state: z.enum(SESSION_STATES),
+  updatedAt: isoTime.nullable(),
+  reason: z.string().nullable(),
+});
+
+export const qrSchema = z.object({ sessionId: z.string(), state: z.enum(SESSION_STATES), qr: z.string() });
+export const pairingCodeResultSchema = z.object({
+  sessionId: z.string(),
+  state: z.literal('pairing_code_ready'),
+  pairingCode: z.string(),
+});
+export const sentMessageSchema = z.object({
+  key: z.object({ remoteJid: z.string(), fromMe: z.literal(true), id: z.string() }),
+});
+export const sendFailureSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  to: z.string().nullable(),
+  type: z.string(),
+  code: z.string(),
+  message: z.string(),
+  createdAt: isoTime,
+});
+
+export const deliverySchema = z.object({
+  id: z.string(),
+  event: z.string(),
+  sessionId: z.string(),
+  url: z.string(),
+  status: z.enum(['success', 'failed']),
+  statusCode: z.number().nullable(),
+  error: z.string().nullable(),
+  response: z.string().nullable(),
+  durationMs: z.number(),
+  createdAt: isoTime,
+  attemptedAt: isoTime,
+});
+export const webhookConfigSchema = z.object({
+  url: z.string().nullable(),
+  enabled: z.boolean(),
+  hasSecret: z.boolean(),
+});
+export const webhookStateSchema = webhookConfigSchema.extend({ deliveries: z.array(deliverySchema) });
+
+export const usageSchema = z.object({
+  plan: z.string(),
+  periodStart: isoTime,
+  periodEnd: isoTime,
+  apiHits: z.number(),
+  apiHitLimit: z.number(),
+  messagesSent: z.number(),
+  sendFailures: z.number(),
+  sessions: z.number(),
+  sessionLimit: z.number(),
+});
+
+export const planSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  monthlyApiHits: z.number(),
+  maxSessions: z.number(),
+  createdAt: isoTime,
+});
+export const accountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: z.string(),
+  suspended: z.boolean(),
+  createdAt: isoTime,
+});
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  scope: z.enum(['full', 'read']),
+  prefix: z.string(),
+  createdAt: isoTime,
+  revokedAt: isoTime.nullable(),
+});
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+  checks: z.record(z.string(), z.string()),
+});
+export const statusDocumentSchema = z.object({
+  service: z.string(),
+  status: z.string(),
+  baseUrl: z.string(),
+  docs: z.record(z.string(), z.string()),
+});
+
+export const outboxEntrySchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  type: z.enum(['text', 'media', 'interactive']),
+  content: z.record(z.string(), z.unknown()),
+  createdAt: isoTime,
+});
+
+/** `{ message?, data }` around a payload schema. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ message: z.string().optional(), data });
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { phoneNumberField, sessionIdField } from './common';
+
+export const sandboxScanSchema = z.strictObject({ sessionId: sessionIdField, phoneNumber: phoneNumberField });
+
+const mediaSchema = z.strictObject({
+  type: z.enum(['image', 'video', 'audio', 'document', 'sticker']),
+  mimetype: z.string().nullable().optional(),
+  fileName: z.string().nullable().optional(),
+  caption: z.string().nullable().optional(),
+  seconds: z.number().nonnegative().nullable().optional(),
+});
+
+const interactionSchema = z.strictObject({
+  type: z.string().min(1),
+  id: z.string().nullable().optional(),
+  label: z.string().nullable().optional(),
+});
+
+export const sandboxInboundSchema = z.strictObject({
+  sessionId: sessionIdField,
+  from: phoneNumberField,
+  pushName: z.string().max(256).optional(),
+  text: z.string().max(65_536).optional(),
+  group: z
+    .strictObject({
+      id: z.string().regex(/^[0-9-]+@g\.us$/, 'group.id must end in @g.us'),
+      participant: phoneNumberField.optional(),
+    })
+    .optional(),
+  lid: z.boolean().optional(),
+  media: mediaSchema.optional(),
+  interaction: interactionSchema.optional(),
+});
+
+export const sandboxOutboxQuerySchema = z.strictObject({
+  sessionId: sessionIdField,
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export const sandboxDisconnectSchema = z.strictObject({
+  sessionId: sessionIdField,
+  reason: z.enum(['network', 'logged_out']),
+});

@@ -1,0 +1,52 @@
+import Redis from 'ioredis';
+import type { CoordinationLogger } from './coordination-logger';
+
+/** Longest pause between reconnection attempts: Redis coming back is noticed within ~2 s. */
+export const REDIS_MAX_RECONNECT_DELAY_MS = 2_000;
+
+/** How long one command may take before the request path gives up on it (and answers 503). */
+export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
+/** Exponential backoff from 100 ms, capped, forever: the service heals itself when Redis returns. */
+export function redisReconnectDelay(attempt: number): number {
+  return Math.min(100 * 2 ** Math.max(0, attempt - 1), REDIS_MAX_RECONNECT_DELAY_MS);
+}
+
+/**
+ * An ioredis client tuned for the HTTP request path: while Redis is down, commands fail at once
+ * (no offline queue, at most one retry of an in-flight command) so the gateway answers 503
+ * instead of piling up requests, and the connection keeps retrying in the background.
+ *
+ * `name` is set as the Redis CLIENT name, which makes connections identifiable in CLIENT LIST.
+ * Connection errors go to `logger` (deduplicated: one line per distinct failure, one when the
+ * connection is ready again) instead of becoming unhandled 'error' events.
+ */
+export function createRedisClient(url: string, name: string, logger?: CoordinationLogger): Redis {
+  const client = new Redis(url, {
+    connectionName: name,
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: REDIS_MAX_RECONNECT_DELAY_MS,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    retryStrategy: redisReconnectDelay,
+    // disconnect() waits this long for the socket to close before destroying it. ioredis arms
+    // that timer even when the socket is already gone (closing while Redis is down) and never
+    // clears it, so a short value keeps shutdown from hanging on it.
+    disconnectTimeout: 300,
+  });
+
+  // A Redis outage produces one 'error' per reconnection attempt; log changes, not repetitions.
+  let lastReported: string | undefined;
+  client.on('error', (error: Error) => {
+    if (error.message === lastReported) return;
+    lastReported = error.message;
+    logger?.(`redis ${name}: ${error.message}`, error);
+  });
+  client.on('ready', () => {
+    if (lastReported === undefined) return;
+    lastReported = undefined;
+    logger?.(`redis ${name}: connection ready again`);
+  });
+  return client;
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { ZERO_USAGE } from '@jumbe/domain';
+import { CoordinationUnavailableError } from './coordination-unavailable-error';
+import { MemoryCoordinationHealth } from './memory-coordination-health';
+import { createRedisClient, redisReconnectDelay } from './redis-client';
+import { RedisCoordinationHealth } from './redis-coordination-health';
+import { isRedisConnectionFailure, withRedisFailuresTranslated } from './redis-connection-failure';
+import { RedisInvalidationBus } from './redis-invalidation-bus';
+import { RedisRateLimiter } from './redis-rate-limiter';
+import { RedisUsageCounterStore, usageCountersKey } from './redis-usage-counter-store';
+import { closedPort, TcpProxy } from './test-support/tcp-proxy';
+import { closeRedisClient } from './close-redis-client';
+import { delay, eventually, RedisTestClients, TEST_REDIS_URL } from './test-support/redis-test-clients';
+import { waitForRedisReady } from './wait-for-redis-ready';
+
+const clients = new RedisTestClients();
+afterAll(() => clients.closeAll());
+
+const CYCLE = '2099-01-01';
+
+/** Runs `operation` and returns how long it took to fail, failing the test if it succeeded. */
+async function failureTime(operation: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = Date.now();
+  try {
+    await operation();
+  } catch (error) {
+    return { error, ms: Date.now() - started };
+  }
+  throw new Error('expected the operation to fail');
+}
+
+describe('a Redis client pointed at a closed port', () => {
+  it('fails every operation fast with CoordinationUnavailableError', async () => {
+    const url = `redis://127.0.0.1:${await closedPort()}`;
+    const logged: string[] = [];
+    const redis = createRedisClient(url, 'jumbe-test-closed-port', (message) => logged.push(message));
+    try {
+      const store = new RedisUsageCounterStore(redis);
+      const operations: Array<[string, () => Promise<unknown>]> = [
+        ['tryHit', () => store.tryHit('acc', CYCLE, 10)],
+        ['add', () => store.add('acc', CYCLE, 'messagesSent', 1)],
+        ['seed', () => store.seed('acc', CYCLE, ZERO_USAGE)],
+        ['read', () => store.read('acc', CYCLE)],
+        ['consume', () => new RedisRateLimiter(redis).consume('key', 1, 1_000)],
+        ['publish', () => new RedisInvalidationBus(redis, () => redis).publish('topic', 'x')],
+        ['health', () => new RedisCoordinationHealth(redis).check()],
+      ];
+      await delay(300); // let it fail to connect (and start backing off) first
+      for (const [name, operation] of operations) {
+        const { error, ms } = await failureTime(operation);
+        expect([name, error]).toEqual([name, expect.any(CoordinationUnavailableError)]);
+        expect(ms).toBeLessThan(1_000);
+      }
+      // Refused connections were reported to the logger, once, not once per attempt.
+      expect(logged.filter((line) => line.includes('ECONNREFUSED'))).toHaveLength(1);
+    } finally {
+      await closeRedisClient(redis);
+    }
+  });
+
+  it('fails fast also while the very first connection attempt is under way', async () => {
+    const redis = createRedisClient(`redis://127.0.0.1:${await closedPort()}`, 'jumbe-test-closed-port-2');
+    try {
+      const { error, ms } = await failureTime(() =>
+        new RedisUsageCounterStore(redis).tryHit('acc', CYCLE, 1),
+      );
+      expect(error).toBeInstanceOf(CoordinationUnavailableError);
+      expect(ms).toBeLessThan(1_000);
+    } finally {
+      await closeRedisClient(redis);
+    }
+  });
+});
+
+describe('a Redis client whose server goes away and comes back', () => {
+  let proxy: TcpProxy;
+  beforeEach(async () => {
+    proxy = new TcpProxy('127.0.0.1', Number(new URL(TEST_REDIS_URL).port || 6379));
+    await proxy.start();
+  });
+  afterEach(() => proxy.stop());
+
+  it('fails fast during the outage and heals by itself within a few seconds', async () => {
+    const redis = await clients.connect('outage', proxy.url);
+    const direct = await clients.connect('outage-direct');
+    const store = new RedisUsageCounterStore(redis);
+    const account = `acc-${randomUUID()}`;
+    try {
+      await store.seed(account, CYCLE, ZERO_USAGE);
+      await proxy.stop();
+      await delay(100);
+      const { error, ms } = await failureTime(() => store.tryHit(account, CYCLE, 10));
+      expect(error).toBeInstanceOf(CoordinationUnavailableError);
+      expect(ms).toBeLessThan(1_000);
+
+      await proxy.start();
+      const back = Date.now();
+      await eventually(
+        'recovery',
+        async () => (await store.tryHit(account, CYCLE, 10))?.allowed === true,
+        5_000,
+      );
+      expect(Date.now() - back).toBeLessThan(3_000);
+      expect((await store.read(account, CYCLE))?.apiHits).toBe(1); // the failed hit was not counted
+    } finally {
+      await direct.del(usageCountersKey(account, CYCLE));
+    }
+  });
+
+  it('gives up on a server that accepts but never answers, instead of hanging the request', async () => {
+    const redis = await clients.connect('hang', proxy.url);
+    proxy.blackhole();
+    const health = await failureTime(() => new RedisCoordinationHealth(redis).check());
+    expect(health.error).toBeInstanceOf(CoordinationUnavailableError);
+    expect(health.ms).toBeGreaterThanOrEqual(950);
+    expect(health.ms).toBeLessThan(1_500);
+
+    const hit = await failureTime(() => new RedisUsageCounterStore(redis).tryHit('acc', CYCLE, 1));
+    expect(hit.error).toBeInstanceOf(CoordinationUnavailableError);
+    expect(hit.ms).toBeLessThan(3_000);
+  });
+});
+
+describe('CoordinationHealth', () => {
+  it('passes against a live Redis', async () => {
+    await expect(
+      new RedisCoordinationHealth(await clients.connect('health')).check(),
+    ).resolves.toBeUndefined();
+  });
+
+  it('always passes in memory', async () => {
+    await expect(new MemoryCoordinationHealth().check()).resolves.toBeUndefined();
+  });
+});
+
+describe('createRedisClient', () => {
+  it('names the connection and backs off up to ~2 s between reconnection attempts, forever', async () => {
+    const redis = await clients.connect('named');
+    expect(await redis.client('GETNAME')).toBe(redis.options.connectionName);
+    expect(redis.options.enableOfflineQueue).toBe(false);
+    expect(redis.options.maxRetriesPerRequest).toBe(1);
+    expect([1, 2, 3, 4, 5, 6, 100, 10_000].map(redisReconnectDelay)).toEqual([
+      100, 200, 400, 800, 1600, 2000, 2000, 2000,
+    ]);
+  });
+});
+
+describe('waitForRedisReady', () => {
+  it('gives up with CoordinationUnavailableError when Redis does not come', async () => {
+    const redis = createRedisClient(`redis://127.0.0.1:${await closedPort()}`, 'jumbe-test-never-ready');
+    try {
+      await expect(waitForRedisReady(redis, 200)).rejects.toBeInstanceOf(CoordinationUnavailableError);
+    } finally {
+      await closeRedisClient(redis);
+    }
+  });
+});
+
+describe('isRedisConnectionFailure', () => {
+  it('tells connection trouble from command errors', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    expect(isRedisConnectionFailure(refused)).toBe(true);
+    expect(isRedisConnectionFailure(new Error('Connection is closed.'))).toBe(true);
+    expect(
+      isRedisConnectionFailure(new Error("Stream isn't writeable and enableOfflineQueue options is false")),
+    ).toBe(true);
+    expect(isRedisConnectionFailure(new Error('LOADING Redis is loading the dataset in memory'))).toBe(true);
+    expect(
+      isRedisConnectionFailure(
+        new Error('WRONGTYPE Operation against a key holding the wrong kind of value'),
+      ),
+    ).toBe(false);
+    expect(isRedisConnectionFailure(new Error('ERR syntax error'))).toBe(false);
+    expect(isRedisConnectionFailure('ECONNREFUSED')).toBe(false);
+  });
+
+  it('passes command errors through untouched', async () => {
+    const bug = new Error('ERR wrong number of arguments');
+    await expect(withRedisFailuresTranslated('op', () => Promise.reject(bug))).rejects.toBe(bug);
+  });
+});

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import { closeRedisClient } from '../close-redis-client';
+import { createRedisClient } from '../redis-client';
+import { waitForRedisReady } from '../wait-for-redis-ready';
+
+/** The shared Redis of the test environment. Tests never flush it: every key they use is unique. */
+export const TEST_REDIS_URL = process.env['JUMBE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/**
+ * Test-only: hands out ready Redis clients with unique CLIENT names and closes them all at the
+ * end, so a failing test cannot leave connections that keep Jest alive.
+ */
+export class RedisTestClients {
+  private readonly clients: Redis[] = [];
+
+  async connect(label: string, url: string = TEST_REDIS_URL): Promise<Redis> {
+    const client = this.create(label, url);
+    await waitForRedisReady(client, 5_000);
+    return client;
+  }
+
+  /** A client that may never connect (e.g. pointed at a closed port); not waited for. */
+  create(label: string, url: string = TEST_REDIS_URL): Redis {
+    const client = createRedisClient(url, uniqueClientName(label));
+    this.clients.push(client);
+    return client;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.clients.splice(0).map(closeRedisClient));
+  }
+}
+
+export function uniqueClientName(label: string): string {
+  return `jumbe-test-${label}-${randomUUID().slice(0, 8)}`;
+}
+
+/** The server-side id of the connection with this CLIENT name, looked up from another connection. */
+export async function serverClientId(observer: Redis, clientName: string): Promise<string> {
+  const list = (await observer.client('LIST')) as string;
+  for (const line of list.split('\n')) {
+    const fields = Object.fromEntries(line.split(' ').map((pair) => pair.split('=', 2) as [string, string]));
+    if (fields['name'] === clientName) return fields['id'] as string;
+  }
+  throw new Error(`no Redis connection named ${clientName}`);
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `condition` until it holds (throwing counts as not yet) or `timeoutMs` passes. */
+export async function eventually(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await condition()) return;
+    } catch {
+      // Not yet: a failing probe counts as "condition not met".
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await delay(20);
+  }
+}

@@ -1,0 +1,22 @@
+import { createPlanSchema, type CreatePlanInput } from '@jumbe/contracts';
+import { OperatorService } from '@jumbe/operator';
+import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { ValidBody } from '../http/validated-input.decorators';
+
+@Controller('api/v1/admin/plans')
+@UseGuards(AdminTokenGuard)
+export class AdminPlansController {
+  constructor(private readonly operator: OperatorService) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(@ValidBody(createPlanSchema) input: CreatePlanInput) {
+    return { message: 'Plan created', data: await this.operator.createPlan(input) };
+  }
+
+  @Get()
+  async list() {
+    return { data: await this.operator.listPlans() };
+  }
+}

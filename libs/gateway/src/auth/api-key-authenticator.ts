@@ -1,0 +1,63 @@
+import { ACCESS_INVALIDATION_TOPIC, ApiError, decodeAccessInvalidation } from '@jumbe/contracts';
+import type { InvalidationBus } from '@jumbe/coordination';
+import { hashApiKey, looksLikeApiKey } from '@jumbe/domain';
+import type { ApiKeyRepository } from '@jumbe/persistence';
+import { LRUCache } from 'lru-cache';
+import { orUnavailable } from './dependency-failure';
+import type { Principal } from './principal';
+
+const UNAUTHORIZED_MESSAGE =
+  'Missing or invalid API key. Send it as "x-api-key: <key>" or "Authorization: Bearer <key>".';
+
+/**
+ * Resolves API keys to principals. Lookups are cached by key hash; a revocation published on the
+ * invalidation bus evicts the key on every gateway at once, and the TTL bounds staleness if a
+ * message is ever lost.
+ */
+export class ApiKeyAuthenticator {
+  private readonly cache = new LRUCache<string, Principal>({ max: 10_000, ttl: 30_000 });
+
+  constructor(
+    private readonly keys: Pick<ApiKeyRepository, 'findActiveByHash'>,
+    private readonly invalidations: InvalidationBus,
+  ) {}
+
+  async start(): Promise<void> {
+    this.invalidations.onPossibleLoss(() => this.cache.clear());
+    await this.invalidations.subscribe(ACCESS_INVALIDATION_TOPIC, (text) => {
+      const message = decodeAccessInvalidation(text);
+      if (message === null) return this.cache.clear();
+      if (message.kind === 'key') this.evict(message.keyId);
+    });
+  }
+
+  async authenticate(key: string | null): Promise<Principal> {
+    if (key === null || !looksLikeApiKey(key)) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    const hash = hashApiKey(key);
+    const cached = this.cache.get(hash);
+    if (cached) return cached;
+    const found = await orUnavailable('database', () => this.keys.findActiveByHash(hash));
+    if (!found) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    const principal: Principal = { keyId: found.id, accountId: found.accountId, scope: found.scope };
+    this.cache.set(hash, principal);
+    return principal;
+  }
+
+  private evict(keyId: string): void {
+    for (const [hash, principal] of this.cache.entries()) {
+      if (principal.keyId === keyId) this.cache.delete(hash);
+    }
+  }
+}
+
+/** The key from `x-api-key` or `Authorization: Bearer` (CONTRACT §3). */
+export function extractApiKey(headers: Record<string, string | string[] | undefined>): string | null {
+  const direct = headers['x-api-key'];
+  if (typeof direct === 'string' && direct.trim() !== '') return direct.trim();
+  const authorization = headers['authorization'];
+  if (typeof authorization === 'string') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match?.[1]) return match[1];
+  }
+  return null;
+}

@@ -1,0 +1,68 @@
+import { AccountRepository, ApiKeyRepository, UsageRepository } from '@jumbe/persistence';
+import type { Infrastructure } from '@jumbe/platform';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AdminAccountsController } from './admin/admin-accounts.controller';
+import { AdminPlansController } from './admin/admin-plans.controller';
+import { operatorServiceProvider } from './admin/operator.provider';
+import { AccountDirectory } from './auth/account-directory';
+import { AdminTokenGuard } from './auth/admin-token.guard';
+import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
+import { CustomerAuthGuard } from './auth/customer-auth.guard';
+import { GatewayLifecycle } from './gateway-lifecycle';
+import { INFRASTRUCTURE } from './gateway.tokens';
+import { UsageMeter } from './metering/usage-meter';
+import { DocsController } from './openapi/docs.controller';
+import { HealthService } from './status/health.service';
+import { StatusController } from './status/status.controller';
+import { UsageController } from './usage/usage.controller';
+
+/** The stateless HTTP gateway: auth, quotas, validation, and (later) routing commands to workers. */
+@Module({})
+export class GatewayModule {
+  static register(infrastructure: Infrastructure): DynamicModule {
+    return {
+      module: GatewayModule,
+      controllers: [
+        StatusController,
+        DocsController,
+        UsageController,
+        AdminPlansController,
+        AdminAccountsController,
+      ],
+      providers: [
+        { provide: INFRASTRUCTURE, useValue: infrastructure },
+        {
+          provide: ApiKeyAuthenticator,
+          useFactory: () =>
+            new ApiKeyAuthenticator(
+              new ApiKeyRepository(infrastructure.dataSource),
+              infrastructure.invalidations,
+            ),
+        },
+        {
+          provide: AccountDirectory,
+          useFactory: () =>
+            new AccountDirectory(
+              new AccountRepository(infrastructure.dataSource),
+              infrastructure.invalidations,
+            ),
+        },
+        {
+          provide: UsageMeter,
+          useFactory: () =>
+            new UsageMeter(
+              infrastructure.usageStore,
+              new UsageRepository(infrastructure.dataSource),
+              infrastructure.logger,
+            ),
+        },
+        operatorServiceProvider,
+        HealthService,
+        CustomerAuthGuard,
+        AdminTokenGuard,
+        GatewayLifecycle,
+      ],
+      exports: [INFRASTRUCTURE, UsageMeter, CustomerAuthGuard],
+    };
+  }
+}

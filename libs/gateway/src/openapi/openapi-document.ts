@@ -1,0 +1,115 @@
+import { ERROR_STATUS, errorBodySchema, type ErrorCode } from '@jumbe/contracts';
+import { z } from 'zod';
+import { ROUTES, type RouteDescription } from './route-catalogue';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+};
+
+/** Errors every route of a kind can return, on top of its own. */
+const COMMON_ERRORS: Record<RouteDescription['auth'], ErrorCode[]> = {
+  none: [],
+  key: [
+    'unauthorized',
+    'account_suspended',
+    'monthly_limit_reached',
+    'forbidden',
+    'rate_limited',
+    'unavailable',
+  ],
+  admin: ['unauthorized', 'validation_error', 'not_found'],
+};
+
+/** The OpenAPI 3.1 document, generated from the route catalogue and its validation schemas. */
+export function buildOpenApiDocument(version: string): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Jumbe API',
+      version,
+      description:
+        'Self-hosted WhatsApp HTTP gateway. Authenticate customer routes with `x-api-key: <key>` or `Authorization: Bearer <key>`; admin routes with `Authorization: Bearer <JUMBE_ADMIN_TOKEN>`. Errors are `{ message, error: { code, details? } }`.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        bearerKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'API key (customer routes) or admin token (admin routes)',
+        },
+      },
+      schemas: { Error: toSchema(errorBodySchema, 'output') },
+    },
+    paths,
+  };
+}
+
+function operation(route: RouteDescription): Record<string, unknown> {
+  const responses: Record<string, unknown> = {
+    [String(route.successStatus ?? 200)]: {
+      description: 'Success',
+      content: { 'application/json': { schema: toSchema(route.response, 'output') } },
+    },
+  };
+  for (const code of new Set([
+    ...COMMON_ERRORS[route.auth],
+    ...(route.errors ?? []),
+    ...(route.body ? bodyErrors : []),
+  ])) {
+    const status = String(ERROR_STATUS[code]);
+    const existing = responses[status] as { description: string } | undefined;
+    responses[status] = {
+      description: existing ? `${existing.description}, \`${code}\`` : `\`${code}\``,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    tags: [route.tag],
+    summary: route.summary,
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    security: security(route.auth),
+    parameters: [...parameters(route.query, 'query'), ...parameters(route.params, 'path')],
+    ...(route.body
+      ? {
+          requestBody: {
+            required: false,
+            content: { 'application/json': { schema: toSchema(route.body, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+const bodyErrors: ErrorCode[] = [
+  'validation_error',
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+];
+
+function security(auth: RouteDescription['auth']): unknown[] {
+  if (auth === 'none') return [];
+  if (auth === 'admin') return [{ bearerKey: [] }];
+  return [{ apiKeyHeader: [] }, { bearerKey: [] }];
+}
+
+function parameters(schema: z.ZodType | undefined, where: 'query' | 'path'): unknown[] {
+  if (!schema) return [];
+  const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (json.required ?? []).includes(name),
+    schema: property,
+  }));
+}

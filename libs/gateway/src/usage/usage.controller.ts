@@ -1,0 +1,38 @@
+import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import { SessionRepository } from '@jumbe/persistence';
+import type { Infrastructure } from '@jumbe/platform';
+import { orUnavailable } from '../auth/dependency-failure';
+import { CustomerAuthGuard } from '../auth/customer-auth.guard';
+import type { CustomerContext } from '../auth/principal';
+import { INFRASTRUCTURE } from '../gateway.tokens';
+import { Customer } from '../http/validated-input.decorators';
+
+/** `GET /usage` (CONTRACT §3 extension): the account's plan, cycle and counters. */
+@Controller('api/v1/usage')
+@UseGuards(CustomerAuthGuard)
+export class UsageController {
+  private readonly sessions: SessionRepository;
+
+  constructor(@Inject(INFRASTRUCTURE) infrastructure: Infrastructure) {
+    this.sessions = new SessionRepository(infrastructure.dataSource);
+  }
+
+  @Get()
+  async usage(@Customer() customer: CustomerContext) {
+    const { access, cycle, usage } = customer;
+    const sessions = await orUnavailable('database', () => this.sessions.countActive(access.accountId));
+    return {
+      data: {
+        plan: access.plan.name,
+        periodStart: cycle.start.toISOString(),
+        periodEnd: cycle.end.toISOString(),
+        apiHits: usage.apiHits,
+        apiHitLimit: access.plan.monthlyApiHits,
+        messagesSent: usage.messagesSent,
+        sendFailures: usage.sendFailures,
+        sessions,
+        sessionLimit: access.plan.maxSessions,
+      },
+    };
+  }
+}

@@ -1,0 +1,118 @@
+import { BusHandlerError, BusNoResponderError, BusTimeoutError, BusUnavailableError } from './bus-errors';
+import { errorMessageOf, fromJsonText, toJsonText } from './json-wire';
+import type {
+  BusHandler,
+  BusRequestOptions,
+  BusServeOptions,
+  BusSubscription,
+  MessageBus,
+} from './message-bus';
+import { assertValidSubject, subjectMatches } from './subject-pattern';
+
+type Outcome = { ok: true; body: string } | { ok: false; message: string };
+
+/** One `serve` registration and the handler calls it has started. */
+interface Server {
+  pattern: string;
+  queue: string | undefined;
+  handler: BusHandler;
+  inFlight: Set<Promise<Outcome>>;
+}
+
+/**
+ * The all-in-one twin of NatsMessageBus: same routing (subject wildcards, queue groups, first
+ * reply wins), same JSON copying, same errors, without a network. Handlers start on a later turn
+ * of the event loop, as they would after a network hop, so a requester never runs inside its
+ * handler's stack.
+ */
+export class InProcessMessageBus implements MessageBus {
+  private servers: Server[] = [];
+  private closed = false;
+  /** Round-robin position per queue group: one member of the group takes each request. */
+  private readonly nextInGroup = new Map<string, number>();
+
+  async request(subject: string, payload: unknown, options: BusRequestOptions): Promise<unknown> {
+    assertValidSubject(subject, false);
+    const body = toJsonText(payload);
+    if (this.closed) throw new BusUnavailableError('message bus is closed');
+    const targets = this.route(subject);
+    if (targets.length === 0) throw new BusNoResponderError(subject);
+
+    return new Promise<unknown>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        reject(new BusTimeoutError(subject, options.timeoutMs));
+      }, options.timeoutMs);
+      for (const server of targets) {
+        void this.dispatch(server, body).then((outcome) => {
+          if (settled) return; // a later reply, or one after the timeout, is dropped as NATS does
+          settled = true;
+          clearTimeout(timer);
+          if (outcome.ok) resolve(fromJsonText(outcome.body));
+          else reject(new BusHandlerError(subject, outcome.message));
+        });
+      }
+    });
+  }
+
+  async serve(subject: string, handler: BusHandler, options: BusServeOptions = {}): Promise<BusSubscription> {
+    assertValidSubject(subject, true);
+    if (this.closed) throw new BusUnavailableError('message bus is closed');
+    const server: Server = { pattern: subject, queue: options.queue, handler, inFlight: new Set() };
+    this.servers.push(server);
+    let stopped: Promise<void> | undefined;
+    return {
+      unsubscribe: () => {
+        stopped ??= this.stop(server);
+        return stopped;
+      },
+    };
+  }
+
+  async check(): Promise<void> {
+    if (this.closed) throw new BusUnavailableError('message bus is closed');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.servers.map((server) => this.stop(server)));
+  }
+
+  /** Every plain server of the subject, plus one member of each queue group. */
+  private route(subject: string): Server[] {
+    const matching = this.servers.filter((server) => subjectMatches(server.pattern, subject));
+    const plain = matching.filter((server) => server.queue === undefined);
+    const groups = new Map<string, Server[]>();
+    for (const server of matching) {
+      if (server.queue === undefined) continue;
+      groups.set(server.queue, [...(groups.get(server.queue) ?? []), server]);
+    }
+    const chosen = [...groups.entries()].map(([queue, members]) => {
+      const position = this.nextInGroup.get(queue) ?? 0;
+      this.nextInGroup.set(queue, position + 1);
+      return members[position % members.length] as Server;
+    });
+    return [...plain, ...chosen];
+  }
+
+  private dispatch(server: Server, body: string): Promise<Outcome> {
+    const handling = (async (): Promise<Outcome> => {
+      await new Promise((resolve) => setImmediate(resolve)); // the "network hop"
+      try {
+        const reply = await server.handler(fromJsonText(body));
+        return { ok: true, body: toJsonText(reply) };
+      } catch (error) {
+        return { ok: false, message: errorMessageOf(error) };
+      }
+    })();
+    server.inFlight.add(handling);
+    void handling.finally(() => server.inFlight.delete(handling));
+    return handling;
+  }
+
+  private async stop(server: Server): Promise<void> {
+    this.servers = this.servers.filter((candidate) => candidate !== server);
+    await Promise.all([...server.inFlight]);
+  }
+}

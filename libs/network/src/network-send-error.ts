@@ -1,0 +1,13 @@
+/** Why a send (or a sandbox contact's message) could not reach the network; codes are CONTRACT §2 error codes. */
+export type NetworkSendErrorCode = 'session_not_connected' | 'network_error' | 'media_fetch_failed';
+
+export class NetworkSendError extends Error {
+  override readonly name = 'NetworkSendError';
+
+  constructor(
+    readonly code: NetworkSendErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

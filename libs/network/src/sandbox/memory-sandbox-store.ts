@@ -1,0 +1,150 @@
+import type { InboundNetworkMessage } from '@jumbe/domain';
+import { sessionRefKey, type SessionRef } from '../session-ref';
+import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
+import {
+  SANDBOX_OUTBOX_CAPACITY,
+  type SandboxLoginOutcome,
+  type SandboxOutboxEntry,
+  type SandboxPendingLogin,
+  type SandboxStore,
+} from './sandbox-store';
+
+interface SessionRecord {
+  login: { value: SandboxPendingLogin; expiresAt: number } | null;
+  number: string | null;
+  online: boolean;
+  outbox: SandboxOutboxEntry[];
+  /** Insertion order is delivery order. */
+  inbound: Map<string, InboundNetworkMessage>;
+}
+
+/**
+ * The sandbox network inside one process (all-in-one mode, unit tests). Values go in and out as
+ * JSON copies, exactly as through Redis: callers cannot alter the "network" through an object
+ * they still hold, and what survives the trip (no `undefined` fields, say) is the same.
+ */
+export class MemorySandboxStore implements SandboxStore {
+  private readonly sessions = new Map<string, SessionRecord>();
+  /** Number → key of the session it is linked to. */
+  private readonly numbers = new Map<string, string>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async setPendingLogin(ref: SessionRef, login: SandboxPendingLogin, ttlMs: number): Promise<void> {
+    this.record(ref).login = { value: copy(login), expiresAt: this.now() + ttlMs };
+  }
+
+  async pendingLogin(ref: SessionRef): Promise<SandboxPendingLogin | null> {
+    const login = this.liveLogin(ref);
+    return login === null ? null : copy(login);
+  }
+
+  async clearPendingLogin(ref: SessionRef): Promise<void> {
+    this.record(ref).login = null;
+  }
+
+  async completeLogin(ref: SessionRef, phoneNumber: string): Promise<SandboxLoginOutcome> {
+    if (this.liveLogin(ref) === null) return 'not_ready';
+    const key = sessionRefKey(ref);
+    const holderKey = this.numbers.get(phoneNumber);
+    if (holderKey !== undefined && holderKey !== key) {
+      const holder = this.sessions.get(holderKey);
+      if (holder?.online) return 'number_in_use';
+      if (holder) holder.number = null;
+    }
+    const session = this.record(ref);
+    if (
+      session.number !== null &&
+      session.number !== phoneNumber &&
+      this.numbers.get(session.number) === key
+    ) {
+      this.numbers.delete(session.number);
+    }
+    session.number = phoneNumber;
+    session.online = true;
+    session.login = null;
+    this.numbers.set(phoneNumber, key);
+    return 'linked';
+  }
+
+  async goOnline(ref: SessionRef): Promise<string | null> {
+    const session = this.sessions.get(sessionRefKey(ref));
+    if (!session || session.number === null) return null;
+    session.online = true;
+    return session.number;
+  }
+
+  async goOffline(ref: SessionRef): Promise<void> {
+    const session = this.sessions.get(sessionRefKey(ref));
+    if (session) session.online = false;
+  }
+
+  async linkedNumber(ref: SessionRef): Promise<string | null> {
+    return this.sessions.get(sessionRefKey(ref))?.number ?? null;
+  }
+
+  async unlink(ref: SessionRef): Promise<void> {
+    const key = sessionRefKey(ref);
+    const session = this.sessions.get(key);
+    if (!session) return;
+    if (session.number !== null && this.numbers.get(session.number) === key)
+      this.numbers.delete(session.number);
+    session.number = null;
+    session.online = false;
+    session.login = null;
+    session.inbound.clear();
+  }
+
+  async appendOutbox(ref: SessionRef, entry: SandboxOutboxEntry): Promise<void> {
+    const outbox = this.record(ref).outbox;
+    outbox.unshift(copy(entry));
+    if (outbox.length > SANDBOX_OUTBOX_CAPACITY) outbox.length = SANDBOX_OUTBOX_CAPACITY;
+  }
+
+  async outbox(ref: SessionRef, limit: number): Promise<SandboxOutboxEntry[]> {
+    const outbox = this.sessions.get(sessionRefKey(ref))?.outbox ?? [];
+    return outbox.slice(0, Math.max(0, Math.min(Math.floor(limit), SANDBOX_OUTBOX_CAPACITY))).map(copy);
+  }
+
+  async addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
+    // Re-adding an id moves it to the end, as in Redis.
+    const inbound = this.record(ref).inbound;
+    inbound.delete(message.id);
+    inbound.set(message.id, inboundMessageFromJson(inboundMessageToJson(message)));
+  }
+
+  async pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]> {
+    const inbound = this.sessions.get(sessionRefKey(ref))?.inbound;
+    return inbound
+      ? [...inbound.values()].map((message) => inboundMessageFromJson(inboundMessageToJson(message)))
+      : [];
+  }
+
+  async acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void> {
+    this.sessions.get(sessionRefKey(ref))?.inbound.delete(messageId);
+  }
+
+  private liveLogin(ref: SessionRef): SandboxPendingLogin | null {
+    const session = this.sessions.get(sessionRefKey(ref));
+    if (!session?.login) return null;
+    if (session.login.expiresAt <= this.now()) {
+      session.login = null;
+      return null;
+    }
+    return session.login.value;
+  }
+
+  private record(ref: SessionRef): SessionRecord {
+    const key = sessionRefKey(ref);
+    let session = this.sessions.get(key);
+    if (!session) {
+      session = { login: null, number: null, online: false, outbox: [], inbound: new Map() };
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+}
+
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

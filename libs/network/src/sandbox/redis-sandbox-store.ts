@@ -1,0 +1,233 @@
+import type Redis from 'ioredis';
+import type { InboundNetworkMessage } from '@jumbe/domain';
+import { withRedisFailuresTranslated } from '@jumbe/coordination';
+import { sessionRefKey, type SessionRef } from '../session-ref';
+import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
+import {
+  SANDBOX_OUTBOX_CAPACITY,
+  type SandboxLoginOutcome,
+  type SandboxOutboxEntry,
+  type SandboxPendingLogin,
+  type SandboxStore,
+} from './sandbox-store';
+
+export const SANDBOX_KEY_PREFIX = 'jumbe:sandbox:';
+
+// Layout, under `<prefix>{sandbox}:` (S = sessionRefKey):
+//   login:S         JSON pending login, with a TTL        link:S    linked number
+//   online:S        '1' while some worker holds it        number:N  S of the session linked to N
+//   outbox:S        list of JSON entries, newest first
+//   inbound:S       list of pending message ids (order)   inbound-data:S  hash id → JSON message
+// Logging in touches the number registry and other sessions' keys, so every sandbox key shares
+// one `{sandbox}` hash tag: one cluster slot, scripts stay legal. The sandbox is a test network,
+// not a throughput path, so giving up sharding costs nothing.
+
+// KEYS[1] login:S, KEYS[2] link:S, KEYS[3] online:S, KEYS[4] number:N; ARGV[1] S, ARGV[2] N,
+// ARGV[3] key base (for the other session's keys, which are only known once number:N is read).
+const COMPLETE_LOGIN_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'not_ready' end
+local holder = redis.call('GET', KEYS[4])
+if holder and holder ~= ARGV[1] then
+  if redis.call('EXISTS', ARGV[3] .. 'online:' .. holder) == 1 then return 'number_in_use' end
+  redis.call('DEL', ARGV[3] .. 'link:' .. holder)
+end
+local previous = redis.call('GET', KEYS[2])
+if previous and previous ~= ARGV[2] and redis.call('GET', ARGV[3] .. 'number:' .. previous) == ARGV[1] then
+  redis.call('DEL', ARGV[3] .. 'number:' .. previous)
+end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[4], ARGV[1])
+redis.call('SET', KEYS[3], '1')
+redis.call('DEL', KEYS[1])
+return 'linked'
+`;
+
+// KEYS[1] link:S, KEYS[2] online:S → number or nil
+const GO_ONLINE_SCRIPT = `
+local number = redis.call('GET', KEYS[1])
+if not number then return false end
+redis.call('SET', KEYS[2], '1')
+return number
+`;
+
+// KEYS[1] link:S, KEYS[2] online:S, KEYS[3] login:S, KEYS[4] inbound:S, KEYS[5] inbound-data:S;
+// ARGV[1] S, ARGV[2] key base
+const UNLINK_SCRIPT = `
+local number = redis.call('GET', KEYS[1])
+if number and redis.call('GET', ARGV[2] .. 'number:' .. number) == ARGV[1] then
+  redis.call('DEL', ARGV[2] .. 'number:' .. number)
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 1
+`;
+
+// Prefixed names: other libs define their own scripts on the same shared client.
+interface SandboxScripts {
+  jumbeSandboxCompleteLogin(
+    login: string,
+    link: string,
+    online: string,
+    number: string,
+    session: string,
+    phoneNumber: string,
+    base: string,
+  ): Promise<SandboxLoginOutcome>;
+  jumbeSandboxGoOnline(link: string, online: string): Promise<string | null>;
+  jumbeSandboxUnlink(
+    link: string,
+    online: string,
+    login: string,
+    inbound: string,
+    inboundData: string,
+    session: string,
+    base: string,
+  ): Promise<number>;
+}
+
+/** SandboxStore in Redis: the simulated network of a distributed deployment, seen alike by every worker. */
+export class RedisSandboxStore implements SandboxStore {
+  private readonly scripts: SandboxScripts;
+  private readonly base: string;
+
+  /** `keyPrefix` lets tests use a namespace of their own on a shared Redis. */
+  constructor(
+    private readonly redis: Redis,
+    keyPrefix: string = SANDBOX_KEY_PREFIX,
+  ) {
+    this.base = `${keyPrefix}{sandbox}:`;
+    // defineCommand runs EVALSHA and falls back to EVAL after a Redis restart (NOSCRIPT).
+    redis.defineCommand('jumbeSandboxCompleteLogin', { numberOfKeys: 4, lua: COMPLETE_LOGIN_SCRIPT });
+    redis.defineCommand('jumbeSandboxGoOnline', { numberOfKeys: 2, lua: GO_ONLINE_SCRIPT });
+    redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
+    this.scripts = redis as unknown as SandboxScripts;
+  }
+
+  async setPendingLogin(ref: SessionRef, login: SandboxPendingLogin, ttlMs: number): Promise<void> {
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    await this.run('setPendingLogin', () =>
+      this.redis.set(this.key('login', ref), JSON.stringify(login), 'PX', ttl),
+    );
+  }
+
+  async pendingLogin(ref: SessionRef): Promise<SandboxPendingLogin | null> {
+    const json = await this.run('pendingLogin', () => this.redis.get(this.key('login', ref)));
+    return json === null ? null : (JSON.parse(json) as SandboxPendingLogin);
+  }
+
+  async clearPendingLogin(ref: SessionRef): Promise<void> {
+    await this.run('clearPendingLogin', () => this.redis.del(this.key('login', ref)));
+  }
+
+  async completeLogin(ref: SessionRef, phoneNumber: string): Promise<SandboxLoginOutcome> {
+    return this.run('completeLogin', () =>
+      this.scripts.jumbeSandboxCompleteLogin(
+        this.key('login', ref),
+        this.key('link', ref),
+        this.key('online', ref),
+        `${this.base}number:${phoneNumber}`,
+        sessionRefKey(ref),
+        phoneNumber,
+        this.base,
+      ),
+    );
+  }
+
+  async goOnline(ref: SessionRef): Promise<string | null> {
+    return this.run('goOnline', () =>
+      this.scripts.jumbeSandboxGoOnline(this.key('link', ref), this.key('online', ref)),
+    );
+  }
+
+  async goOffline(ref: SessionRef): Promise<void> {
+    await this.run('goOffline', () => this.redis.del(this.key('online', ref)));
+  }
+
+  async linkedNumber(ref: SessionRef): Promise<string | null> {
+    return this.run('linkedNumber', () => this.redis.get(this.key('link', ref)));
+  }
+
+  async unlink(ref: SessionRef): Promise<void> {
+    await this.run('unlink', () =>
+      this.scripts.jumbeSandboxUnlink(
+        this.key('link', ref),
+        this.key('online', ref),
+        this.key('login', ref),
+        this.key('inbound', ref),
+        this.key('inbound-data', ref),
+        sessionRefKey(ref),
+        this.base,
+      ),
+    );
+  }
+
+  async appendOutbox(ref: SessionRef, entry: SandboxOutboxEntry): Promise<void> {
+    const key = this.key('outbox', ref);
+    await this.run('appendOutbox', () =>
+      this.redis
+        .multi()
+        .lpush(key, JSON.stringify(entry))
+        .ltrim(key, 0, SANDBOX_OUTBOX_CAPACITY - 1)
+        .exec()
+        .then(failedTransactionError),
+    );
+  }
+
+  async outbox(ref: SessionRef, limit: number): Promise<SandboxOutboxEntry[]> {
+    const count = Math.min(Math.floor(limit), SANDBOX_OUTBOX_CAPACITY);
+    if (!(count > 0)) return [];
+    const entries = await this.run('outbox', () => this.redis.lrange(this.key('outbox', ref), 0, count - 1));
+    return entries.map((json) => JSON.parse(json) as SandboxOutboxEntry);
+  }
+
+  async addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
+    const order = this.key('inbound', ref);
+    const data = this.key('inbound-data', ref);
+    await this.run('addPendingInbound', () =>
+      this.redis
+        .multi()
+        // Re-adding an id keeps one copy in the order list, as the memory store's Map does.
+        .lrem(order, 0, message.id)
+        .rpush(order, message.id)
+        .hset(data, message.id, inboundMessageToJson(message))
+        .exec()
+        .then(failedTransactionError),
+    );
+  }
+
+  async pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]> {
+    const ids = await this.run('pendingInbound', () => this.redis.lrange(this.key('inbound', ref), 0, -1));
+    if (ids.length === 0) return [];
+    const jsons = await this.run('pendingInbound', () =>
+      this.redis.hmget(this.key('inbound-data', ref), ...ids),
+    );
+    return jsons.filter((json): json is string => json !== null).map(inboundMessageFromJson);
+  }
+
+  async acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void> {
+    await this.run('acknowledgeInbound', () =>
+      this.redis
+        .multi()
+        .lrem(this.key('inbound', ref), 0, messageId)
+        .hdel(this.key('inbound-data', ref), messageId)
+        .exec()
+        .then(failedTransactionError),
+    );
+  }
+
+  private key(
+    kind: 'login' | 'link' | 'online' | 'outbox' | 'inbound' | 'inbound-data',
+    ref: SessionRef,
+  ): string {
+    return `${this.base}${kind}:${sessionRefKey(ref)}`;
+  }
+
+  private run<T>(operation: string, command: () => Promise<T>): Promise<T> {
+    return withRedisFailuresTranslated(`sandbox ${operation}`, command);
+  }
+}
+
+/** MULTI/EXEC reports a failed command inside its result array instead of rejecting. */
+function failedTransactionError(results: Array<[Error | null, unknown]> | null): void {
+  const failure = results?.find(([error]) => error !== null)?.[0];
+  if (failure) throw failure;
+}

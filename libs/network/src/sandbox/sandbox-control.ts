@@ -1,0 +1,76 @@
+import { isValidPhoneNumber } from '@jumbe/domain';
+import { NetworkSendError } from '../network-send-error';
+import { NotReadyError } from '../not-ready-error';
+import type { SessionRef } from '../session-ref';
+import { contactMessageToInbound, type SandboxContactMessage } from './sandbox-contact-message';
+import type { SandboxSession } from './sandbox-session';
+import { SANDBOX_OUTBOX_CAPACITY, type SandboxOutboxEntry, type SandboxStore } from './sandbox-store';
+
+/** How a contact or the network disturbs a session (CONTRACT §9, `POST /sandbox/disconnect`). */
+export type SandboxDisconnectKind = 'network' | 'logged_out';
+
+export const SANDBOX_OUTBOX_DEFAULT_LIMIT = 50;
+
+/**
+ * The phone's and the network's side of the sandbox (the `/sandbox/*` routes). Scans, contact
+ * messages and drops act on a live connection, which exists only in the worker that opened the
+ * session: obtain this from that worker's SandboxNetworkDriver (`control()`) and route calls to
+ * it like any session command. The outbox is network state and readable from any worker.
+ */
+export class SandboxControl {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly liveSession: (ref: SessionRef) => SandboxSession | undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * The phone with `phoneNumber` scans the session's QR or enters its pairing code (the number is
+   * not checked against the one the code was requested for). NotReadyError when the session is not
+   * waiting for either, NumberInUseError when another connected session has the number.
+   */
+  async scan(ref: SessionRef, phoneNumber: string): Promise<void> {
+    if (!isValidPhoneNumber(phoneNumber)) throw new RangeError('phoneNumber must be 7 to 15 digits');
+    const session = this.liveSession(ref);
+    if (!session) throw new NotReadyError('the session is not waiting for a scan or a code');
+    await session.linkPhone(phoneNumber);
+  }
+
+  /**
+   * A contact sends the session a message. Resolves once the network holds it, with the id the
+   * `message.received` event will carry; delivery to `onInbound` follows asynchronously (and is
+   * retried until recorded). NetworkSendError('session_not_connected') when no linked connection
+   * of the session is open here.
+   */
+  async inbound(ref: SessionRef, message: SandboxContactMessage): Promise<{ id: string }> {
+    if (!isValidSender(message.from)) {
+      throw new RangeError('from must be 7 to 15 digits (or <digits>@s.whatsapp.net)');
+    }
+    const session = this.liveSession(ref);
+    if (!session) throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    const inbound = contactMessageToInbound(message, this.now());
+    await session.receive(inbound);
+    return { id: inbound.id };
+  }
+
+  /** What the network received from the session, newest first. */
+  outbox(ref: SessionRef, limit: number = SANDBOX_OUTBOX_DEFAULT_LIMIT): Promise<SandboxOutboxEntry[]> {
+    return this.store.outbox(ref, Math.min(Math.max(1, Math.floor(limit)), SANDBOX_OUTBOX_CAPACITY));
+  }
+
+  /**
+   * `network`: the connection drops and comes back by itself (`connecting`, then `connected`).
+   * `logged_out`: the phone unlinks the device; the session ends `disconnected`/`logged_out`.
+   */
+  async disconnect(ref: SessionRef, kind: SandboxDisconnectKind): Promise<void> {
+    const session = this.liveSession(ref);
+    if (!session) throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    if (kind === 'network') session.dropNetwork();
+    else await session.unlinkByPhone();
+  }
+}
+
+function isValidSender(from: string): boolean {
+  const [user, domain] = from.split('@');
+  return isValidPhoneNumber(user ?? '') && (domain === undefined || domain === 's.whatsapp.net');
+}

@@ -1,0 +1,57 @@
+import type { NetworkDriver } from '../network-driver';
+import type { NetworkSession } from '../network-session';
+import type { SessionEvents } from '../session-events';
+import { sessionRefKey, type SessionRef } from '../session-ref';
+import { SandboxControl } from './sandbox-control';
+import {
+  sandboxNetworkSettings,
+  type SandboxNetworkOptions,
+  type SandboxNetworkSettings,
+} from './sandbox-network-options';
+import { SandboxSession } from './sandbox-session';
+import type { SandboxStore } from './sandbox-store';
+
+/**
+ * The simulated network (CONTRACT §9). Every worker has its own driver over one shared store: the
+ * driver holds this worker's live connections, the store holds the network's state.
+ */
+export class SandboxNetworkDriver implements NetworkDriver {
+  readonly name = 'sandbox' as const;
+  private readonly settings: SandboxNetworkSettings;
+  private readonly sessions = new Map<string, SandboxSession>();
+  private readonly controls: SandboxControl;
+
+  constructor(
+    private readonly store: SandboxStore,
+    options: SandboxNetworkOptions = {},
+  ) {
+    this.settings = sandboxNetworkSettings(options);
+    this.controls = new SandboxControl(store, (ref) => this.sessions.get(sessionRefKey(ref)));
+  }
+
+  async open(ref: SessionRef, events: SessionEvents, options: { linked: boolean }): Promise<NetworkSession> {
+    const key = sessionRefKey(ref);
+    // A second connection with the same credentials replaces the first, as on WhatsApp.
+    this.sessions.get(key)?.end('connection_replaced');
+    const session = new SandboxSession({ ...ref }, events, this.store, this.settings, (ended) => {
+      if (this.sessions.get(key) === ended) this.sessions.delete(key);
+    });
+    this.sessions.set(key, session);
+    if (options.linked) {
+      session.beginReconnect();
+      return session;
+    }
+    try {
+      await session.beginLogin();
+    } catch (error) {
+      session.abandon();
+      throw error;
+    }
+    return session;
+  }
+
+  /** The phone's and the network's side of the sessions open in this driver. */
+  control(): SandboxControl {
+    return this.controls;
+  }
+}

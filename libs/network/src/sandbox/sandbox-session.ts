@@ -1,0 +1,321 @@
+import { isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
+import type { DisconnectReason } from '../disconnect-reason';
+import type { LinkEvent } from '../link-event';
+import { NetworkSendError } from '../network-send-error';
+import type { NetworkSession } from '../network-session';
+import { NotReadyError } from '../not-ready-error';
+import { NumberInUseError } from '../number-in-use-error';
+import type { OutboundInteractive, OutboundMedia, OutboundText } from '../outbound-message';
+import type { SentKey } from '../sent-key';
+import type { SessionEvents } from '../session-events';
+import type { SessionRef } from '../session-ref';
+import { newOutboundMessageId, newPairingCode, newQrValue } from './sandbox-ids';
+import type { SandboxNetworkSettings } from './sandbox-network-options';
+import type { SandboxOutboxEntry, SandboxPendingLogin, SandboxStore } from './sandbox-store';
+
+/**
+ * Where one connection is in its life. `ended` is final: a connection that ended emitted its one
+ * `disconnected` event and ignores the network from then on; reconnecting means a new `open`.
+ */
+type ConnectionPhase = 'awaiting_login' | 'connecting' | 'connected' | 'ended';
+
+/**
+ * One session's connection to the simulated network, living in the worker that opened it. The
+ * network's side of the state (link, outbox, undelivered messages) is in the SandboxStore, so a
+ * connection opened by another worker later picks up where this one left off.
+ */
+export class SandboxSession implements NetworkSession {
+  private phase: ConnectionPhase;
+  /** Which login the phone is currently offered (so a late first QR cannot replace a pairing code). */
+  private offeredLogin: SandboxPendingLogin['kind'] | null = null;
+  private loginTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private redeliveryTimer: NodeJS.Timeout | undefined;
+  private delivering = false;
+  private deliverAgain = false;
+
+  constructor(
+    readonly ref: SessionRef,
+    private readonly events: SessionEvents,
+    private readonly store: SandboxStore,
+    private readonly settings: SandboxNetworkSettings,
+    /** Tells the driver the connection ended, so it stops routing control calls to it. */
+    private readonly onEnded: (session: SandboxSession) => void,
+  ) {
+    this.phase = 'connecting';
+  }
+
+  /** Fresh login: any earlier link of this session is void, the phone is offered a QR. */
+  async beginLogin(): Promise<void> {
+    this.phase = 'awaiting_login';
+    await this.store.unlink(this.ref);
+    const qr = newQrValue();
+    await this.store.setPendingLogin(this.ref, { kind: 'qr', qr }, this.settings.qrTimeoutMs);
+    this.offeredLogin = 'qr';
+    this.restartLoginTimer();
+    // Events start once `open` has returned the session to its caller.
+    setImmediate(() => {
+      if (this.phase === 'awaiting_login' && this.offeredLogin === 'qr') this.emit({ type: 'qr', qr });
+    });
+  }
+
+  /** Reconnect from stored credentials, as a device does after a restart. */
+  beginReconnect(): void {
+    this.phase = 'connecting';
+    setImmediate(() => {
+      if (this.phase !== 'connecting') return;
+      this.emit({ type: 'connecting' });
+      void this.connect();
+    });
+  }
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    if (!isValidPhoneNumber(phoneNumber)) throw new RangeError('phoneNumber must be 7 to 15 digits');
+    if (this.phase !== 'awaiting_login') throw new NotReadyError('the session is not waiting for a login');
+    const code = newPairingCode();
+    // Before the store write: the first QR must not go out while the code is being stored.
+    this.offeredLogin = 'pairing_code';
+    await this.store.setPendingLogin(
+      this.ref,
+      { kind: 'pairing_code', code, phoneNumber },
+      this.settings.qrTimeoutMs,
+    );
+    if (this.phase !== 'awaiting_login') throw new NotReadyError('the session is not waiting for a login');
+    this.restartLoginTimer();
+    this.emit({ type: 'pairing_code', code });
+    return code;
+  }
+
+  sendText(message: OutboundText): Promise<SentKey> {
+    return this.send(message.to, 'text', { text: message.text });
+  }
+
+  sendMedia(message: OutboundMedia): Promise<SentKey> {
+    // The sandbox never fetches media: it records the URL, so `media_fetch_failed` cannot happen here.
+    const { to, ...content } = message;
+    return this.send(to, 'media', withoutUndefined(content));
+  }
+
+  sendInteractive(message: OutboundInteractive): Promise<SentKey> {
+    const { to, ...content } = message;
+    return this.send(to, 'interactive', withoutUndefined(content));
+  }
+
+  async logout(): Promise<void> {
+    if (this.phase === 'ended') return;
+    await this.store.unlink(this.ref);
+    this.end('logged_out');
+  }
+
+  async close(): Promise<void> {
+    const phase = this.phase;
+    if (phase === 'ended') return;
+    this.end('shutdown');
+    // Credentials stay; only what this connection held goes: a QR nobody can scan any more, or
+    // the "online" mark that keeps the number from being linked elsewhere.
+    try {
+      if (phase === 'awaiting_login') await this.store.clearPendingLogin(this.ref);
+      else await this.store.goOffline(this.ref);
+    } catch (error) {
+      this.settings.logger(`sandbox: could not release session ${this.describe()} on close`, error);
+    }
+  }
+
+  // ── The phone's and the network's side, reached through SandboxControl ──
+
+  /** A phone scans the QR or enters the pairing code. */
+  async linkPhone(phoneNumber: string): Promise<void> {
+    if (this.phase !== 'awaiting_login')
+      throw new NotReadyError('the session is not waiting for a scan or a code');
+    const outcome = await this.store.completeLogin(this.ref, phoneNumber);
+    if (outcome === 'not_ready') throw new NotReadyError('the session is not waiting for a scan or a code');
+    if (outcome === 'number_in_use') throw new NumberInUseError(phoneNumber);
+    if (this.phase !== 'awaiting_login') {
+      // The login lapsed or the connection closed while the phone was linking: nobody holds
+      // credentials for this link, so the network must not keep it either.
+      await this.store.unlink(this.ref);
+      throw new NotReadyError('the session stopped waiting for a login');
+    }
+    this.clearLoginTimer();
+    this.offeredLogin = null;
+    this.phase = 'connected';
+    this.emit({ type: 'connected', phoneNumber });
+    void this.deliverPending();
+  }
+
+  /** A contact's message reaches the network; it is delivered now, or once the session is connected. */
+  async receive(message: InboundNetworkMessage): Promise<void> {
+    this.requireLinked();
+    await this.store.addPendingInbound(this.ref, message);
+    void this.deliverPending();
+  }
+
+  /** The network drops the connection; the device reconnects by itself shortly after. */
+  dropNetwork(): void {
+    this.requireLinked();
+    this.phase = 'connecting';
+    clearTimeout(this.reconnectTimer);
+    this.emit({ type: 'connecting' });
+    this.reconnectTimer = setTimeout(() => void this.connect(), this.settings.reconnectDelayMs).unref();
+  }
+
+  /** The phone unlinks the device (Linked devices → Log out). */
+  async unlinkByPhone(): Promise<void> {
+    this.requireLinked();
+    await this.logout();
+  }
+
+  // ── Internals ──
+
+  private async connect(): Promise<void> {
+    this.reconnectTimer = undefined;
+    if (this.phase !== 'connecting') return;
+    let phoneNumber: string | null;
+    try {
+      phoneNumber = await this.store.goOnline(this.ref);
+    } catch (error) {
+      // The network is unreachable: keep trying, as a device does.
+      this.settings.logger(`sandbox: reconnecting ${this.describe()} failed; retrying`, error);
+      if (this.phase === 'connecting') {
+        this.reconnectTimer = setTimeout(() => void this.connect(), this.settings.reconnectDelayMs).unref();
+      }
+      return;
+    }
+    if (this.phase !== 'connecting') return;
+    // Not linked any more: the phone unlinked the device, or the number was linked to another session.
+    if (phoneNumber === null) return this.end('logged_out');
+    this.phase = 'connected';
+    this.emit({ type: 'connected', phoneNumber });
+    void this.deliverPending();
+  }
+
+  private async send(
+    to: string,
+    type: SandboxOutboxEntry['type'],
+    content: Record<string, unknown>,
+  ): Promise<SentKey> {
+    if (this.phase !== 'connected')
+      throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    const id = newOutboundMessageId();
+    try {
+      await this.store.appendOutbox(this.ref, { id, to, type, content, createdAt: new Date().toISOString() });
+    } catch (error) {
+      throw new NetworkSendError(
+        'network_error',
+        `the sandbox network did not take the message: ${messageOf(error)}`,
+      );
+    }
+    return { remoteJid: to, fromMe: true, id };
+  }
+
+  /**
+   * Hands the network's pending messages to `onInbound`, oldest first, one at a time, and
+   * acknowledges each only after it resolved. A rejection stops the round (later messages must
+   * not overtake it) and the round is retried after redeliveryIntervalMs. Calls while a round
+   * runs make it go once more, so a message stored meanwhile is not left behind.
+   */
+  private async deliverPending(): Promise<void> {
+    if (this.delivering) {
+      this.deliverAgain = true;
+      return;
+    }
+    this.delivering = true;
+    try {
+      do {
+        this.deliverAgain = false;
+        if (!(await this.deliverRound())) return this.scheduleRedelivery();
+      } while (this.deliverAgain);
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  /** False when something is still pending and needs a retry. */
+  private async deliverRound(): Promise<boolean> {
+    // Messages for a disconnected device wait at the network; reconnecting delivers them.
+    if (this.phase !== 'connected') return true;
+    try {
+      for (const message of await this.store.pendingInbound(this.ref)) {
+        if (this.phase !== 'connected') return true;
+        await this.events.onInbound(message);
+        await this.store.acknowledgeInbound(this.ref, message.id);
+      }
+      return true;
+    } catch (error) {
+      this.settings.logger(`sandbox: inbound delivery to ${this.describe()} failed; retrying`, error);
+      return false;
+    }
+  }
+
+  private scheduleRedelivery(): void {
+    if (this.phase === 'ended' || this.redeliveryTimer !== undefined) return;
+    this.redeliveryTimer = setTimeout(() => {
+      this.redeliveryTimer = undefined;
+      void this.deliverPending();
+    }, this.settings.redeliveryIntervalMs).unref();
+  }
+
+  private restartLoginTimer(): void {
+    this.clearLoginTimer();
+    this.loginTimer = setTimeout(() => this.loginLapsed(), this.settings.qrTimeoutMs).unref();
+  }
+
+  private clearLoginTimer(): void {
+    clearTimeout(this.loginTimer);
+    this.loginTimer = undefined;
+  }
+
+  private loginLapsed(): void {
+    if (this.phase !== 'awaiting_login') return;
+    this.end('qr_timeout');
+    // The store's copy lapses by itself (same TTL); clearing it is only tidiness.
+    this.store.clearPendingLogin(this.ref).catch((error: unknown) => {
+      this.settings.logger(`sandbox: could not clear the login of ${this.describe()}`, error);
+    });
+  }
+
+  /** Ends this connection for good: timers stop, the driver forgets it, one final `disconnected`. */
+  end(reason: DisconnectReason): void {
+    if (this.phase === 'ended') return;
+    this.abandon();
+    this.emit({ type: 'disconnected', reason });
+  }
+
+  /** Ends a connection that never got going (its `open` failed), without any event. */
+  abandon(): void {
+    this.phase = 'ended';
+    this.clearLoginTimer();
+    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.redeliveryTimer);
+    this.reconnectTimer = undefined;
+    this.redeliveryTimer = undefined;
+    this.onEnded(this);
+  }
+
+  private requireLinked(): void {
+    if (this.phase !== 'connected' && this.phase !== 'connecting') {
+      throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    }
+  }
+
+  private emit(event: LinkEvent): void {
+    // A failing listener must not break the connection's own bookkeeping (it runs in timers).
+    try {
+      this.events.onLink(event);
+    } catch (error) {
+      this.settings.logger(`sandbox: onLink(${event.type}) of ${this.describe()} threw`, error);
+    }
+  }
+
+  private describe(): string {
+    return `${this.ref.accountId}/${this.ref.sessionId}`;
+  }
+}
+
+function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,181 @@
+import type { InboundNetworkMessage } from '@jumbe/domain';
+import type { SessionRef } from '../session-ref';
+import { SANDBOX_OUTBOX_CAPACITY, type SandboxOutboxEntry, type SandboxStore } from './sandbox-store';
+import { memoryStores, redisStores, type SandboxStoreKind } from './test-support/sandbox-store-fixtures';
+import { delay } from './test-support/session-recorder';
+
+// The two stores must be interchangeable: one contract, run against both.
+const kinds: SandboxStoreKind[] = [memoryStores(), redisStores()];
+
+const A: SessionRef = { accountId: 'acc:1/x', sessionId: 'default' };
+const B: SessionRef = { accountId: 'acc_2', sessionId: 'default' };
+const C: SessionRef = { accountId: 'acc_2', sessionId: 'sales' };
+const QR = { kind: 'qr' as const, qr: 'jumbe-sandbox://link?ref=abc' };
+
+function inbound(id: string, text: string): InboundNetworkMessage {
+  return {
+    id,
+    chat: '254711000111@s.whatsapp.net',
+    participant: null,
+    senderPhoneJid: null,
+    fromMe: false,
+    pushName: null,
+    type: 'conversation',
+    text,
+    interaction: null,
+    media: null,
+    timestamp: new Date('2026-03-01T10:00:00.000Z'),
+  };
+}
+
+function entry(n: number): SandboxOutboxEntry {
+  return {
+    id: `3EB0${String(n).padStart(16, '0')}`,
+    to: 'x@s.whatsapp.net',
+    type: 'text',
+    content: { text: `m${n}` },
+    createdAt: '2026-03-01T10:00:00.000Z',
+  };
+}
+
+describe.each(kinds)('$name', (kind) => {
+  let store: SandboxStore;
+  let sameNetwork: SandboxStore;
+
+  beforeEach(async () => {
+    ({ first: store, second: sameNetwork } = await kind.pair());
+  });
+
+  afterAll(() => kind.cleanUp());
+
+  describe('pending login', () => {
+    it('is stored, replaced, read from another handle and cleared', async () => {
+      await store.setPendingLogin(A, QR, 10_000);
+      expect(await sameNetwork.pendingLogin(A)).toEqual(QR);
+      const code = { kind: 'pairing_code' as const, code: 'ABCD-EFGH', phoneNumber: '254700000001' };
+      await store.setPendingLogin(A, code, 10_000);
+      expect(await store.pendingLogin(A)).toEqual(code);
+      expect(await store.pendingLogin(B)).toBeNull();
+      await sameNetwork.clearPendingLogin(A);
+      expect(await store.pendingLogin(A)).toBeNull();
+    });
+
+    it('lapses after its time to live', async () => {
+      await store.setPendingLogin(A, QR, 50);
+      await delay(120);
+      expect(await store.pendingLogin(A)).toBeNull();
+      expect(await store.completeLogin(A, '254700000001')).toBe('not_ready');
+    });
+  });
+
+  describe('linking', () => {
+    it('needs a pending login', async () => {
+      expect(await store.completeLogin(A, '254700000001')).toBe('not_ready');
+      expect(await store.linkedNumber(A)).toBeNull();
+    });
+
+    it('links, marks online and consumes the login', async () => {
+      await store.setPendingLogin(A, QR, 10_000);
+      expect(await store.completeLogin(A, '254700000001')).toBe('linked');
+      expect(await sameNetwork.linkedNumber(A)).toBe('254700000001');
+      expect(await store.pendingLogin(A)).toBeNull();
+      expect(await store.completeLogin(A, '254700000001')).toBe('not_ready');
+    });
+
+    it('refuses a number an online session holds, whatever the account', async () => {
+      await store.setPendingLogin(A, QR, 10_000);
+      await store.completeLogin(A, '254700000001');
+      await store.setPendingLogin(B, QR, 10_000);
+      expect(await sameNetwork.completeLogin(B, '254700000001')).toBe('number_in_use');
+      expect(await store.pendingLogin(B)).toEqual(QR); // still waiting
+      expect(await store.linkedNumber(B)).toBeNull();
+    });
+
+    it('takes a number from an offline session, which loses its link', async () => {
+      await store.setPendingLogin(A, QR, 10_000);
+      await store.completeLogin(A, '254700000001');
+      await store.goOffline(A);
+      await store.setPendingLogin(B, QR, 10_000);
+      expect(await store.completeLogin(B, '254700000001')).toBe('linked');
+      expect(await store.linkedNumber(A)).toBeNull();
+      expect(await store.goOnline(A)).toBeNull();
+      expect(await store.goOnline(B)).toBe('254700000001');
+    });
+
+    it("releases the session's previous number when it links another", async () => {
+      await store.setPendingLogin(A, QR, 10_000);
+      await store.completeLogin(A, '254700000001');
+      await store.setPendingLogin(A, QR, 10_000);
+      expect(await store.completeLogin(A, '254700000002')).toBe('linked');
+      await store.setPendingLogin(B, QR, 10_000);
+      expect(await store.completeLogin(B, '254700000001')).toBe('linked');
+      expect(await store.linkedNumber(A)).toBe('254700000002');
+    });
+
+    it('goes online only when linked, and back offline', async () => {
+      expect(await store.goOnline(A)).toBeNull();
+      await store.setPendingLogin(A, QR, 10_000);
+      await store.completeLogin(A, '254700000001');
+      await store.goOffline(A);
+      expect(await sameNetwork.goOnline(A)).toBe('254700000001');
+      await store.setPendingLogin(B, QR, 10_000);
+      expect(await store.completeLogin(B, '254700000001')).toBe('number_in_use');
+    });
+
+    it('unlinks: number free, login and pending messages gone, outbox kept', async () => {
+      await store.setPendingLogin(A, QR, 10_000);
+      await store.completeLogin(A, '254700000001');
+      await store.addPendingInbound(A, inbound('m1', 'hi'));
+      await store.appendOutbox(A, entry(1));
+      await store.setPendingLogin(A, QR, 10_000);
+      await sameNetwork.unlink(A);
+      expect(await store.linkedNumber(A)).toBeNull();
+      expect(await store.pendingLogin(A)).toBeNull();
+      expect(await store.pendingInbound(A)).toEqual([]);
+      expect(await store.outbox(A, 10)).toEqual([entry(1)]);
+      await store.setPendingLogin(C, QR, 10_000);
+      expect(await store.completeLogin(C, '254700000001')).toBe('linked');
+      await store.unlink(B); // never linked: harmless
+    });
+  });
+
+  describe('outbox', () => {
+    it('is newest first, per session, limited, and capped', async () => {
+      for (let n = 1; n <= SANDBOX_OUTBOX_CAPACITY + 5; n += 1) void store.appendOutbox(A, entry(n));
+      await store.appendOutbox(B, entry(0));
+      const all = await sameNetwork.outbox(A, 5_000);
+      expect(all).toHaveLength(SANDBOX_OUTBOX_CAPACITY);
+      expect(all[0]).toEqual(entry(SANDBOX_OUTBOX_CAPACITY + 5));
+      expect(all[all.length - 1]).toEqual(entry(6));
+      expect(await store.outbox(A, 2)).toEqual([
+        entry(SANDBOX_OUTBOX_CAPACITY + 5),
+        entry(SANDBOX_OUTBOX_CAPACITY + 4),
+      ]);
+      expect(await store.outbox(A, 0)).toEqual([]);
+      expect(await store.outbox(B, 10)).toEqual([entry(0)]);
+      expect(await store.outbox(C, 10)).toEqual([]);
+    });
+  });
+
+  describe('pending inbound', () => {
+    it('keeps arrival order until acknowledged, with its timestamp as a Date', async () => {
+      await store.addPendingInbound(A, inbound('m1', 'one'));
+      await store.addPendingInbound(A, inbound('m2', 'two'));
+      await store.addPendingInbound(A, inbound('m3', 'three'));
+      await sameNetwork.acknowledgeInbound(A, 'm2');
+      const pending = await sameNetwork.pendingInbound(A);
+      expect(pending.map((message) => message.text)).toEqual(['one', 'three']);
+      expect(pending[0]).toEqual(inbound('m1', 'one'));
+      expect(pending[0]?.timestamp).toBeInstanceOf(Date);
+      await store.acknowledgeInbound(A, 'unknown');
+      expect(await store.pendingInbound(B)).toEqual([]);
+    });
+
+    it('holds one copy of a message added twice', async () => {
+      await store.addPendingInbound(A, inbound('m1', 'one'));
+      await store.addPendingInbound(A, inbound('m2', 'two'));
+      await store.addPendingInbound(A, inbound('m1', 'one'));
+      expect((await store.pendingInbound(A)).map((message) => message.id)).toEqual(['m2', 'm1']);
+    });
+  });
+});

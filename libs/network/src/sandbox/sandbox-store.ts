@@ -1,0 +1,66 @@
+import type { InboundNetworkMessage } from '@jumbe/domain';
+import type { SessionRef } from '../session-ref';
+
+/** How a session waiting to be linked can be linked: by scanning its QR, or by typing its pairing code. */
+export type SandboxPendingLogin =
+  { kind: 'qr'; qr: string } | { kind: 'pairing_code'; code: string; phoneNumber: string };
+
+/** What the simulated network received from a session (CONTRACT §9, `GET /sandbox/outbox`). */
+export interface SandboxOutboxEntry {
+  /** Equals the `key.id` the send returned. */
+  id: string;
+  /** The `remoteJid` of the send. */
+  to: string;
+  type: 'text' | 'media' | 'interactive';
+  /** The message fields of the send (everything but `to`). */
+  content: Record<string, unknown>;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** The outbox is a debugging aid, not an archive: each session keeps its newest entries only. */
+export const SANDBOX_OUTBOX_CAPACITY = 1_000;
+
+export type SandboxLoginOutcome = 'linked' | 'not_ready' | 'number_in_use';
+
+/**
+ * The state of the simulated network, shared by every worker of a deployment so a session keeps
+ * its link, outbox and undelivered messages when its shard moves to another worker. "Online"
+ * means some worker holds the session's connection (connected or reconnecting); it is what makes
+ * a number "in use" for other sessions.
+ *
+ * Implementations: MemorySandboxStore (one process) and RedisSandboxStore (distributed), with
+ * identical semantics.
+ */
+export interface SandboxStore {
+  /** Replaces the session's pending login; it lapses by itself after `ttlMs` (a QR nobody scanned). */
+  setPendingLogin(ref: SessionRef, login: SandboxPendingLogin, ttlMs: number): Promise<void>;
+  pendingLogin(ref: SessionRef): Promise<SandboxPendingLogin | null>;
+  clearPendingLogin(ref: SessionRef): Promise<void>;
+
+  /**
+   * A phone with `phoneNumber` scans the QR or enters the code, in one atomic step: refused with
+   * `not_ready` without a pending login, `number_in_use` when another online session holds the
+   * number. Otherwise links the session to the number, marks it online and consumes the pending
+   * login; an offline session that held the number loses its link (the phone moved on), and the
+   * session's own previous number, if different, is released.
+   */
+  completeLogin(ref: SessionRef, phoneNumber: string): Promise<SandboxLoginOutcome>;
+  /** Reconnect with existing credentials: marks the session online and returns its number, or null when not linked. */
+  goOnline(ref: SessionRef): Promise<string | null>;
+  goOffline(ref: SessionRef): Promise<void>;
+  linkedNumber(ref: SessionRef): Promise<string | null>;
+  /** The device is unlinked: number released, session offline, pending login and undelivered messages dropped. */
+  unlink(ref: SessionRef): Promise<void>;
+
+  /** Prepends an entry, dropping the oldest beyond SANDBOX_OUTBOX_CAPACITY. */
+  appendOutbox(ref: SessionRef, entry: SandboxOutboxEntry): Promise<void>;
+  /** Newest first, at most `limit` (and never more than SANDBOX_OUTBOX_CAPACITY). */
+  outbox(ref: SessionRef, limit: number): Promise<SandboxOutboxEntry[]>;
+
+  /** A message the network holds for the session until the session acknowledges it. */
+  addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void>;
+  /** Unacknowledged messages, oldest first. */
+  pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]>;
+  acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void>;
+}

@@ -1,0 +1,27 @@
+import { AccountEntity } from './account.entity';
+import { ApiKeyEntity } from './api-key.entity';
+import { IdempotencyRecordEntity } from './idempotency-record.entity';
+import { NetworkCredentialEntity } from './network-credential.entity';
+import { PlanEntity } from './plan.entity';
+import { SendFailureEntity } from './send-failure.entity';
+import { SessionEntity } from './session.entity';
+import { UsageCounterEntity } from './usage-counter.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEntity } from './webhook.entity';
+
+/**
+ * Every entity, listed in code rather than found by glob: the same sources run compiled under
+ * dist/ (.js) and from .ts under Jest, and a glob would have to know which.
+ */
+export const ALL_ENTITIES = [
+  PlanEntity,
+  AccountEntity,
+  ApiKeyEntity,
+  UsageCounterEntity,
+  SessionEntity,
+  NetworkCredentialEntity,
+  SendFailureEntity,
+  IdempotencyRecordEntity,
+  WebhookEntity,
+  WebhookDeliveryEntity,
+];

@@ -1,0 +1,28 @@
+import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { AccountEntity } from './account.entity';
+
+/**
+ * An account's single webhook destination (CONTRACT §6). The signing secret must be shown to the
+ * receiver's code, so it cannot be hashed: it is stored encrypted and only its ciphertext is here.
+ */
+@Entity({ name: 'webhooks' })
+export class WebhookEntity {
+  @PrimaryColumn({ name: 'account_id', type: 'uuid' })
+  accountId!: string;
+
+  @OneToOne(() => AccountEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id' })
+  account?: AccountEntity;
+
+  @Column({ type: 'text' })
+  url!: string;
+
+  @Column({ type: 'boolean' })
+  enabled!: boolean;
+
+  @Column({ name: 'secret_ciphertext', type: 'text', nullable: true })
+  secretCiphertext!: string | null;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,72 @@
+import type { KeyScope } from '@jumbe/domain';
+import type { DataSource, Repository } from 'typeorm';
+import { ApiKeyEntity } from '../entities/api-key.entity';
+import { isUuid } from '../is-uuid';
+import { toApiKey, type ApiKey } from '../models/api-key';
+
+export interface NewApiKey {
+  accountId: string;
+  name: string | null;
+  scope: KeyScope;
+  /** The recognisable start of the key, shown in listings. */
+  prefix: string;
+  /** Hash of the whole key; the key itself is never stored (CONTRACT §3). */
+  keyHash: string;
+}
+
+/** What authentication needs to know about a presented key. */
+export interface ActiveKey {
+  id: string;
+  accountId: string;
+  scope: KeyScope;
+}
+
+export class ApiKeyRepository {
+  private readonly keys: Repository<ApiKeyEntity>;
+
+  constructor(dataSource: DataSource) {
+    this.keys = dataSource.getRepository(ApiKeyEntity);
+  }
+
+  async create(key: NewApiKey): Promise<ApiKey> {
+    const entity = this.keys.create({ ...key, revokedAt: null });
+    // insert() fills in the database-generated id and createdAt (RETURNING).
+    await this.keys.insert(entity);
+    return toApiKey(entity);
+  }
+
+  /** The account's keys, newest first, revoked ones included (with `revokedAt`). */
+  async listByAccount(accountId: string): Promise<ApiKey[]> {
+    if (!isUuid(accountId)) return [];
+    const keys = await this.keys.find({ where: { accountId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return keys.map(toApiKey);
+  }
+
+  /**
+   * Revokes one of the account's keys. Idempotent: revoking again keeps the first `revokedAt`.
+   * Null when the account has no such key (another account's key id included).
+   */
+  async revoke(accountId: string, keyId: string): Promise<ApiKey | null> {
+    if (!isUuid(accountId) || !isUuid(keyId)) return null;
+    const result = await this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'COALESCE(revoked_at, now())' })
+      .where('id = :keyId AND account_id = :accountId', { keyId, accountId })
+      .returning('id')
+      .execute();
+    if (result.affected === 0) return null;
+    const key = await this.keys.findOneBy({ id: keyId, accountId });
+    return key ? toApiKey(key) : null;
+  }
+
+  /** The unrevoked key with this hash: the lookup behind every authenticated request. */
+  async findActiveByHash(keyHash: string): Promise<ActiveKey | null> {
+    const key = await this.keys
+      .createQueryBuilder('key')
+      .select(['key.id', 'key.accountId', 'key.scope'])
+      .where('key.keyHash = :keyHash AND key.revokedAt IS NULL', { keyHash })
+      .getOne();
+    return key ? { id: key.id, accountId: key.accountId, scope: key.scope } : null;
+  }
+}

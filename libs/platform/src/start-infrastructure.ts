@@ -9,6 +9,7 @@ import {
   RedisInvalidationBus,
   RedisRateLimiter,
   RedisUsageCounterStore,
+  waitForRedisReady,
 } from '@jumbe/coordination';
 import { InProcessMessageBus, NatsMessageBus, type MessageBus } from '@jumbe/messaging';
 import { createDataSource, EmbeddedDatabase, migrate } from '@jumbe/persistence';
@@ -42,7 +43,7 @@ export async function startInfrastructure(
   try {
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const bus = await openBus(config, logger, service, closers);
-    const coordination = openCoordination(config, logger, service, closers);
+    const coordination = await openCoordination(config, logger, service, closers);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     return {
       config,
@@ -104,7 +105,7 @@ async function openBus(
   return bus;
 }
 
-function openCoordination(config: JumbeConfig, logger: Logger, service: string, closers: Closer[]) {
+async function openCoordination(config: JumbeConfig, logger: Logger, service: string, closers: Closer[]) {
   if (config.redisUrl === null) {
     return {
       usageStore: new MemoryUsageCounterStore(),
@@ -116,13 +117,13 @@ function openCoordination(config: JumbeConfig, logger: Logger, service: string, 
   const redisUrl = config.redisUrl;
   const onError = (message: string, error?: unknown) => logger.warn({ err: error }, `redis: ${message}`);
   const redis = createRedisClient(redisUrl, `jumbe-${service}`, onError);
+  closers.push(async () => redis.disconnect());
+  // Commands fail fast while disconnected (no offline queue), so wait for the first connection.
+  await retryStartup(logger, 'Redis', () => waitForRedisReady(redis, 5_000));
   const invalidations = new RedisInvalidationBus(redis, () =>
     createRedisClient(redisUrl, `jumbe-${service}-sub`, onError),
   );
-  closers.push(async () => {
-    await invalidations.close();
-    redis.disconnect();
-  });
+  closers.push(() => invalidations.close());
   return {
     usageStore: new RedisUsageCounterStore(redis),
     invalidations,

@@ -33,6 +33,10 @@ export class SessionEntity {
   @PrimaryColumn({ name: 'session_id', type: 'text' })
   sessionId!: string;
 
+  /** The virtual shard the session hashes to (`shardOf`), so a new owner finds its sessions. */
+  @Column({ type: 'smallint' })
+  shard!: number;
+
   @Column({ type: 'text' })
   state!: SessionState;
 

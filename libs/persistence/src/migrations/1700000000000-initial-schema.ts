@@ -59,6 +59,7 @@ export class InitialSchema1700000000000 implements MigrationInterface {
       CREATE TABLE sessions (
         account_id   uuid        NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
         session_id   text        NOT NULL,
+        shard        smallint    NOT NULL CHECK (shard >= 0),
         state        text        NOT NULL,
         phone_number text        NULL,
         reason       text        NULL,
@@ -67,6 +68,8 @@ export class InitialSchema1700000000000 implements MigrationInterface {
         updated_at   timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (account_id, session_id)
       )`);
+    // A worker that takes over a shard restores that shard's active sessions.
+    await queryRunner.query(`CREATE INDEX sessions_shard_idx ON sessions (shard) WHERE state <> 'disconnected'`);
     // One WhatsApp number is connected to at most one session, across all accounts
     // (ARCHITECTURE.md invariant): the database enforces it, whatever the workers race to do.
     await queryRunner.query(`

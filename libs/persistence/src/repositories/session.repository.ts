@@ -1,13 +1,39 @@
+import type { SessionState } from '@jumbe/domain';
 import type { DataSource, Repository } from 'typeorm';
-import { Not } from 'typeorm';
+import { In, Not } from 'typeorm';
 import { SessionEntity } from '../entities/session.entity';
 import { isUuid } from '../is-uuid';
+import { type SessionRecord, toSessionRecord } from '../models/session-record';
+import { sqlState, UNIQUE_VIOLATION } from './postgres-errors';
 
-/** Session records. Minimal for now: what the gateway's session cap needs. */
+export interface SessionRef {
+  accountId: string;
+  sessionId: string;
+}
+
+export interface SessionStatePatch {
+  state: SessionState;
+  phoneNumber: string | null;
+  reason: string | null;
+}
+
+/** How a fenced write ended: written, refused because a newer owner wrote, or the number is taken. */
+export type FencedWriteResult = 'saved' | 'fenced' | 'number_in_use';
+
+export type StartClaim =
+  | { outcome: 'started'; session: SessionRecord }
+  | { outcome: 'limit_reached'; active: number }
+  | { outcome: 'fenced' };
+
+/**
+ * Session records. Every write by a worker carries the fencing token of its shard lease and only
+ * lands when no newer owner has written (`owner_token <= token`), so a worker that lost its lease
+ * can never overwrite the new owner's state.
+ */
 export class SessionRepository {
   private readonly sessions: Repository<SessionEntity>;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.sessions = dataSource.getRepository(SessionEntity);
   }
 
@@ -16,4 +42,111 @@ export class SessionRepository {
     if (!isUuid(accountId)) return 0;
     return this.sessions.countBy({ accountId, state: Not('disconnected') });
   }
+
+  async find(ref: SessionRef): Promise<SessionRecord | null> {
+    if (!isUuid(ref.accountId)) return null;
+    const entity = await this.sessions.findOneBy({ accountId: ref.accountId, sessionId: ref.sessionId });
+    return entity ? toSessionRecord(entity) : null;
+  }
+
+  /** The account's sessions, by session id. */
+  async list(accountId: string): Promise<SessionRecord[]> {
+    if (!isUuid(accountId)) return [];
+    const entities = await this.sessions.find({ where: { accountId }, order: { sessionId: 'ASC' } });
+    return entities.map(toSessionRecord);
+  }
+
+  /** Active sessions of these shards: what a worker restores when it takes the shards over. */
+  async listActiveInShards(shards: number[]): Promise<SessionRecord[]> {
+    if (shards.length === 0) return [];
+    const entities = await this.sessions.find({
+      where: { shard: In(shards), state: Not('disconnected') },
+      order: { updatedAt: 'ASC' },
+    });
+    return entities.map(toSessionRecord);
+  }
+
+  /**
+   * Marks a session `starting` unless the account is at its session cap. The account row is
+   * locked for the check, so concurrent starts on different workers are serialised and the cap is
+   * exact. A session that is already active is not counted against itself.
+   */
+  async claimStart(ref: SessionRef, shard: number, token: number, maxSessions: number): Promise<StartClaim> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [ref.accountId]);
+      const [{ count }] = (await manager.query(
+        `SELECT count(*)::int AS count FROM sessions
+          WHERE account_id = $1 AND session_id <> $2 AND state <> 'disconnected'`,
+        [ref.accountId, ref.sessionId],
+      )) as [{ count: number }];
+      if (count >= maxSessions) return { outcome: 'limit_reached', active: count } as const;
+      const rows = (await manager.query(
+        `INSERT INTO sessions (account_id, session_id, shard, state, phone_number, reason, owner_token, updated_at)
+         VALUES ($1, $2, $3, 'starting', NULL, NULL, $4, now())
+         ON CONFLICT (account_id, session_id) DO UPDATE
+           SET state = 'starting', reason = NULL, phone_number = NULL, owner_token = $4, shard = $3, updated_at = now()
+           WHERE sessions.owner_token <= $4
+         RETURNING *`,
+        [ref.accountId, ref.sessionId, shard, token],
+      )) as RawSessionRow[];
+      const row = rows[0];
+      return row ? ({ outcome: 'started', session: fromRaw(row) } as const) : ({ outcome: 'fenced' } as const);
+    });
+  }
+
+  /** Writes a state change if no newer owner has written; reports a number already connected elsewhere. */
+  async saveState(ref: SessionRef, token: number, patch: SessionStatePatch): Promise<FencedWriteResult> {
+    try {
+      const rows = (await this.dataSource.query(
+        `UPDATE sessions SET state = $4, phone_number = $5, reason = $6, owner_token = $3, updated_at = now()
+          WHERE account_id = $1 AND session_id = $2 AND owner_token <= $3
+          RETURNING session_id`,
+        [ref.accountId, ref.sessionId, token, patch.state, patch.phoneNumber, patch.reason],
+      )) as [unknown[], number] | unknown[];
+      return affected(rows) > 0 ? 'saved' : 'fenced';
+    } catch (error) {
+      if (sqlState(error) === UNIQUE_VIOLATION) return 'number_in_use';
+      throw error;
+    }
+  }
+
+  /** Removes the record (its stored credentials go with it); fenced like every worker write. */
+  async delete(ref: SessionRef, token: number): Promise<boolean> {
+    const result = await this.sessions
+      .createQueryBuilder()
+      .delete()
+      .where('account_id = :accountId AND session_id = :sessionId AND owner_token <= :token', { ...ref, token })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+}
+
+interface RawSessionRow {
+  account_id: string;
+  session_id: string;
+  shard: number;
+  state: SessionState;
+  phone_number: string | null;
+  reason: string | null;
+  owner_token: string;
+  updated_at: Date;
+}
+
+function fromRaw(row: RawSessionRow): SessionRecord {
+  return {
+    accountId: row.account_id,
+    sessionId: row.session_id,
+    shard: row.shard,
+    state: row.state,
+    phoneNumber: row.phone_number,
+    reason: row.reason,
+    ownerToken: Number(row.owner_token),
+    updatedAt: row.updated_at,
+  };
+}
+
+/** TypeORM's postgres driver returns [rows, affectedCount] for UPDATE … RETURNING. */
+function affected(result: unknown): number {
+  if (Array.isArray(result) && result.length === 2 && typeof result[1] === 'number') return result[1];
+  return Array.isArray(result) ? result.length : 0;
 }

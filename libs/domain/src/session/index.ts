@@ -1,0 +1,2 @@
+export * from './link-transition';
+export * from './session-view';

@@ -2,15 +2,20 @@ import { ServiceProcess, apiClient } from '@jumbe/testing';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { describeGatewayContract } from './support/gateway-contract';
+import { describeSessionContract } from './support/session-contract';
 import { createAccount } from './support/operator';
-import { REDIS_URL, startDistributed } from './support/topology';
+import { type DistributedTopology, REDIS_URL, startDistributed } from './support/topology';
 
 describe('distributed: two gateways on the real PostgreSQL, Redis and NATS', () => {
   describeGatewayContract(() => startDistributed(2));
 });
 
+describe('distributed: sessions and messages with two gateways and two workers', () => {
+  describeSessionContract(() => startDistributed(2, {}, 2));
+});
+
 describe('distributed: coordination between gateways', () => {
-  let topology: Awaited<ReturnType<typeof startDistributed>>;
+  let topology: DistributedTopology;
   let redis: Redis;
 
   beforeAll(async () => {

@@ -39,11 +39,17 @@ export async function startAllInOne(extraEnv: Record<string, string> = {}): Prom
   };
 }
 
-/** Production shape: gateways as separate processes on the real PostgreSQL, Redis and NATS. */
+export interface DistributedTopology extends Topology {
+  env: Record<string, string>;
+  workers: ServiceProcess[];
+}
+
+/** Production shape: gateways and workers as separate processes on the real PostgreSQL, Redis and NATS. */
 export async function startDistributed(
   gatewayCount = 2,
   extraEnv: Record<string, string> = {},
-): Promise<Topology & { env: Record<string, string> }> {
+  workerCount = 0,
+): Promise<DistributedTopology> {
   const database = await ThrowawayDatabase.create();
   const adminToken = newAdminToken();
   const env = {
@@ -65,6 +71,11 @@ export async function startDistributed(
         ),
       )),
     );
+    for (let i = 0; i < workerCount; i += 1) {
+      processes.push(await ServiceProcess.start('session-worker', env, { name: `worker-${i + 1}` }));
+    }
+    // Workers take their shards within a second or two of starting; wait until every shard is served.
+    if (workerCount > 0) await waitForAllShardsServed(processes);
   } catch (error) {
     await Promise.all(processes.map((p) => p.stop()));
     await database.drop();
@@ -73,12 +84,43 @@ export async function startDistributed(
   return {
     name: 'distributed',
     env,
-    gateways: processes.map((p) => apiClient(p.url)),
+    gateways: processes.filter((p) => p.name.startsWith('gateway')).map((p) => apiClient(p.url)),
+    workers: processes.filter((p) => p.name.startsWith('worker')),
     processes,
     adminToken,
     stop: async () => {
       await Promise.all(processes.map((p) => p.stop()));
       await database.drop();
+      await clearSandboxState();
     },
   };
+}
+
+/** The sandbox keeps its simulated phones in Redis in this topology; each run starts from none. */
+async function clearSandboxState(): Promise<void> {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL);
+  try {
+    const keys = await redis.keys('jumbe:sandbox:*');
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Waits until the workers' logs show all 64 shards spread over all of them. */
+async function waitForAllShardsServed(processes: ServiceProcess[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const counts = processes.filter((p) => p.name.startsWith('worker')).map((p) => lastShardCount(p.logs()));
+    // Every worker has its share and together they hold them all: the assignment has settled.
+    if (counts.every((count) => count > 0) && counts.reduce((sum, count) => sum + count, 0) === 64) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('workers did not take all shards in time');
+}
+
+function lastShardCount(logs: string): number {
+  const matches = [...logs.matchAll(/"shardsHeld":(\d+)/g)];
+  return matches.length > 0 ? Number(matches[matches.length - 1]![1]) : 0;
 }

@@ -1,2 +1,4 @@
+export * from './bus';
 export * from './coordination/access-invalidation';
+export * from './events/inbound-event';
 export * from './http';

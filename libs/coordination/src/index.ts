@@ -21,3 +21,5 @@ export * from './memory-rate-limiter';
 export * from './coordination-health';
 export * from './redis-coordination-health';
 export * from './memory-coordination-health';
+
+export * from './ownership';

@@ -7,3 +7,4 @@ export * from './session-id';
 export * from './session-state';
 export * from './usage-counters';
 export * from './inbound';
+export * from './sharding';

@@ -1,5 +1,5 @@
 import { AccountRepository, ApiKeyRepository, UsageRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
+import { HealthModule, type Infrastructure } from '@jumbe/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminPlansController } from './admin/admin-plans.controller';
@@ -12,8 +12,12 @@ import { GatewayLifecycle } from './gateway-lifecycle';
 import { INFRASTRUCTURE } from './gateway.tokens';
 import { UsageMeter } from './metering/usage-meter';
 import { DocsController } from './openapi/docs.controller';
-import { HealthService } from './status/health.service';
 import { StatusController } from './status/status.controller';
+import { MessageSender } from './messages/message-sender';
+import { MessagesController } from './messages/messages.controller';
+import { SandboxController } from './sandbox/sandbox.controller';
+import { SessionCommandClient } from './sessions/session-command.client';
+import { SessionsController } from './sessions/sessions.controller';
 import { UsageController } from './usage/usage.controller';
 
 /** The stateless HTTP gateway: auth, quotas, validation, and (later) routing commands to workers. */
@@ -22,10 +26,15 @@ export class GatewayModule {
   static register(infrastructure: Infrastructure): DynamicModule {
     return {
       module: GatewayModule,
+      imports: [HealthModule.register(infrastructure)],
       controllers: [
         StatusController,
         DocsController,
         UsageController,
+        SessionsController,
+        MessagesController,
+        // The sandbox's control routes exist only when the sandbox network is selected (CONTRACT §9).
+        ...(infrastructure.config.network === 'sandbox' ? [SandboxController] : []),
         AdminPlansController,
         AdminAccountsController,
       ],
@@ -57,7 +66,8 @@ export class GatewayModule {
             ),
         },
         operatorServiceProvider,
-        HealthService,
+        SessionCommandClient,
+        MessageSender,
         CustomerAuthGuard,
         AdminTokenGuard,
         GatewayLifecycle,

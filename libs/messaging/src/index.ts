@@ -6,6 +6,6 @@ export * from './json-wire';
 export * from './subject-pattern';
 export * from './nats-message-bus';
 export * from './in-process-message-bus';
-// Durable event streams (JetStream: inbound messages → webhook dispatcher) will get their own
-// port here, e.g. `event-stream.ts` with `nats-event-stream.ts` (sharing
-// NatsMessageBus.connection) and `in-process-event-stream.ts`.
+export * from './event-publisher';
+export * from './jetstream-event-publisher';
+export * from './in-process-event-log';

@@ -32,8 +32,16 @@ export {
   type FencedWriteResult,
   type StartClaim,
 } from './repositories/session.repository';
-export { SendFailureRepository, type NewSendFailure, type SendFailure } from './repositories/send-failure.repository';
-export { IdempotencyRepository, IDEMPOTENCY_WINDOW_HOURS, type IdempotencyClaim } from './repositories/idempotency.repository';
+export {
+  SendFailureRepository,
+  type NewSendFailure,
+  type SendFailure,
+} from './repositories/send-failure.repository';
+export {
+  IdempotencyRepository,
+  IDEMPOTENCY_WINDOW_HOURS,
+  type IdempotencyClaim,
+} from './repositories/idempotency.repository';
 export { NetworkCredentialRepository } from './repositories/network-credential.repository';
 export type { SessionRecord } from './models/session-record';
 export { DuplicateNameError } from './repositories/duplicate-name.error';

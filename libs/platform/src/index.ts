@@ -4,3 +4,4 @@ export * from './secret-key-file';
 export * from './start-infrastructure';
 export * from './version';
 export * from './run-service';
+export * from './health/health.module';

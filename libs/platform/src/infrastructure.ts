@@ -3,9 +3,12 @@ import type {
   CoordinationHealth,
   InvalidationBus,
   RateLimiter,
+  ShardLeaseStore,
   UsageCounterStore,
+  WorkerRegistry,
 } from '@jumbe/coordination';
-import type { MessageBus } from '@jumbe/messaging';
+import type { EventPublisher, InProcessEventLog, MessageBus } from '@jumbe/messaging';
+import type { SandboxStore } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -27,6 +30,14 @@ export interface Infrastructure {
   invalidations: InvalidationBus;
   rateLimiter: RateLimiter;
   coordinationHealth: CoordinationHealth;
+  shardLeases: ShardLeaseStore;
+  workerRegistry: WorkerRegistry;
+  /** The durable stream inbound events go to (JetStream, or the in-process log all-in-one). */
+  events: EventPublisher;
+  /** Set in the all-in-one mode without NATS: the in-process dispatcher listens to it. */
+  inProcessEvents: InProcessEventLog | null;
+  /** Where the sandbox network keeps its state, shared by every worker of a deployment. */
+  sandboxStore: SandboxStore;
   /** The key that encrypts secrets at rest (from JUMBE_SECRET_KEY or generated into the data dir). */
   secretKey: string;
   /** Closes everything, in reverse order of opening. */

@@ -4,14 +4,27 @@ import {
   MemoryCoordinationHealth,
   MemoryInvalidationBus,
   MemoryRateLimiter,
+  MemoryShardLeaseStore,
   MemoryUsageCounterStore,
+  MemoryWorkerRegistry,
   RedisCoordinationHealth,
   RedisInvalidationBus,
   RedisRateLimiter,
+  RedisShardLeaseStore,
   RedisUsageCounterStore,
+  RedisWorkerRegistry,
   waitForRedisReady,
 } from '@jumbe/coordination';
-import { InProcessMessageBus, NatsMessageBus, type MessageBus } from '@jumbe/messaging';
+import { EVENT_STREAM_NAME, EVENT_SUBJECT_PREFIX } from '@jumbe/contracts';
+import {
+  InProcessEventLog,
+  InProcessMessageBus,
+  JetStreamEventPublisher,
+  NatsMessageBus,
+  type EventPublisher,
+  type MessageBus,
+} from '@jumbe/messaging';
+import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 import { createDataSource, EmbeddedDatabase, migrate } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -43,6 +56,7 @@ export async function startInfrastructure(
   try {
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const bus = await openBus(config, logger, service, closers);
+    const events = await openEvents(bus);
     const coordination = await openCoordination(config, logger, service, closers);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     return {
@@ -52,6 +66,7 @@ export async function startInfrastructure(
       startedAt: new Date(),
       dataSource,
       bus,
+      ...events,
       secretKey,
       ...coordination,
       close,
@@ -105,6 +120,22 @@ async function openBus(
   return bus;
 }
 
+/** JetStream when NATS is configured; otherwise the in-process log (all-in-one). */
+async function openEvents(
+  bus: MessageBus,
+): Promise<{ events: EventPublisher; inProcessEvents: InProcessEventLog | null }> {
+  if (bus instanceof NatsMessageBus) {
+    const events = await JetStreamEventPublisher.open(bus.connection, {
+      name: EVENT_STREAM_NAME,
+      subjects: [`${EVENT_SUBJECT_PREFIX}.>`],
+      duplicateWindowMs: 24 * 60 * 60 * 1000,
+    });
+    return { events, inProcessEvents: null };
+  }
+  const log = new InProcessEventLog();
+  return { events: log, inProcessEvents: log };
+}
+
 async function openCoordination(config: JumbeConfig, logger: Logger, service: string, closers: Closer[]) {
   if (config.redisUrl === null) {
     return {
@@ -112,6 +143,9 @@ async function openCoordination(config: JumbeConfig, logger: Logger, service: st
       invalidations: new MemoryInvalidationBus(),
       rateLimiter: new MemoryRateLimiter(),
       coordinationHealth: new MemoryCoordinationHealth(),
+      shardLeases: new MemoryShardLeaseStore(),
+      workerRegistry: new MemoryWorkerRegistry(),
+      sandboxStore: new MemorySandboxStore(),
     };
   }
   const redisUrl = config.redisUrl;
@@ -129,6 +163,9 @@ async function openCoordination(config: JumbeConfig, logger: Logger, service: st
     invalidations,
     rateLimiter: new RedisRateLimiter(redis),
     coordinationHealth: new RedisCoordinationHealth(redis),
+    shardLeases: new RedisShardLeaseStore(redis),
+    workerRegistry: new RedisWorkerRegistry(redis),
+    sandboxStore: new RedisSandboxStore(redis),
   };
 }
 

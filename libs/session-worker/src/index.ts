@@ -1,1 +1,2 @@
-export {};
+export * from './session-worker.module';
+export * from './shard-keeper';

@@ -12,7 +12,9 @@ describe('session state machine', () => {
   });
 
   it('offers a pairing code', () => {
-    expect(applyLinkChange(starting, { type: 'pairing_code', code: 'ABCD-EFGH' })?.state).toBe('pairing_code_ready');
+    expect(applyLinkChange(starting, { type: 'pairing_code', code: 'ABCD-EFGH' })?.state).toBe(
+      'pairing_code_ready',
+    );
   });
 
   it('keeps the number while reconnecting', () => {
@@ -25,7 +27,9 @@ describe('session state machine', () => {
       phoneNumber: null,
       reason: 'logged_out',
     });
-    expect(applyLinkChange(starting, { type: 'disconnected', reason: 'qr_timeout' })?.reason).toBe('qr_timeout');
+    expect(applyLinkChange(starting, { type: 'disconnected', reason: 'qr_timeout' })?.reason).toBe(
+      'qr_timeout',
+    );
   });
 
   it('does not record a planned shutdown', () => {
@@ -37,7 +41,14 @@ describe('session view', () => {
   it('derives connected from the state and formats time', () => {
     expect(
       sessionView({ sessionId: 's', ...connected, updatedAt: new Date('2026-01-02T03:04:05.678Z') }),
-    ).toEqual({ sessionId: 's', phoneNumber: '254700000001', connected: true, state: 'connected', updatedAt: '2026-01-02T03:04:05.678Z', reason: null });
+    ).toEqual({
+      sessionId: 's',
+      phoneNumber: '254700000001',
+      connected: true,
+      state: 'connected',
+      updatedAt: '2026-01-02T03:04:05.678Z',
+      reason: null,
+    });
   });
 
   it('reads a never-started session as disconnected without a time', () => {

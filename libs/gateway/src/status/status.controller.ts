@@ -1,6 +1,5 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { HealthService } from './health.service';
+import { Controller, Get, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 
 /** The operations the status document lists (spec "Service status", CONTRACT §7). */
 const DOCUMENTED_OPERATIONS = {
@@ -22,11 +21,9 @@ const DOCUMENTED_OPERATIONS = {
   humanDocs: 'GET /docs',
 };
 
-/** Unauthenticated routes: the status document and the health check. */
+/** The unauthenticated status document (spec "Service status", CONTRACT §7). */
 @Controller()
 export class StatusController {
-  constructor(private readonly health: HealthService) {}
-
   @Get(['', 'api/v1'])
   statusDocument(@Req() request: FastifyRequest) {
     return {
@@ -35,12 +32,5 @@ export class StatusController {
       baseUrl: `${request.protocol}://${request.host}/api/v1`,
       docs: DOCUMENTED_OPERATIONS,
     };
-  }
-
-  @Get('api/v1/health')
-  async healthCheck(@Res({ passthrough: true }) reply: FastifyReply) {
-    const report = await this.health.report();
-    if (report.status !== 'ok') void reply.status(503);
-    return report;
   }
 }

@@ -69,7 +69,9 @@ export class InitialSchema1700000000000 implements MigrationInterface {
         PRIMARY KEY (account_id, session_id)
       )`);
     // A worker that takes over a shard restores that shard's active sessions.
-    await queryRunner.query(`CREATE INDEX sessions_shard_idx ON sessions (shard) WHERE state <> 'disconnected'`);
+    await queryRunner.query(
+      `CREATE INDEX sessions_shard_idx ON sessions (shard) WHERE state <> 'disconnected'`,
+    );
     // One WhatsApp number is connected to at most one session, across all accounts
     // (ARCHITECTURE.md invariant): the database enforces it, whatever the workers race to do.
     await queryRunner.query(`

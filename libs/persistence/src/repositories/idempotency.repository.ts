@@ -51,7 +51,10 @@ export class IdempotencyRepository {
 
   /** Forgets a claim whose request failed in a way worth retrying (5xx), so a retry can send. */
   async release(accountId: string, key: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_records WHERE account_id = $1 AND key = $2`, [accountId, key]);
+    await this.dataSource.query(`DELETE FROM idempotency_records WHERE account_id = $1 AND key = $2`, [
+      accountId,
+      key,
+    ]);
   }
 
   async sweep(): Promise<number> {

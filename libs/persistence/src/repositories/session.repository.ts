@@ -90,7 +90,9 @@ export class SessionRepository {
         [ref.accountId, ref.sessionId, shard, token],
       )) as RawSessionRow[];
       const row = rows[0];
-      return row ? ({ outcome: 'started', session: fromRaw(row) } as const) : ({ outcome: 'fenced' } as const);
+      return row
+        ? ({ outcome: 'started', session: fromRaw(row) } as const)
+        : ({ outcome: 'fenced' } as const);
     });
   }
 
@@ -115,7 +117,10 @@ export class SessionRepository {
     const result = await this.sessions
       .createQueryBuilder()
       .delete()
-      .where('account_id = :accountId AND session_id = :sessionId AND owner_token <= :token', { ...ref, token })
+      .where('account_id = :accountId AND session_id = :sessionId AND owner_token <= :token', {
+        ...ref,
+        token,
+      })
       .execute();
     return (result.affected ?? 0) > 0;
   }

@@ -5,14 +5,19 @@ import type { IssueParams } from '../validation';
 const params = (code: IssueParams['code']): { params: IssueParams } => ({ params: { code } });
 
 /** CONTRACT §4: a sessionId of the right type in the wrong form is `invalid_session_id`. */
-export const sessionIdField = z
-  .string()
-  .refine(isValidSessionId, {
-    message: 'sessionId must be 1 to 64 characters of letters, digits, "_" and "-"',
-    ...params('invalid_session_id'),
-  })
+const sessionIdValue = z.string().refine(isValidSessionId, {
+  message: 'sessionId must be 1 to 64 characters of letters, digits, "_" and "-"',
+  ...params('invalid_session_id'),
+});
+
+export const sessionIdField = sessionIdValue
   .default(DEFAULT_SESSION_ID)
   .describe('Session name; letters, digits, `_` and `-`, 1–64 characters. Default `default`.');
+
+/** A session filter: absent means every session. */
+export const sessionFilterField = sessionIdValue
+  .optional()
+  .describe('Only this session; all sessions when absent.');
 
 export const recipientField = z
   .string()

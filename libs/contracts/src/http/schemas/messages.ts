@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { httpUrlField, nonEmptyText, phoneNumberField, recipientField, sessionIdField } from './common';
+import {
+  httpUrlField,
+  nonEmptyText,
+  phoneNumberField,
+  recipientField,
+  sessionFilterField,
+  sessionIdField,
+} from './common';
 
 /** CONTRACT §5 limits. */
 export const MAX_TEXT_LENGTH = 65_536;
@@ -64,45 +71,52 @@ export const interactiveActionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('location_request'), label }),
 ]);
 
-export const sendInteractiveSchema = z
-  .strictObject({
-    sessionId: sessionIdField,
-    to: recipientField,
-    text: nonEmptyText('text', MAX_TEXT_LENGTH),
-    title: z.string().max(1024).optional(),
-    footer: z.string().max(1024).optional(),
-    actions: z
-      .array(interactiveActionSchema)
-      .min(1, 'actions needs 1 to 10 entries')
-      .max(10, 'actions needs 1 to 10 entries'),
-  })
-  .superRefine((message, context) => {
-    // Applications route on ids, so a duplicate id would make two choices indistinguishable.
-    const seen = new Map<string, string>();
-    const claim = (value: string, path: (string | number)[]) => {
-      const first = seen.get(value);
-      if (first !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          path,
-          message: `id "${value}" is already used at ${first}; ids must be unique`,
-        });
-      } else {
-        seen.set(value, `/${path.join('/')}`);
-      }
-    };
-    message.actions.forEach((action, a) => {
-      if (action.type === 'reply') claim(action.id, ['actions', a, 'id']);
-      if (action.type === 'list') {
-        action.sections.forEach((section, s) =>
-          section.rows.forEach((row, r) => claim(row.id, ['actions', a, 'sections', s, 'rows', r, 'id'])),
-        );
-      }
-    });
+/** The interactive message without its sessionId: what crosses the bus to the worker. */
+export const interactiveMessageFields = z.strictObject({
+  to: recipientField,
+  text: nonEmptyText('text', MAX_TEXT_LENGTH),
+  title: z.string().max(1024).optional(),
+  footer: z.string().max(1024).optional(),
+  actions: z
+    .array(interactiveActionSchema)
+    .min(1, 'actions needs 1 to 10 entries')
+    .max(10, 'actions needs 1 to 10 entries'),
+});
+
+/** Applications route on ids, so a duplicate id would make two choices indistinguishable. */
+export function uniqueActionIds(
+  message: { actions: z.output<typeof interactiveActionSchema>[] },
+  context: z.RefinementCtx,
+): void {
+  const seen = new Map<string, string>();
+  const claim = (value: string, path: (string | number)[]) => {
+    const first = seen.get(value);
+    if (first !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path,
+        message: `id "${value}" is already used at ${first}; ids must be unique`,
+      });
+    } else {
+      seen.set(value, `/${path.join('/')}`);
+    }
+  };
+  message.actions.forEach((action, a) => {
+    if (action.type === 'reply') claim(action.id, ['actions', a, 'id']);
+    if (action.type === 'list') {
+      action.sections.forEach((section, s) =>
+        section.rows.forEach((row, r) => claim(row.id, ['actions', a, 'sections', s, 'rows', r, 'id'])),
+      );
+    }
   });
+}
+
+export const sendInteractiveSchema = interactiveMessageFields
+  .extend({ sessionId: sessionIdField })
+  .superRefine(uniqueActionIds);
 
 export const failuresQuerySchema = z.strictObject({
-  sessionId: sessionIdField.optional(),
+  sessionId: sessionFilterField,
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 

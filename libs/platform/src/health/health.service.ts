@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DependencyName, Infrastructure } from '@jumbe/platform';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import type { DependencyName, Infrastructure } from '../infrastructure';
+import { HEALTH_INFRASTRUCTURE } from './health.tokens';
 
 export interface HealthReport {
   status: 'ok' | 'unavailable';
@@ -16,7 +16,7 @@ const CHECK_TIMEOUT_MS = 1_500;
 export class HealthService {
   private readonly probes: Record<DependencyName, () => Promise<unknown>>;
 
-  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {
+  constructor(@Inject(HEALTH_INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {
     this.probes = {
       database: () => infrastructure.dataSource.query('SELECT 1'),
       bus: () => infrastructure.bus.check(),

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import {
+  outboxEntrySchema,
+  pairingCodeResultSchema,
+  qrSchema,
+  sentMessageSchema,
+  sessionSchema,
+} from '../http/schemas/responses';
+import type { SessionCommandType } from './session-command';
+
+/** The result each command answers with when it succeeds; the gateway validates replies with it. */
+export const COMMAND_RESULT_SCHEMAS = {
+  'session.start': sessionSchema,
+  'session.status': sessionSchema,
+  'session.qr': qrSchema,
+  'session.pairing_code': pairingCodeResultSchema,
+  'session.logout': sessionSchema,
+  'session.delete': sessionSchema,
+  'message.send': sentMessageSchema,
+  'sandbox.scan': sessionSchema,
+  'sandbox.inbound': z.object({ id: z.string() }),
+  'sandbox.outbox': z.array(outboxEntrySchema),
+  'sandbox.disconnect': sessionSchema,
+} satisfies Record<SessionCommandType, z.ZodType>;
+
+export type CommandResult<T extends SessionCommandType> = z.output<(typeof COMMAND_RESULT_SCHEMAS)[T]>;

@@ -1,0 +1,2 @@
+export * from './session-command';
+export * from './command-results';

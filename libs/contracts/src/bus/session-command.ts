@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
+import {
+  interactiveMessageFields,
+  sendMediaSchema,
+  sendTextSchema,
+  uniqueActionIds,
+} from '../http/schemas/messages';
+import { sandboxDisconnectSchema, sandboxInboundSchema } from '../http/schemas/sandbox';
+
+/**
+ * Commands the gateway sends to the worker that owns a session (request/reply on the shard's
+ * subject). Every message carries `v`; a worker refuses versions it does not know.
+ */
+export const SESSION_COMMAND_VERSION = 1;
+
+const ref = {
+  v: z.literal(SESSION_COMMAND_VERSION),
+  accountId: z.string().min(1),
+  sessionId: z.string().min(1),
+};
+
+const outboundMessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), body: sendTextSchema.omit({ sessionId: true }) }),
+  z.object({ kind: z.literal('media'), body: sendMediaSchema.omit({ sessionId: true }) }),
+  z.object({ kind: z.literal('interactive'), body: interactiveMessageFields.superRefine(uniqueActionIds) }),
+]);
+
+export const sessionCommandSchema = z.discriminatedUnion('type', [
+  z.object({ ...ref, type: z.literal('session.start'), maxSessions: z.number().int().min(0) }),
+  z.object({ ...ref, type: z.literal('session.status') }),
+  z.object({ ...ref, type: z.literal('session.qr') }),
+  z.object({
+    ...ref,
+    type: z.literal('session.pairing_code'),
+    phoneNumber: z.string(),
+    maxSessions: z.number().int().min(0),
+  }),
+  z.object({ ...ref, type: z.literal('session.logout') }),
+  z.object({ ...ref, type: z.literal('session.delete') }),
+  z.object({ ...ref, type: z.literal('message.send'), message: outboundMessageSchema }),
+  z.object({ ...ref, type: z.literal('sandbox.scan'), phoneNumber: z.string() }),
+  z.object({
+    ...ref,
+    type: z.literal('sandbox.inbound'),
+    contact: sandboxInboundSchema.omit({ sessionId: true }),
+  }),
+  z.object({ ...ref, type: z.literal('sandbox.outbox'), limit: z.number().int().min(1).max(1000) }),
+  z.object({
+    ...ref,
+    type: z.literal('sandbox.disconnect'),
+    reason: sandboxDisconnectSchema.shape.reason,
+  }),
+]);
+
+export type SessionCommand = z.output<typeof sessionCommandSchema>;
+export type SessionCommandType = SessionCommand['type'];
+export type OutboundMessage = z.output<typeof outboundMessageSchema>;
+
+const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The worker's answer: a result, or a contract error code with a user-facing message. */
+export const commandReplySchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), result: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(errorCodes), message: z.string() }) }),
+]);
+
+export type CommandReply = z.output<typeof commandReplySchema>;
+
+export const replyOk = (result: unknown): CommandReply => ({ ok: true, result });
+export const replyError = (code: ErrorCode, message: string): CommandReply => ({
+  ok: false,
+  error: { code, message },
+});

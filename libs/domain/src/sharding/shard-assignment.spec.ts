@@ -1,0 +1,114 @@
+import { assignShards, shardsFor } from './shard-assignment';
+import { SHARD_COUNT } from './shard-count';
+
+/** shard → owner, for counting how many shards changed hands between two assignments. */
+function ownerByShard(assignment: Map<string, number[]>, shardCount = SHARD_COUNT): string[] {
+  const owners = new Array<string>(shardCount);
+  for (const [workerId, shards] of assignment) for (const shard of shards) owners[shard] = workerId;
+  return owners;
+}
+
+function movedShards(before: Map<string, number[]>, after: Map<string, number[]>): number {
+  const a = ownerByShard(before);
+  const b = ownerByShard(after);
+  return a.filter((owner, shard) => owner !== b[shard]).length;
+}
+
+function workerIds(count: number, seed: string): string[] {
+  return Array.from({ length: count }, (_, i) => `worker-${seed}-${i}`);
+}
+
+describe('assignShards', () => {
+  it.each([1, 2, 3, 4, 5, 6, 7])('gives each of %i workers every shard once, sizes within 1', (count) => {
+    const workers = workerIds(count, 'even');
+    const assignment = assignShards(workers);
+    expect([...assignment.keys()]).toEqual([...workers].sort());
+    const all = [...assignment.values()].flat().sort((a, b) => a - b);
+    expect(all).toEqual(Array.from({ length: SHARD_COUNT }, (_, i) => i));
+    const sizes = [...assignment.values()].map((shards) => shards.length);
+    expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    for (const shards of assignment.values()) expect(shards).toEqual([...shards].sort((a, b) => a - b));
+  });
+
+  it('spreads evenly for a shard count that does not divide, and for more workers than shards', () => {
+    const sizes = (workers: number, shards: number): number[] =>
+      [...assignShards(workerIds(workers, 'odd'), shards).values()].map((owned) => owned.length).sort();
+    expect(sizes(3, 10)).toEqual([3, 3, 4]);
+    expect(sizes(5, 3)).toEqual([0, 0, 1, 1, 1]);
+  });
+
+  it('depends only on the set of workers: not on order, not on duplicates', () => {
+    const workers = ['w-c', 'w-a', 'w-e', 'w-b', 'w-d'];
+    const expected = assignShards(workers);
+    expect(assignShards([...workers].reverse())).toEqual(expected);
+    expect(assignShards(['w-b', 'w-d', 'w-a', 'w-e', 'w-c', 'w-a'])).toEqual(expected);
+    // Map equality ignores order in Jest; key order is part of the contract too.
+    expect([...assignShards([...workers].reverse()).keys()]).toEqual(['w-a', 'w-b', 'w-c', 'w-d', 'w-e']);
+  });
+
+  it('assigns nothing when no worker is live, and rejects a nonsensical shard count', () => {
+    expect(assignShards([])).toEqual(new Map());
+    expect(() => assignShards(['w'], 0)).toThrow(RangeError);
+    expect(() => assignShards(['w'], 2.5)).toThrow(RangeError);
+  });
+
+  describe('moves few shards when membership changes', () => {
+    // The unavoidable moves are the shards the newcomer ends up with (join) or the leaver had
+    // (leave). Measured over these 25 worker sets per size: on average 1.0x–1.46x that (growing
+    // with the number of workers), and never more than 7 extra moves for one change.
+    const MAX_EXTRA_MOVES = 8;
+    const MAX_AVERAGE_RATIO = 1.5;
+    const seeds = Array.from({ length: 25 }, (_, i) => `s${i}`);
+
+    it.each([1, 2, 3, 4, 5, 6, 7])('on a join to %i workers', (count) => {
+      let moved = 0;
+      let unavoidable = 0;
+      for (const seed of seeds) {
+        const before = workerIds(count, seed);
+        const after = [...before, `worker-${seed}-joiner`];
+        const newAssignment = assignShards(after);
+        const moves = movedShards(assignShards(before), newAssignment);
+        const needed = newAssignment.get(`worker-${seed}-joiner`)?.length ?? 0;
+        expect(moves).toBeGreaterThanOrEqual(needed);
+        expect(moves - needed).toBeLessThanOrEqual(MAX_EXTRA_MOVES);
+        moved += moves;
+        unavoidable += needed;
+      }
+      expect(moved / unavoidable).toBeLessThanOrEqual(MAX_AVERAGE_RATIO);
+    });
+
+    it.each([2, 3, 4, 5, 6, 7])('on a leave from %i workers', (count) => {
+      let moved = 0;
+      let unavoidable = 0;
+      for (const seed of seeds) {
+        const before = workerIds(count, seed);
+        const oldAssignment = assignShards(before);
+        const leaver = before[Number(seed.slice(1)) % count] as string;
+        const moves = movedShards(oldAssignment, assignShards(before.filter((id) => id !== leaver)));
+        const needed = oldAssignment.get(leaver)?.length ?? 0;
+        expect(moves).toBeGreaterThanOrEqual(needed);
+        expect(moves - needed).toBeLessThanOrEqual(MAX_EXTRA_MOVES);
+        moved += moves;
+        unavoidable += needed;
+      }
+      expect(moved / unavoidable).toBeLessThanOrEqual(MAX_AVERAGE_RATIO);
+    });
+
+    it('does much better than modulo placement would', () => {
+      // `shard % n` moves about S·(n-1)/n shards from 4 to 5 workers; this moves about S/5.
+      const before = workerIds(4, 'modulo');
+      const moves = movedShards(assignShards(before), assignShards([...before, 'worker-modulo-4']));
+      expect(moves).toBeLessThan(SHARD_COUNT / 3);
+    });
+  });
+});
+
+describe('shardsFor', () => {
+  it("is that worker's part of the assignment, and nothing for a worker that is not live", () => {
+    const workers = ['w-1', 'w-2', 'w-3'];
+    const assignment = assignShards(workers);
+    for (const workerId of workers) expect(shardsFor(workerId, workers)).toEqual(assignment.get(workerId));
+    expect(shardsFor('w-4', workers)).toEqual([]);
+    expect(shardsFor('w-1', ['w-1'])).toHaveLength(SHARD_COUNT);
+  });
+});

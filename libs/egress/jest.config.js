@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../../jest.preset.js'),
+  displayName: 'egress',
+  rootDir: __dirname,
+  passWithNoTests: true,
+};

@@ -1,0 +1,37 @@
+import { EgressConnectionError } from './egress-connection-error';
+import { EgressError } from './egress-error';
+
+/**
+ * Turns whatever Node's http stack raised into a typed EgressError with a short message naming the
+ * host (and port), never the full URL: a webhook URL may carry a token in its path or query.
+ */
+export function toEgressError(error: unknown, hostLabel: string, answered: boolean): EgressError {
+  if (error instanceof EgressError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const message = (() => {
+    switch (code) {
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+      case 'EAI_NONAME':
+      case 'EAI_NODATA':
+      case 'EAI_FAIL':
+        return `could not resolve ${hostLabel.replace(/:\d+$/, '')}`;
+      case 'ECONNREFUSED':
+        return `connection refused by ${hostLabel}`;
+      case 'ECONNRESET':
+      case 'EPIPE':
+        return answered
+          ? `connection to ${hostLabel} closed mid-response`
+          : `connection to ${hostLabel} closed before a response`;
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+        return `${hostLabel} is unreachable`;
+      case 'ETIMEDOUT':
+        return `connecting to ${hostLabel} timed out`;
+    }
+    if (code.startsWith('HPE_')) return `invalid HTTP response from ${hostLabel}`;
+    if (/CERT|TLS|SSL/.test(code)) return `TLS with ${hostLabel} failed (${code})`;
+    return `request to ${hostLabel} failed${code ? ` (${code})` : ''}`;
+  })();
+  return new EgressConnectionError(message, { cause: error });
+}

@@ -1,0 +1,161 @@
+import {
+  ApiError,
+  type OutboundMessage,
+  parseInput,
+  sendInteractiveSchema,
+  sendMediaSchema,
+  sendTextSchema,
+} from '@jumbe/contracts';
+import { DEFAULT_SESSION_ID } from '@jumbe/domain';
+import { UrlPolicy } from '@jumbe/egress';
+import { IdempotencyRepository, SendFailureRepository } from '@jumbe/persistence';
+import type { Infrastructure } from '@jumbe/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { orUnavailable } from '../auth/dependency-failure';
+import type { CustomerContext } from '../auth/principal';
+import { INFRASTRUCTURE } from '../gateway.tokens';
+import { UsageMeter } from '../metering/usage-meter';
+import { SessionCommandClient } from '../sessions/session-command.client';
+
+export type MessageKind = OutboundMessage['kind'];
+
+const SCHEMAS = { text: sendTextSchema, media: sendMediaSchema, interactive: sendInteractiveSchema } as const;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export interface SendOutcome {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * The send path: validate, check the media URL, honour Idempotency-Key, hand the message to the
+ * worker that owns the session, count it. Every failure is logged as a failed send and counted
+ * (CONTRACT §5); the worker logs the ones it produces (not connected, network errors) itself.
+ */
+@Injectable()
+export class MessageSender {
+  private readonly failures: SendFailureRepository;
+  private readonly idempotency: IdempotencyRepository;
+  private readonly urls: UrlPolicy;
+
+  constructor(
+    private readonly commands: SessionCommandClient,
+    private readonly meter: UsageMeter,
+    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+  ) {
+    this.failures = new SendFailureRepository(infrastructure.dataSource);
+    this.idempotency = new IdempotencyRepository(infrastructure.dataSource);
+    this.urls = new UrlPolicy({ allowPrivateNetworks: infrastructure.config.allowPrivateNetworks });
+  }
+
+  async send(
+    customer: CustomerContext,
+    kind: MessageKind,
+    rawBody: unknown,
+    idempotencyKey: string | undefined,
+  ): Promise<SendOutcome> {
+    const accountId = customer.access.accountId;
+    let claimed: string | null = null;
+    try {
+      const input = parseInput(SCHEMAS[kind], rawBody ?? {});
+      if (kind === 'media') await this.checkMediaUrl((input as { url: string }).url);
+      if (idempotencyKey !== undefined) {
+        const replay = await this.claim(accountId, idempotencyKey, kind, rawBody);
+        if (replay) return replay;
+        claimed = idempotencyKey;
+      }
+      const { sessionId, ...body } = input;
+      const result = await this.commands.send({
+        type: 'message.send',
+        accountId,
+        sessionId,
+        message: { kind, body } as OutboundMessage,
+      });
+      const outcome = { status: 200, body: { message: 'Message sent', data: result } };
+      await this.meter.add(accountId, 'messagesSent').catch(() => undefined);
+      if (claimed) await this.idempotency.complete(accountId, claimed, outcome.status, outcome.body);
+      return outcome;
+    } catch (error) {
+      if (claimed) await this.idempotency.release(accountId, claimed).catch(() => undefined);
+      if (error instanceof ApiError && error.code !== 'idempotency_conflict') {
+        await this.recordFailure(accountId, kind, rawBody, error);
+      }
+      throw error;
+    }
+  }
+
+  private async checkMediaUrl(url: string): Promise<void> {
+    const verdict = await this.urls.check(url);
+    if (!verdict.ok) {
+      const problem = verdict.reason;
+      throw new ApiError('invalid_media_url', `Invalid request body: /url: ${problem}`, [
+        { path: '/url', problem },
+      ]);
+    }
+  }
+
+  /** Claims the key for this request, or answers with the first response (or a conflict). */
+  private async claim(
+    accountId: string,
+    key: string,
+    kind: MessageKind,
+    rawBody: unknown,
+  ): Promise<SendOutcome | null> {
+    if (!IDEMPOTENCY_KEY.test(key)) {
+      throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', [
+        { path: 'header:idempotency-key', problem: 'must be 1 to 255 visible ASCII characters' },
+      ]);
+    }
+    const hash = createHash('sha256')
+      .update(`${kind}\n${JSON.stringify(rawBody)}`)
+      .digest('hex');
+    const claim = await orUnavailable('database', () => this.idempotency.claim(accountId, key, hash));
+    switch (claim.kind) {
+      case 'new':
+        return null;
+      case 'replay':
+        return { status: claim.statusCode, body: claim.response };
+      case 'conflict':
+        throw new ApiError(
+          'idempotency_conflict',
+          'This Idempotency-Key was already used with a different request body. Use a new key for a new message.',
+        );
+      case 'in_flight':
+        throw new ApiError(
+          'idempotency_conflict',
+          'A request with this Idempotency-Key is still being processed. Retry after it completes.',
+        );
+    }
+  }
+
+  private async recordFailure(
+    accountId: string,
+    kind: MessageKind,
+    rawBody: unknown,
+    error: ApiError,
+  ): Promise<void> {
+    await this.meter.add(accountId, 'sendFailures').catch(() => undefined);
+    // The worker already logged the failures it produced; the gateway logs the rest.
+    if (
+      error.code === 'session_not_connected' ||
+      error.code === 'network_error' ||
+      error.code === 'media_fetch_failed'
+    )
+      return;
+    const body = typeof rawBody === 'object' && rawBody !== null ? (rawBody as Record<string, unknown>) : {};
+    const sessionId =
+      typeof body['sessionId'] === 'string' ? body['sessionId'].slice(0, 64) : DEFAULT_SESSION_ID;
+    const to = typeof body['to'] === 'string' ? body['to'].slice(0, 128) : null;
+    await this.failures
+      .record({
+        accountId,
+        sessionId,
+        to,
+        type: kind,
+        code: error.code,
+        message: error.message.slice(0, 2_000),
+      })
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,84 @@
+import { failuresQuerySchema } from '@jumbe/contracts';
+import { SendFailureRepository } from '@jumbe/persistence';
+import type { Infrastructure } from '@jumbe/platform';
+import { Body, Controller, Get, Headers, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import { CustomerAuthGuard } from '../auth/customer-auth.guard';
+import { orUnavailable } from '../auth/dependency-failure';
+import type { CustomerContext } from '../auth/principal';
+import { INFRASTRUCTURE } from '../gateway.tokens';
+import { Customer, ValidQuery } from '../http/validated-input.decorators';
+import { MessageSender, type MessageKind } from './message-sender';
+
+/** Message routes (CONTRACT §5). Bodies are validated by MessageSender so failures are logged. */
+@Controller('api/v1/messages')
+@UseGuards(CustomerAuthGuard)
+export class MessagesController {
+  private readonly failures: SendFailureRepository;
+
+  constructor(
+    private readonly sender: MessageSender,
+    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+  ) {
+    this.failures = new SendFailureRepository(infrastructure.dataSource);
+  }
+
+  @Post('text')
+  text(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'text', body, key, reply);
+  }
+
+  @Post('media')
+  media(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'media', body, key, reply);
+  }
+
+  @Post('interactive')
+  interactive(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'interactive', body, key, reply);
+  }
+
+  @Get('failures')
+  async list(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(failuresQuerySchema) query: z.output<typeof failuresQuerySchema>,
+  ) {
+    const failures = await orUnavailable('database', () =>
+      this.failures.list(customer.access.accountId, { sessionId: query.sessionId, limit: query.limit }),
+    );
+    return {
+      data: failures.map(({ accountId: _accountId, createdAt, ...failure }) => ({
+        ...failure,
+        createdAt: createdAt.toISOString(),
+      })),
+    };
+  }
+
+  private async send(
+    customer: CustomerContext,
+    kind: MessageKind,
+    body: unknown,
+    key: string | undefined,
+    reply: FastifyReply,
+  ) {
+    const outcome = await this.sender.send(customer, kind, body, key);
+    void reply.status(outcome.status);
+    return outcome.body;
+  }
+}

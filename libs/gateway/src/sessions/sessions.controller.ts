@@ -1,0 +1,139 @@
+import {
+  ApiError,
+  pairingCodeSchema,
+  qrQuerySchema,
+  sessionBodySchema,
+  sessionQuerySchema,
+} from '@jumbe/contracts';
+import { sessionView } from '@jumbe/domain';
+import { SessionRepository } from '@jumbe/persistence';
+import type { Infrastructure } from '@jumbe/platform';
+import { Controller, Delete, Get, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import { CustomerAuthGuard } from '../auth/customer-auth.guard';
+import { orUnavailable } from '../auth/dependency-failure';
+import type { CustomerContext } from '../auth/principal';
+import { INFRASTRUCTURE } from '../gateway.tokens';
+import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { renderQr } from './qr-image';
+import { SessionCommandClient } from './session-command.client';
+
+/** Session routes (CONTRACT §4): listing reads PostgreSQL; everything else goes to the owning worker. */
+@Controller('api/v1')
+@UseGuards(CustomerAuthGuard)
+export class SessionsController {
+  private readonly sessions: SessionRepository;
+
+  constructor(
+    private readonly commands: SessionCommandClient,
+    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+  ) {
+    this.sessions = new SessionRepository(infrastructure.dataSource);
+  }
+
+  @Get('sessions')
+  async list(@Customer() customer: CustomerContext) {
+    const records = await orUnavailable('database', () => this.sessions.list(customer.access.accountId));
+    return { data: records.map((record) => sessionView(record)) };
+  }
+
+  @Post('session/start')
+  @HttpCode(200)
+  async start(
+    @Customer() customer: CustomerContext,
+    @ValidBody(sessionBodySchema) body: z.output<typeof sessionBodySchema>,
+  ) {
+    const data = await this.commands.send({
+      type: 'session.start',
+      accountId: customer.access.accountId,
+      sessionId: body.sessionId,
+      maxSessions: customer.access.plan.maxSessions,
+    });
+    const message =
+      data.state === 'connected'
+        ? 'Session already connected'
+        : 'Session started. Poll GET /session/qr until state is qr_ready, then scan the QR.';
+    return { message, data };
+  }
+
+  @Get('session/status')
+  async status(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
+  ) {
+    return {
+      data: await this.commands.send({
+        type: 'session.status',
+        accountId: customer.access.accountId,
+        sessionId: query.sessionId,
+      }),
+    };
+  }
+
+  @Get('session/qr')
+  async qr(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(qrQuerySchema) query: z.output<typeof qrQuerySchema>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const data = await this.commands.send({
+      type: 'session.qr',
+      accountId: customer.access.accountId,
+      sessionId: query.sessionId,
+    });
+    if (query.format === 'json') return { data };
+    if (data.qr === '') {
+      throw new ApiError(
+        'not_found',
+        `Session "${query.sessionId}" has no QR to show (state: ${data.state}). Start it and wait for qr_ready.`,
+      );
+    }
+    const image = await renderQr(data.qr, query.format);
+    void reply.header('content-type', image.contentType).header('cache-control', 'no-store');
+    return image.body;
+  }
+
+  @Post('session/pairing-code')
+  @HttpCode(200)
+  async pairingCode(
+    @Customer() customer: CustomerContext,
+    @ValidBody(pairingCodeSchema) body: z.output<typeof pairingCodeSchema>,
+  ) {
+    const data = await this.commands.send({
+      type: 'session.pairing_code',
+      accountId: customer.access.accountId,
+      sessionId: body.sessionId,
+      phoneNumber: body.phoneNumber,
+      maxSessions: customer.access.plan.maxSessions,
+    });
+    return { message: 'Enter this code on the phone: Linked devices → Link with phone number.', data };
+  }
+
+  @Post('session/logout')
+  @HttpCode(200)
+  async logout(
+    @Customer() customer: CustomerContext,
+    @ValidBody(sessionBodySchema) body: z.output<typeof sessionBodySchema>,
+  ) {
+    const data = await this.commands.send({
+      type: 'session.logout',
+      accountId: customer.access.accountId,
+      sessionId: body.sessionId,
+    });
+    return { message: 'Session logged out; stored credentials cleared', data };
+  }
+
+  @Delete('session')
+  async remove(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
+  ) {
+    const data = await this.commands.send({
+      type: 'session.delete',
+      accountId: customer.access.accountId,
+      sessionId: query.sessionId,
+    });
+    return { message: 'Session deleted', data };
+  }
+}

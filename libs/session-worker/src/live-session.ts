@@ -1,0 +1,142 @@
+import type { OutboundMessage } from '@jumbe/contracts';
+import { applyLinkChange, type LinkFacts, recipientJid, type SessionView, sessionView } from '@jumbe/domain';
+import type { LinkEvent, NetworkDriver, NetworkSession, SentKey, SessionRef } from '@jumbe/network';
+import type { NetworkCredentialRepository, SessionRepository } from '@jumbe/persistence';
+import type { Logger } from 'pino';
+import type { InboundRelay } from './inbound-relay';
+
+export interface LiveSessionDeps {
+  sessions: SessionRepository;
+  credentials: NetworkCredentialRepository;
+  inbound: InboundRelay;
+  logger: Logger;
+}
+
+/**
+ * One session connected on this worker: its network connection, its current state, and the
+ * fenced writes of every state change to PostgreSQL (in order, one at a time).
+ */
+export class LiveSession {
+  private network: NetworkSession | null = null;
+  private qr = '';
+  private writes: Promise<void> = Promise.resolve();
+  /** Set while we unlink a session whose number is already connected elsewhere. */
+  private refusingDuplicate = false;
+
+  constructor(
+    readonly ref: SessionRef,
+    readonly shard: number,
+    private readonly token: number,
+    private facts: LinkFacts,
+    private updatedAt: Date,
+    private readonly deps: LiveSessionDeps,
+    /** Called once when the connection ends for good, so the host forgets this session. */
+    private readonly onEnded: (session: LiveSession) => void,
+  ) {}
+
+  async open(driver: NetworkDriver, linked: boolean): Promise<void> {
+    this.network = await driver.open(
+      this.ref,
+      {
+        onLink: (event) => this.onLink(event),
+        onInbound: (message) => this.deps.inbound.relay(this.ref, message),
+      },
+      { linked },
+    );
+  }
+
+  get state(): LinkFacts['state'] {
+    return this.facts.state;
+  }
+
+  view(): SessionView {
+    return sessionView({ sessionId: this.ref.sessionId, ...this.facts, updatedAt: this.updatedAt });
+  }
+
+  qrView(): { sessionId: string; state: LinkFacts['state']; qr: string } {
+    return {
+      sessionId: this.ref.sessionId,
+      state: this.facts.state,
+      qr: this.facts.state === 'qr_ready' ? this.qr : '',
+    };
+  }
+
+  /** Resolves when every state change seen so far is written. */
+  settled(): Promise<void> {
+    return this.writes;
+  }
+
+  requestPairingCode(phoneNumber: string): Promise<string> {
+    return this.connection().requestPairingCode(phoneNumber);
+  }
+
+  send(message: OutboundMessage): Promise<SentKey> {
+    const connection = this.connection();
+    const to = recipientJid(message.body.to);
+    switch (message.kind) {
+      case 'text':
+        return connection.sendText({ to, text: message.body.text });
+      case 'media':
+        return connection.sendMedia({ ...message.body, to });
+      case 'interactive':
+        return connection.sendInteractive({ ...message.body, to });
+    }
+  }
+
+  /** Unlinks the device; the resulting `disconnected/logged_out` is recorded like any change. */
+  async logout(): Promise<void> {
+    await this.network?.logout();
+    await this.settled();
+  }
+
+  /** Planned stop (shutdown, shard hand-over): the stored state stays for the next owner. */
+  async close(): Promise<void> {
+    await this.network?.close();
+    await this.settled();
+  }
+
+  private connection(): NetworkSession {
+    if (!this.network) throw new Error(`session ${this.ref.sessionId} has no open connection`);
+    return this.network;
+  }
+
+  private onLink(event: LinkEvent): void {
+    if (event.type === 'qr') this.qr = event.qr;
+    const change =
+      event.type === 'disconnected' && this.refusingDuplicate
+        ? { ...event, reason: 'number_in_use' as const }
+        : event;
+    if (event.type === 'disconnected') {
+      this.network = null;
+      this.onEnded(this);
+    }
+    const next = applyLinkChange(this.facts, change);
+    if (next === null) return;
+    this.facts = next;
+    this.updatedAt = new Date();
+    this.writes = this.writes
+      .then(() => this.persist(next))
+      .catch((error: unknown) =>
+        this.deps.logger.error({ err: error, ...this.ref }, 'could not record session state'),
+      );
+  }
+
+  private async persist(next: LinkFacts): Promise<void> {
+    const result = await this.deps.sessions.saveState(this.ref, this.token, next);
+    if (result === 'fenced') {
+      // A newer owner holds this session: step back without touching anything else.
+      this.deps.logger.warn({ ...this.ref }, 'session taken over by another worker; closing here');
+      await this.network?.close();
+    } else if (result === 'number_in_use') {
+      this.deps.logger.info({ ...this.ref }, 'number already connected to another session; unlinking');
+      this.refusingDuplicate = true;
+      this.facts = { state: 'disconnected', phoneNumber: null, reason: 'number_in_use' };
+      await this.deps.sessions.saveState(this.ref, this.token, this.facts);
+      await this.network?.logout();
+      await this.deps.credentials.clear(this.ref);
+    } else if (next.state === 'disconnected' && next.reason !== 'network_error') {
+      // Logged out, refused or expired: the stored credentials can never be used again.
+      await this.deps.credentials.clear(this.ref);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { ApiError, type CommandReply, replyError, replyOk, sessionCommandSchema } from '@jumbe/contracts';
+import { shardOf } from '@jumbe/domain';
+import type { Logger } from 'pino';
+import type { SessionHost } from './session-host';
+
+/**
+ * The worker's side of the command path: validates a command from the bus, checks it belongs to
+ * the shard it arrived on, runs it, and answers with a reply envelope (never a thrown error, so
+ * the gateway can tell a user error from a broken worker).
+ */
+export class SessionCommandHandler {
+  constructor(
+    private readonly host: SessionHost,
+    private readonly logger: Logger,
+  ) {}
+
+  async handle(shard: number, payload: unknown): Promise<CommandReply> {
+    const parsed = sessionCommandSchema.safeParse(payload);
+    if (!parsed.success) {
+      return replyError(
+        'validation_error',
+        `Malformed command for this worker version: ${parsed.error.message}`,
+      );
+    }
+    const command = parsed.data;
+    if (shardOf(command.accountId, command.sessionId) !== shard || !this.host.ownsShard(shard)) {
+      return replyError('unavailable', 'The session is moving to another worker. Retry in a moment.');
+    }
+    try {
+      return replyOk(await this.host.execute(command));
+    } catch (error) {
+      if (error instanceof ApiError) return replyError(error.code, error.message);
+      this.logger.error({ err: error, type: command.type, sessionId: command.sessionId }, 'command failed');
+      return replyError('unavailable', 'The worker could not complete the command. Retry shortly.');
+    }
+  }
+}

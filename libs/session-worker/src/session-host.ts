@@ -1,0 +1,285 @@
+import { ApiError, type CommandResult, type SessionCommand } from '@jumbe/contracts';
+import { isActiveState, neverStartedSession, type SessionView, sessionView, shardOf } from '@jumbe/domain';
+import {
+  type NetworkDriver,
+  NetworkSendError,
+  NotReadyError,
+  NumberInUseError,
+  SandboxNetworkDriver,
+  type SandboxControl,
+  type SessionRef,
+} from '@jumbe/network';
+import type { SendFailureRepository, SessionRecord } from '@jumbe/persistence';
+import { LiveSession, type LiveSessionDeps } from './live-session';
+
+type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
+
+export interface SessionHostDeps extends LiveSessionDeps {
+  failures: SendFailureRepository;
+}
+
+const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
+
+/**
+ * The sessions of the shards this worker owns: restores them when a shard is adopted, closes them
+ * when it is dropped, and carries out the gateway's commands on them.
+ */
+export class SessionHost {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly shardTokens = new Map<number, number>();
+
+  constructor(
+    private readonly driver: NetworkDriver,
+    private readonly deps: SessionHostDeps,
+  ) {}
+
+  ownsShard(shard: number): boolean {
+    return this.shardTokens.has(shard);
+  }
+
+  /** Takes a shard over: its active sessions reconnect here from their stored state. */
+  async adoptShard(shard: number, token: number): Promise<void> {
+    this.shardTokens.set(shard, token);
+    for (const record of await this.deps.sessions.listActiveInShards([shard])) {
+      await this.restore(record, token).catch((error: unknown) =>
+        this.deps.logger.error(
+          { err: error, accountId: record.accountId, sessionId: record.sessionId },
+          'restore failed',
+        ),
+      );
+    }
+  }
+
+  /** Gives a shard up: its sessions close without a state change, for the next owner to restore. */
+  async dropShard(shard: number): Promise<void> {
+    this.shardTokens.delete(shard);
+    const leaving = [...this.live.values()].filter((session) => session.shard === shard);
+    await Promise.all(leaving.map((session) => session.close()));
+  }
+
+  async execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+    switch (command.type) {
+      case 'session.start':
+        return (await this.start(command, command.maxSessions)).view();
+      case 'session.status':
+        return this.status(command);
+      case 'session.qr':
+        return this.qr(command);
+      case 'session.pairing_code':
+        return this.pairingCode(command);
+      case 'session.logout':
+        return this.logout(command);
+      case 'session.delete':
+        return this.remove(command);
+      case 'message.send':
+        return this.send(command);
+      case 'sandbox.scan':
+        return this.sandboxScan(command);
+      case 'sandbox.inbound':
+        return this.sandbox().inbound(command, command.contact).catch(mapNetworkError);
+      case 'sandbox.outbox':
+        return this.sandbox().outbox(command, command.limit);
+      case 'sandbox.disconnect':
+        return this.sandboxDisconnect(command);
+    }
+  }
+
+  private async start(ref: SessionRef, maxSessions: number): Promise<LiveSession> {
+    const existing = this.live.get(refKey(ref));
+    if (existing && isActiveState(existing.state)) return existing;
+    const shard = shardOf(ref.accountId, ref.sessionId);
+    const claim = await this.deps.sessions.claimStart(ref, shard, this.tokenOf(shard), maxSessions);
+    if (claim.outcome === 'limit_reached') {
+      throw new ApiError(
+        'instance_limit_reached',
+        `Your plan allows ${maxSessions} active session${maxSessions === 1 ? '' : 's'} and ${claim.active} are active. Upgrade the plan before adding another number, or log out a session you no longer need.`,
+      );
+    }
+    if (claim.outcome === 'fenced') throw notOwner();
+    return this.connect(claim.session, false);
+  }
+
+  private async status(ref: SessionRef): Promise<SessionView> {
+    const live = this.live.get(refKey(ref));
+    if (live) return live.view();
+    const record = await this.deps.sessions.find(ref);
+    return record ? viewOf(record) : neverStartedSession(ref.sessionId);
+  }
+
+  private async qr(ref: SessionRef) {
+    const live = this.live.get(refKey(ref));
+    if (live) return live.qrView();
+    const record = await this.deps.sessions.find(ref);
+    return { sessionId: ref.sessionId, state: record?.state ?? 'disconnected', qr: '' };
+  }
+
+  private async pairingCode(command: Command<'session.pairing_code'>) {
+    const current = this.live.get(refKey(command));
+    if (current && (current.state === 'connected' || current.state === 'connecting')) {
+      throw new ApiError(
+        'conflict',
+        `Session "${command.sessionId}" is already linked. Log it out before linking another number.`,
+      );
+    }
+    const live = await this.start(command, command.maxSessions);
+    const pairingCode = await live.requestPairingCode(command.phoneNumber).catch(mapNetworkError);
+    await live.settled();
+    return { sessionId: command.sessionId, state: 'pairing_code_ready' as const, pairingCode };
+  }
+
+  private async logout(ref: SessionRef): Promise<SessionView> {
+    await this.live.get(refKey(ref))?.logout();
+    const record = await this.deps.sessions.find(ref);
+    if (!record) return neverStartedSession(ref.sessionId);
+    if (record.state !== 'disconnected' || record.reason === null) {
+      await this.deps.sessions.saveState(ref, this.tokenOf(record.shard), {
+        state: 'disconnected',
+        phoneNumber: null,
+        reason: 'logged_out',
+      });
+    }
+    await this.deps.credentials.clear(ref);
+    const after = await this.deps.sessions.find(ref);
+    return after ? viewOf(after) : neverStartedSession(ref.sessionId);
+  }
+
+  private async remove(ref: SessionRef): Promise<SessionView> {
+    const record = await this.deps.sessions.find(ref);
+    if (!record)
+      throw new ApiError('not_found', `No session "${ref.sessionId}". GET /api/v1/sessions lists yours.`);
+    const loggedOut = await this.logout(ref);
+    await this.deps.sessions.delete(ref, this.tokenOf(record.shard));
+    return loggedOut;
+  }
+
+  private async send(command: Command<'message.send'>) {
+    const live = this.live.get(refKey(command));
+    const failed = (
+      code: 'session_not_connected' | 'network_error' | 'media_fetch_failed',
+      message: string,
+    ) =>
+      this.deps.failures
+        .record({
+          accountId: command.accountId,
+          sessionId: command.sessionId,
+          to: command.message.body.to,
+          type: command.message.kind,
+          code,
+          message,
+        })
+        .then(() => new ApiError(code, message));
+    if (!live || live.state !== 'connected') {
+      const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
+      throw await failed(
+        'session_not_connected',
+        `Session "${command.sessionId}" is not connected (state: ${state}); the message was not sent and is not queued. Start the session and link a phone first.`,
+      );
+    }
+    try {
+      return { key: await live.send(command.message) };
+    } catch (error) {
+      if (error instanceof NetworkSendError) throw await failed(error.code, error.message);
+      throw await failed(
+        'network_error',
+        `The network did not accept the message: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  private async sandboxScan(command: Command<'sandbox.scan'>): Promise<SessionView> {
+    await this.sandbox().scan(command, command.phoneNumber).catch(mapNetworkError);
+    const live = this.live.get(refKey(command));
+    await live?.settled();
+    return this.status(command);
+  }
+
+  private async sandboxDisconnect(command: Command<'sandbox.disconnect'>): Promise<SessionView> {
+    const live = this.live.get(refKey(command));
+    if (!live)
+      throw new ApiError(
+        'session_not_connected',
+        `Session "${command.sessionId}" has no open connection to drop.`,
+      );
+    await this.sandbox().disconnect(command, command.reason).catch(mapNetworkError);
+    await live.settled();
+    return this.status(command);
+  }
+
+  private async restore(record: SessionRecord, token: number): Promise<void> {
+    if (this.live.has(refKey(record))) return;
+    const linked =
+      record.phoneNumber !== null && (record.state === 'connected' || record.state === 'connecting');
+    await this.connect({ ...record, ownerToken: token }, linked);
+  }
+
+  private async connect(record: SessionRecord, linked: boolean): Promise<LiveSession> {
+    const token = this.tokenOf(record.shard);
+    const facts = { state: record.state, phoneNumber: record.phoneNumber, reason: record.reason };
+    const session = new LiveSession(
+      record,
+      record.shard,
+      token,
+      facts,
+      record.updatedAt,
+      this.deps,
+      (ended) => {
+        if (this.live.get(refKey(ended.ref)) === ended) this.live.delete(refKey(ended.ref));
+      },
+    );
+    this.live.set(refKey(record), session);
+    try {
+      await session.open(this.driver, linked);
+    } catch (error) {
+      this.live.delete(refKey(record));
+      const message = `Could not reach the messaging network: ${(error as Error).message}`;
+      await this.deps.sessions.saveState(record, token, {
+        state: 'disconnected',
+        phoneNumber: null,
+        reason: 'network_error',
+      });
+      throw new ApiError('network_error', message);
+    }
+    // Let the driver's first event (a QR, or "connecting") land before answering.
+    await new Promise((resolve) => setImmediate(resolve));
+    await session.settled();
+    return session;
+  }
+
+  private tokenOf(shard: number): number {
+    const token = this.shardTokens.get(shard);
+    if (token === undefined) throw notOwner();
+    return token;
+  }
+
+  private sandbox(): SandboxControl {
+    if (!(this.driver instanceof SandboxNetworkDriver)) {
+      throw new ApiError(
+        'not_found',
+        'The sandbox network is off. Start Jumbe with JUMBE_NETWORK=sandbox to use /sandbox routes.',
+      );
+    }
+    return this.driver.control();
+  }
+}
+
+const viewOf = (record: SessionRecord): SessionView => sessionView({ ...record });
+
+/** This worker no longer owns the session's shard (it is moving): the client retries shortly. */
+const notOwner = () =>
+  new ApiError('unavailable', 'The session is moving to another worker. Retry in a moment.', undefined, {
+    'Retry-After': '1',
+  });
+
+function mapNetworkError(error: unknown): never {
+  if (error instanceof NotReadyError) {
+    throw new ApiError(
+      'session_not_ready',
+      `${error.message}. Start the session (POST /session/start) and scan while it shows a QR or pairing code.`,
+    );
+  }
+  if (error instanceof NumberInUseError) {
+    throw new ApiError('number_in_use', `${error.message}. Log out the other session or use another number.`);
+  }
+  if (error instanceof NetworkSendError) throw new ApiError(error.code, error.message);
+  throw error;
+}

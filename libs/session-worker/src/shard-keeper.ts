@@ -1,0 +1,148 @@
+import type { ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
+import { shardsFor, shardSubject } from '@jumbe/domain';
+import type { BusSubscription, MessageBus } from '@jumbe/messaging';
+import type { Logger } from 'pino';
+import type { SessionCommandHandler } from './session-command-handler';
+import type { SessionHost } from './session-host';
+
+export interface ShardKeeperOptions {
+  /** A lease not renewed for this long lets another worker take the shard (failover time). */
+  leaseTtlMs: number;
+  /** A worker not heard from for this long is left out of the shard assignment. */
+  heartbeatTtlMs: number;
+  /** How often the keeper heartbeats, renews and rebalances. */
+  tickMs: number;
+}
+
+export const DEFAULT_SHARD_KEEPER_OPTIONS: ShardKeeperOptions = {
+  leaseTtlMs: 6_000,
+  heartbeatTtlMs: 4_000,
+  tickMs: 1_000,
+};
+
+interface HeldShard {
+  token: number;
+  subscription: BusSubscription;
+  lastRenewedAt: number;
+}
+
+/**
+ * Keeps this worker's share of the shards: heartbeats into the registry, computes the even
+ * assignment over the live workers, acquires the shards it should own (a lease with a fencing
+ * token), serves their bus subjects while it holds them, and gives up the ones it should not.
+ */
+export class ShardKeeper {
+  private readonly held = new Map<number, HeldShard>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    readonly workerId: string,
+    private readonly leases: ShardLeaseStore,
+    private readonly registry: WorkerRegistry,
+    private readonly bus: MessageBus,
+    private readonly host: SessionHost,
+    private readonly handler: SessionCommandHandler,
+    private readonly logger: Logger,
+    private readonly options: ShardKeeperOptions = DEFAULT_SHARD_KEEPER_OPTIONS,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.tick();
+    this.timer = setInterval(() => {
+      this.ticking = this.ticking.then(() => this.tick());
+    }, this.options.tickMs);
+  }
+
+  /** Hands every shard over cleanly: leave the registry first so others take them at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.ticking;
+    await this.registry.leave(this.workerId).catch(() => undefined);
+    await Promise.all([...this.held.keys()].map((shard) => this.release(shard)));
+  }
+
+  heldShards(): number[] {
+    return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.registry.heartbeat(this.workerId, this.options.heartbeatTtlMs);
+      const live = await this.registry.liveWorkers();
+      const wanted = new Set(
+        shardsFor(this.workerId, live.includes(this.workerId) ? live : [...live, this.workerId]),
+      );
+      for (const shard of [...this.held.keys()]) {
+        if (!wanted.has(shard)) await this.release(shard);
+        else await this.renew(shard);
+      }
+      for (const shard of wanted) {
+        if (!this.held.has(shard) && !this.stopped) await this.acquire(shard);
+      }
+      this.reportChange();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'shard upkeep failed; retrying');
+      this.dropExpired();
+    }
+  }
+
+  private lastReported = -1;
+
+  /** Logs the shard count whenever it changes (operators and the end-to-end tests read it). */
+  private reportChange(): void {
+    if (this.held.size === this.lastReported) return;
+    this.lastReported = this.held.size;
+    this.logger.info({ shardsHeld: this.held.size }, 'shard ownership changed');
+  }
+
+  private async acquire(shard: number): Promise<void> {
+    const token = await this.leases.acquire(shard, this.workerId, this.options.leaseTtlMs);
+    // Null: the previous owner still holds it; it lets go on its next tick or its lease expires.
+    if (token === null) return;
+    const subscription = await this.bus.serve(shardSubject(shard), (payload) =>
+      this.handler.handle(shard, payload),
+    );
+    this.held.set(shard, { token, subscription, lastRenewedAt: Date.now() });
+    this.logger.debug({ shard, token }, 'shard acquired');
+    await this.host.adoptShard(shard, token);
+  }
+
+  private async renew(shard: number): Promise<void> {
+    const held = this.held.get(shard);
+    if (!held) return;
+    if (await this.leases.renew(shard, this.workerId, held.token, this.options.leaseTtlMs)) {
+      held.lastRenewedAt = Date.now();
+    } else {
+      this.logger.warn({ shard }, 'shard lease lost; stopping its sessions here');
+      await this.forget(shard);
+    }
+  }
+
+  private async release(shard: number): Promise<void> {
+    const held = this.held.get(shard);
+    if (!held) return;
+    await this.forget(shard);
+    await this.leases.release(shard, this.workerId, held.token).catch(() => undefined);
+  }
+
+  /** Stops serving a shard and closes its sessions (their stored state stays for the next owner). */
+  private async forget(shard: number): Promise<void> {
+    const held = this.held.get(shard);
+    if (!held) return;
+    this.held.delete(shard);
+    await held.subscription.unsubscribe().catch(() => undefined);
+    await this.host.dropShard(shard);
+  }
+
+  /** While Redis is unreachable, a lease we cannot renew must be treated as lost once it may have expired. */
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [shard, held] of this.held) {
+      if (now - held.lastRenewedAt >= this.options.leaseTtlMs) void this.forget(shard);
+    }
+  }
+}

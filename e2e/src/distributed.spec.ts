@@ -62,7 +62,7 @@ describe('distributed: coordination between gateways', () => {
     for (let i = 0; i < 7; i += 1) await api.get('/api/v1/usage', { key: account.key });
     // Counters are written behind about once a second.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const keys = await redis.keys(`jumbe:usage:{${account.accountId}}:*`);
+    const keys = await redis.keys(`${topology.deployment}/jumbe:usage:{${account.accountId}}:*`);
     expect(keys).toHaveLength(1);
     await redis.del(...keys);
     const after = await topology.gateways[1]!.get('/api/v1/usage', { key: account.key });

@@ -39,8 +39,25 @@ export async function startAllInOne(extraEnv: Record<string, string> = {}): Prom
   };
 }
 
+/** The dependency URLs the services of a distributed topology are started with. */
+export interface DependencyUrls {
+  database: string;
+  redis: string;
+  nats: string;
+}
+
+export interface DistributedOptions {
+  /**
+   * Rewrites the URLs the services get (e.g. to put a proxy in between); called once the
+   * throwaway database exists, so its URL can be rewritten too. The topology's own set-up and
+   * clean-up keep using the real servers.
+   */
+  urls?: (urls: DependencyUrls) => DependencyUrls | Promise<DependencyUrls>;
+}
+
 export interface DistributedTopology extends Topology {
   env: Record<string, string>;
+  deployment: string;
   workers: ServiceProcess[];
 }
 
@@ -49,13 +66,26 @@ export async function startDistributed(
   gatewayCount = 2,
   extraEnv: Record<string, string> = {},
   workerCount = 0,
+  options: DistributedOptions = {},
 ): Promise<DistributedTopology> {
   const database = await ThrowawayDatabase.create();
   const adminToken = newAdminToken();
+  const real: DependencyUrls = { database: database.url, redis: REDIS_URL, nats: NATS_URL };
+  let urls: DependencyUrls;
+  try {
+    urls = options.urls ? await options.urls(real) : real;
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  // A deployment name of its own keeps this topology's Redis keys, bus subjects and event stream
+  // apart from any other run sharing the servers.
+  const deployment = `e2e-${randomBytes(4).toString('hex')}`;
   const env = {
-    JUMBE_DATABASE_URL: database.url,
-    JUMBE_REDIS_URL: REDIS_URL,
-    JUMBE_NATS_URL: NATS_URL,
+    JUMBE_DEPLOYMENT: deployment,
+    JUMBE_DATABASE_URL: urls.database,
+    JUMBE_REDIS_URL: urls.redis,
+    JUMBE_NATS_URL: urls.nats,
     JUMBE_SECRET_KEY: randomBytes(32).toString('base64url'),
     JUMBE_ADMIN_TOKEN: adminToken,
     JUMBE_NETWORK: 'sandbox',
@@ -84,6 +114,7 @@ export async function startDistributed(
   return {
     name: 'distributed',
     env,
+    deployment,
     gateways: processes.filter((p) => p.name.startsWith('gateway')).map((p) => apiClient(p.url)),
     workers: processes.filter((p) => p.name.startsWith('worker')),
     processes,
@@ -91,17 +122,17 @@ export async function startDistributed(
     stop: async () => {
       await Promise.all(processes.map((p) => p.stop()));
       await database.drop();
-      await clearSandboxState();
+      await deleteRedisKeys(`${deployment}/*`);
     },
   };
 }
 
-/** The sandbox keeps its simulated phones in Redis in this topology; each run starts from none. */
-async function clearSandboxState(): Promise<void> {
+/** Removes what a finished topology left in Redis (its sandbox phones, counters, leases). */
+async function deleteRedisKeys(pattern: string): Promise<void> {
   const { default: Redis } = await import('ioredis');
   const redis = new Redis(REDIS_URL);
   try {
-    const keys = await redis.keys('jumbe:sandbox:*');
+    const keys = await redis.keys(pattern);
     if (keys.length > 0) await redis.del(...keys);
   } finally {
     redis.disconnect();

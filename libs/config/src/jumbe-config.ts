@@ -15,6 +15,11 @@ export interface JumbeConfig {
   bodyLimitBytes: number;
   /** Requests per key per minute; null means no rate limit (CONTRACT §3). */
   rateLimitPerMinute: number | null;
+  /**
+   * Names this deployment when several share one Redis and NATS (staging beside production, or
+   * parallel test runs): its Redis keys, bus subjects and event stream are kept apart. Null: none.
+   */
+  deployment: string | null;
   /** How long the gateway waits for the worker that owns a session. */
   commandTimeoutMs: number;
 }

@@ -21,9 +21,16 @@ export function redisReconnectDelay(attempt: number): number {
  * Connection errors go to `logger` (deduplicated: one line per distinct failure, one when the
  * connection is ready again) instead of becoming unhandled 'error' events.
  */
-export function createRedisClient(url: string, name: string, logger?: CoordinationLogger): Redis {
+export function createRedisClient(
+  url: string,
+  name: string,
+  logger?: CoordinationLogger,
+  /** Prefixed to every key (scripts' KEYS included), so deployments can share one Redis. */
+  keyPrefix?: string,
+): Redis {
   const client = new Redis(url, {
     connectionName: name,
+    ...(keyPrefix ? { keyPrefix } : {}),
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -9,3 +9,5 @@ export * from './in-process-message-bus';
 export * from './event-publisher';
 export * from './jetstream-event-publisher';
 export * from './in-process-event-log';
+export * from './namespaced-message-bus';
+export * from './namespaced-event-publisher';

@@ -3,6 +3,8 @@
  * dot-separated, `*` matches one token and `>` (last) matches one or more.
  */
 export function subjectMatches(pattern: string, subject: string): boolean {
+  // Most served subjects are literal (one per shard): compare them without tokenising.
+  if (!pattern.includes('*') && !pattern.includes('>')) return pattern === subject;
   const patternTokens = pattern.split('.');
   const subjectTokens = subject.split('.');
   for (let i = 0; i < patternTokens.length; i++) {

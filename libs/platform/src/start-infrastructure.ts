@@ -20,6 +20,8 @@ import {
   InProcessEventLog,
   InProcessMessageBus,
   JetStreamEventPublisher,
+  NamespacedEventPublisher,
+  NamespacedMessageBus,
   NatsMessageBus,
   type EventPublisher,
   type MessageBus,
@@ -55,8 +57,9 @@ export async function startInfrastructure(
   };
   try {
     const dataSource = await openDatabase(config, mode, logger, service, closers);
-    const bus = await openBus(config, logger, service, closers);
-    const events = await openEvents(bus);
+    const transport = await openBus(config, logger, service, closers);
+    const events = await openEvents(transport, config.deployment);
+    const bus = config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport;
     const coordination = await openCoordination(config, logger, service, closers);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     return {
@@ -123,13 +126,16 @@ async function openBus(
 /** JetStream when NATS is configured; otherwise the in-process log (all-in-one). */
 async function openEvents(
   bus: MessageBus,
+  deployment: string | null,
 ): Promise<{ events: EventPublisher; inProcessEvents: InProcessEventLog | null }> {
   if (bus instanceof NatsMessageBus) {
-    const events = await JetStreamEventPublisher.open(bus.connection, {
-      name: EVENT_STREAM_NAME,
-      subjects: [`${EVENT_SUBJECT_PREFIX}.>`],
+    const namespace = deployment ? `${deployment}.` : '';
+    const stream = await JetStreamEventPublisher.open(bus.connection, {
+      name: deployment ? `${EVENT_STREAM_NAME}_${deployment.toUpperCase().replace(/-/g, '_')}` : EVENT_STREAM_NAME,
+      subjects: [`${namespace}${EVENT_SUBJECT_PREFIX}.>`],
       duplicateWindowMs: 24 * 60 * 60 * 1000,
     });
+    const events = deployment ? new NamespacedEventPublisher(stream, deployment) : stream;
     return { events, inProcessEvents: null };
   }
   const log = new InProcessEventLog();
@@ -150,7 +156,8 @@ async function openCoordination(config: JumbeConfig, logger: Logger, service: st
   }
   const redisUrl = config.redisUrl;
   const onError = (message: string, error?: unknown) => logger.warn({ err: error }, `redis: ${message}`);
-  const redis = createRedisClient(redisUrl, `jumbe-${service}`, onError);
+  const keyPrefix = config.deployment ? `${config.deployment}/` : undefined;
+  const redis = createRedisClient(redisUrl, `jumbe-${service}`, onError, keyPrefix);
   closers.push(async () => redis.disconnect());
   // Commands fail fast while disconnected (no offline queue), so wait for the first connection.
   await retryStartup(logger, 'Redis', () => waitForRedisReady(redis, 5_000));

@@ -73,7 +73,7 @@ export class MessageSender {
         message: { kind, body } as OutboundMessage,
       });
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };
-      await this.meter.add(accountId, 'messagesSent').catch(() => undefined);
+      this.meter.count(accountId, 'messagesSent');
       if (claimed) await this.idempotency.complete(accountId, claimed, outcome.status, outcome.body);
       return outcome;
     } catch (error) {
@@ -135,7 +135,7 @@ export class MessageSender {
     rawBody: unknown,
     error: ApiError,
   ): Promise<void> {
-    await this.meter.add(accountId, 'sendFailures').catch(() => undefined);
+    this.meter.count(accountId, 'sendFailures');
     // The worker already logged the failures it produced; the gateway logs the rest.
     if (
       error.code === 'session_not_connected' ||

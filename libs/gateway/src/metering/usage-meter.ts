@@ -12,6 +12,16 @@ export interface HitResult {
 
 type CountedField = 'messagesSent' | 'sendFailures';
 
+interface PendingCounts {
+  accountId: string;
+  cycleId: string;
+  messagesSent: number;
+  sendFailures: number;
+}
+
+/** How long send counts may wait before they reach the shared store. */
+const COUNT_BATCH_MS = 200;
+
 /**
  * Usage counters of the current billing cycle. The live counters sit in the coordination store
  * (Redis: one atomic script per hit, so N gateways enforce the cap exactly); PostgreSQL holds the
@@ -20,7 +30,10 @@ type CountedField = 'messagesSent' | 'sendFailures';
  */
 export class UsageMeter {
   private readonly dirty = new Map<string, { accountId: string; cycleId: string }>();
+  /** Send counts not yet added to the store: batched, since nothing is capped on them. */
+  private readonly pending = new Map<string, PendingCounts>();
   private timer: NodeJS.Timeout | null = null;
+  private countTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -33,11 +46,16 @@ export class UsageMeter {
   start(): void {
     this.timer = setInterval(() => void this.flush(), this.flushEveryMs);
     this.timer.unref();
+    this.countTimer = setInterval(() => void this.addPending(), COUNT_BATCH_MS);
+    this.countTimer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.countTimer) clearInterval(this.countTimer);
     this.timer = null;
+    this.countTimer = null;
+    await this.addPending();
     await this.flush();
   }
 
@@ -49,18 +67,48 @@ export class UsageMeter {
     return { ...result, cycle };
   }
 
-  async add(accountId: string, field: CountedField, amount = 1, now = new Date()): Promise<UsageCounters> {
-    const cycle = billingCycleAt(now);
-    const counters = await this.seeded(accountId, cycle, () =>
-      this.store.add(accountId, cycle.id, field, amount),
-    );
-    this.markDirty(accountId, cycle.id);
-    return counters;
+  /**
+   * Counts a sent message or a failed send. Batched (added to the store within COUNT_BATCH_MS):
+   * these counters cap nothing, so the send path does not wait for a store round trip.
+   */
+  count(accountId: string, field: CountedField, now = new Date()): void {
+    const cycleId = billingCycleAt(now).id;
+    const key = `${accountId}|${cycleId}`;
+    const entry = this.pending.get(key) ?? { accountId, cycleId, messagesSent: 0, sendFailures: 0 };
+    entry[field] += 1;
+    this.pending.set(key, entry);
   }
 
+  /** The counters, including this gateway's batched counts (added first). */
   async current(accountId: string, now = new Date()): Promise<UsageCounters> {
     const cycle = billingCycleAt(now);
+    await this.addPending(accountId);
     return this.seeded(accountId, cycle, () => this.store.read(accountId, cycle.id));
+  }
+
+  /** Adds the batched counts to the store (only one account's when `accountId` is given). */
+  private async addPending(accountId?: string): Promise<void> {
+    for (const [key, entry] of [...this.pending]) {
+      if (accountId !== undefined && entry.accountId !== accountId) continue;
+      this.pending.delete(key);
+      try {
+        const cycle = billingCycleAt(new Date(`${entry.cycleId}T00:00:00.000Z`));
+        for (const field of ['messagesSent', 'sendFailures'] as const) {
+          const amount = entry[field];
+          if (amount > 0) await this.seeded(entry.accountId, cycle, () => this.store.add(entry.accountId, cycle.id, field, amount));
+        }
+        this.markDirty(entry.accountId, entry.cycleId);
+      } catch (error) {
+        // Keep the counts for the next round, merged with any that arrived meanwhile.
+        const newer = this.pending.get(key);
+        this.pending.set(key, {
+          ...entry,
+          messagesSent: entry.messagesSent + (newer?.messagesSent ?? 0),
+          sendFailures: entry.sendFailures + (newer?.sendFailures ?? 0),
+        });
+        this.logger.warn({ err: error }, 'could not add send counts; will retry');
+      }
+    }
   }
 
   /** Persists every counter that changed since the last flush. */

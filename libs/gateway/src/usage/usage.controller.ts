@@ -6,6 +6,7 @@ import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { INFRASTRUCTURE } from '../gateway.tokens';
 import { Customer } from '../http/validated-input.decorators';
+import { UsageMeter } from '../metering/usage-meter';
 
 /** `GET /usage` (CONTRACT §3 extension): the account's plan, cycle and counters. */
 @Controller('api/v1/usage')
@@ -13,14 +14,20 @@ import { Customer } from '../http/validated-input.decorators';
 export class UsageController {
   private readonly sessions: SessionRepository;
 
-  constructor(@Inject(INFRASTRUCTURE) infrastructure: Infrastructure) {
+  constructor(
+    private readonly meter: UsageMeter,
+    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+  ) {
     this.sessions = new SessionRepository(infrastructure.dataSource);
   }
 
   @Get()
   async usage(@Customer() customer: CustomerContext) {
-    const { access, cycle, usage } = customer;
-    const sessions = await orUnavailable('database', () => this.sessions.countActive(access.accountId));
+    const { access, cycle } = customer;
+    const [usage, sessions] = await Promise.all([
+      this.meter.current(access.accountId),
+      orUnavailable('database', () => this.sessions.countActive(access.accountId)),
+    ]);
     return {
       data: {
         plan: access.plan.name,

@@ -88,6 +88,11 @@ interface SandboxScripts {
 export class RedisSandboxStore implements SandboxStore {
   private readonly scripts: SandboxScripts;
   private readonly base: string;
+  /**
+   * The base as the scripts must see it: keys they build themselves from ARGV do not get the
+   * client's `keyPrefix` (a deployment namespace) the way KEYS do, so it is added here.
+   */
+  private readonly scriptBase: string;
 
   /** `keyPrefix` lets tests use a namespace of their own on a shared Redis. */
   constructor(
@@ -95,6 +100,7 @@ export class RedisSandboxStore implements SandboxStore {
     keyPrefix: string = SANDBOX_KEY_PREFIX,
   ) {
     this.base = `${keyPrefix}{sandbox}:`;
+    this.scriptBase = `${redis.options.keyPrefix ?? ''}${this.base}`;
     // defineCommand runs EVALSHA and falls back to EVAL after a Redis restart (NOSCRIPT).
     redis.defineCommand('jumbeSandboxCompleteLogin', { numberOfKeys: 4, lua: COMPLETE_LOGIN_SCRIPT });
     redis.defineCommand('jumbeSandboxGoOnline', { numberOfKeys: 2, lua: GO_ONLINE_SCRIPT });
@@ -127,7 +133,7 @@ export class RedisSandboxStore implements SandboxStore {
         `${this.base}number:${phoneNumber}`,
         sessionRefKey(ref),
         phoneNumber,
-        this.base,
+        this.scriptBase,
       ),
     );
   }
@@ -155,7 +161,7 @@ export class RedisSandboxStore implements SandboxStore {
         this.key('inbound', ref),
         this.key('inbound-data', ref),
         sessionRefKey(ref),
-        this.base,
+        this.scriptBase,
       ),
     );
   }

@@ -8,7 +8,13 @@ app.post('/api/v1/messages/text', async (request) => {
   const { to } = request.body;
   return {
     message: 'Message sent',
-    data: { key: { remoteJid: `${to}@s.whatsapp.net`, fromMe: true, id: `3EB0${randomBytes(8).toString('hex').toUpperCase()}` } },
+    data: {
+      key: {
+        remoteJid: `${to}@s.whatsapp.net`,
+        fromMe: true,
+        id: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`,
+      },
+    },
   };
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });

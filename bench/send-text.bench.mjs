@@ -21,7 +21,13 @@ const children = [];
 function start(script, env, label) {
   const child = spawn(process.execPath, [join(root, script)], {
     cwd: root,
-    env: { PATH: process.env.PATH, JUMBE_HOST: '127.0.0.1', JUMBE_PORT: '0', JUMBE_LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      JUMBE_HOST: '127.0.0.1',
+      JUMBE_PORT: '0',
+      JUMBE_LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -47,7 +53,8 @@ async function json(url, method, body, headers = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const parsed = await response.json();
-  if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  if (response.status >= 300)
+    throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
   return parsed;
 }
 
@@ -55,7 +62,12 @@ async function json(url, method, body, headers = {}) {
 async function prepare(baseUrl, adminToken) {
   const admin = { authorization: `Bearer ${adminToken}` };
   const plan = `bench-${randomBytes(3).toString('hex')}`;
-  await json(`${baseUrl}/api/v1/admin/plans`, 'POST', { name: plan, monthlyApiHits: 1e12, maxSessions: 5 }, admin);
+  await json(
+    `${baseUrl}/api/v1/admin/plans`,
+    'POST',
+    { name: plan, monthlyApiHits: 1e12, maxSessions: 5 },
+    admin,
+  );
   const account = await json(`${baseUrl}/api/v1/admin/accounts`, 'POST', { name: 'bench', plan }, admin);
   const { key } = await json(`${baseUrl}/api/v1/admin/accounts/${account.data.id}/keys`, 'POST', {}, admin);
   const headers = { 'x-api-key': key };
@@ -105,7 +117,11 @@ async function main() {
   results.push(summary('bare Fastify (baseline)', await load(baseline, null)));
 
   const dataDir = mkdtempSync(join(tmpdir(), 'jumbe-bench-'));
-  const allInOne = await start('dist/apps/all-in-one/src/main.js', { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken }, 'all-in-one');
+  const allInOne = await start(
+    'dist/apps/all-in-one/src/main.js',
+    { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken },
+    'all-in-one',
+  );
   const key1 = await prepare(allInOne, adminToken);
   await load(allInOne, key1);
   results.push(summary('all-in-one', await load(allInOne, key1)));

@@ -1,4 +1,5 @@
-import { TcpProxy, type ServiceProcess } from '@jumbe/testing';
+import { SHARD_COUNT, shardOf } from '@jumbe/domain';
+import { type ServiceProcess, TcpProxy } from '@jumbe/testing';
 import { createAccount, type TestAccount } from './support/operator';
 import { linkSession } from './support/sandbox-helpers';
 import { type DistributedTopology, startDistributed } from './support/topology';
@@ -14,28 +15,28 @@ import { type DistributedTopology, startDistributed } from './support/topology';
 describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
   /** How long each dependency stays away. */
   const OUTAGE_MS = 4_000;
-  /** After the dependency is back, everything must work again within this. */
+  /** After the dependency is back, everything must work again within this... */
   const RECOVERY_TIMEOUT_MS = 20_000;
   /** ...and keep working for this long (two shard-keeper ticks and then some). */
   const RECOVERY_STABLE_MS = 2_500;
   /** JUMBE_COMMAND_TIMEOUT_MS defaults to 15 s: anything slower than that plus a margin is a hang. */
   const HANG_LIMIT_MS = 16_000;
-  const LOAD_TICK_MS = 50;
   /** Bounds on the background load, whatever happens: ~40 s of ticks, 40 requests in flight at most. */
-  const LOAD_MAX_TICKS = 800;
-  const LOAD_MAX_IN_FLIGHT = 40;
-  const SHARD_COUNT = 64;
+  const LOAD_BOUNDS = { tickMs: 50, maxTicks: 800, maxInFlight: 40 };
   const SESSION_IDS = ['shop0', 'shop1', 'shop2', 'shop3'];
   const RECIPIENT = '254711111111';
 
   const proxies: Partial<Record<Dependency, TcpProxy>> = {};
+  const stoppedWorkers = new Set<ServiceProcess>();
+  const running = new Set<Load>();
   let topology: DistributedTopology | undefined;
   let account: TestAccount;
   let shards: ShardWatch;
-  const running = new Set<Load>();
+  /** For each shard, a session id of the account that falls in it: probing them all finds a shard nobody serves. */
+  let probeIds: string[];
 
   beforeAll(async () => {
-    topology = await startDistributed(2, { JUMBE_LOG_LEVEL: 'debug' }, 2, {
+    topology = await startDistributed(2, {}, 2, {
       urls: async (real) => {
         proxies.database = await TcpProxy.inFrontOf(real.database);
         proxies.redis = await TcpProxy.inFrontOf(real.redis);
@@ -47,16 +48,13 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
         };
       },
     });
-    shards = new ShardWatch(topology.workers);
+    shards = new ShardWatch();
     account = await createAccount(topology.gateways[0]!, topology.adminToken, { maxSessions: 10 });
     for (const sessionId of SESSION_IDS) await linkSession(topology.gateways[0]!, account.key, sessionId);
+    probeIds = sessionIdPerShard(account.accountId);
   }, 90_000);
 
   afterAll(async () => {
-    // DEBUG-TEMP
-    const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync('/tmp/outage-debug', { recursive: true });
-    for (const p of topology?.processes ?? []) writeFileSync(`/tmp/outage-debug/${p.name}.log`, p.logs());
     await Promise.all([...running].map((load) => load.stop()));
     // Dependencies back first, so the processes can shut down cleanly instead of timing out.
     await Promise.all(Object.values(proxies).map((proxy) => proxy.restore().catch(() => undefined)));
@@ -69,7 +67,6 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       // 2 gateways and 2 workers each opened at least one connection to every dependency.
       expect({ name, accepted: proxy.connectionsAccepted >= 4 }).toEqual({ name, accepted: true });
     }
-    expect(shards.counts()).toHaveLength(2);
   });
 
   it('Redis restarted: 503 with Retry-After while it is gone, then everything recovers', async () => {
@@ -89,37 +86,63 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
     expect(result.sessionListStatuses.get(503) ?? 0).toBeGreaterThan(0);
   });
 
+  // Last: it leaves one worker. Shards move while PostgreSQL is away, so the surviving worker
+  // acquires leases it cannot adopt yet (adopting reads the shard's sessions from PostgreSQL).
+  //
+  // KNOWN PRODUCT BUG (fails until fixed): ShardKeeper.acquire
+  // (libs/coordination/src/ownership/shard-keeper.ts) records the shard as held before
+  // owner.adopt() and keeps it when adopt() throws. The lease is then renewed on every tick but
+  // the shard is never adopted again: no worker serves its bus subject, and every command for a
+  // session in it answers 503 "No worker owns this session" long after PostgreSQL is back.
+  // The recovery assertion fails with "shards nobody serves: ..." (or with sends answering that
+  // 503, when one of the linked sessions is in such a shard).
+  it('PostgreSQL restarted while a worker hands its shards over: every shard is served again', async () => {
+    await outage('database', 'database', async () => {
+      const leaving = topology!.workers[0]!;
+      stoppedWorkers.add(leaving);
+      expect(await leaving.stop('SIGTERM')).toBe(0);
+    });
+  });
+
   interface OutageResult {
     loadStatuses: Map<number, number>;
     sessionListStatuses: Map<number, number>;
   }
 
   /**
-   * Cuts one dependency for OUTAGE_MS under a background load, restores it, waits for full
-   * recovery, and asserts what must hold whatever the dependency: only 200 or 503, no hang,
-   * Retry-After on every 503, health naming the missing dependency, one owner per shard, and no
-   * message sent twice or acknowledged without being sent.
+   * Cuts one dependency for OUTAGE_MS under a background load (running `whileAway` right after the
+   * cut), restores it, waits for full recovery, and asserts what must hold whatever the
+   * dependency: only 200 or 503, no hang, Retry-After on every 503, health naming the missing
+   * dependency, every shard served by exactly one worker, and no message sent twice or
+   * acknowledged without being sent.
    */
-  async function outage(dependency: Dependency, check: HealthCheck): Promise<OutageResult> {
+  async function outage(
+    dependency: Dependency,
+    check: HealthCheck,
+    whileAway: () => Promise<void> = async () => undefined,
+  ): Promise<OutageResult> {
     const proxy = proxies[dependency]!;
     const gateways = topology!.gateways;
     const load = new Load(
       gateways.map((gateway) => gateway.baseUrl),
       account.key,
       SESSION_IDS,
-      dependency,
-      { tickMs: LOAD_TICK_MS, maxTicks: LOAD_MAX_TICKS, maxInFlight: LOAD_MAX_IN_FLIGHT },
+      `${dependency}-${Date.now()}`,
+      LOAD_BOUNDS,
     );
     running.add(load);
     try {
       await sleep(500); // some traffic before the cut, so the outage hits a warm system
       const cutAt = Date.now();
       await proxy.cut();
+      await whileAway();
       // Probes the load does not cover: health (no key) and the PostgreSQL-backed session list.
       const probes: Sample[] = [];
       while (Date.now() - cutAt < OUTAGE_MS) {
         const round = await Promise.all([
-          ...gateways.map((gateway, i) => timed(gateway.baseUrl, `gateway-${i + 1}`, 'GET', '/api/v1/health')),
+          ...gateways.map((gateway, i) =>
+            timed(gateway.baseUrl, `gateway-${i + 1}`, 'GET', '/api/v1/health'),
+          ),
           timed(gateways[1]!.baseUrl, 'gateway-2', 'GET', '/api/v1/sessions', account.key),
         ]);
         probes.push(...round);
@@ -127,9 +150,8 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       }
       const restoredAt = Date.now();
       await proxy.restore();
-      const recovery = await waitForRecovery(restoredAt, dependency);
+      const recovery = await waitForRecovery(restoredAt, load.label);
       const samples = await load.stop();
-      const outbox = await sentTexts();
 
       const during = samples.filter((s) => s.startedAt >= cutAt && s.startedAt < restoredAt);
       const all = [...samples, ...probes, ...recovery.samples];
@@ -145,7 +167,7 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
         last503AfterRestoreMs:
           load503.length > 0 ? Math.max(...load503.map((s) => s.startedAt + s.ms)) - restoredAt : null,
         slowestMs: Math.max(...all.map((s) => s.ms)),
-        recoveredAfterRestoreMs: recovery.ms,
+        recoveredAfterRestoreMs: recovery.ok ? recovery.ms : null,
         recoverySteps: recovery.trail,
         shardsHeld: recovery.shardCounts,
       });
@@ -168,6 +190,7 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       expect(recovery.ok ? 'recovered' : recovery.pending).toBe('recovered');
       // A session served by two workers at once would answer one request twice: the message
       // would reach the network twice. And a 200 means the network has the message.
+      const outbox = await sentTexts(load.label);
       const acknowledged = all.filter((s) => s.status === 200 && s.text !== undefined).map((s) => s.text!);
       expect(duplicates(outbox)).toEqual([]);
       expect(acknowledged.filter((text) => !outbox.includes(text))).toEqual([]);
@@ -192,15 +215,15 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
 
   /**
    * Polls until everything works again, and keeps working for RECOVERY_STABLE_MS: health ok on
-   * both gateways and both workers, a send through every session via both gateways answers 200,
-   * every session reads `connected`, and the workers' last reported shard counts add up to exactly
-   * 64 with both workers serving (no shard owned twice, none by nobody). The stable window
-   * matters: right after a restore, the workers may still be re-taking leases that lapsed while
+   * every gateway and worker, a send through every session via every gateway answers 200, every
+   * session reads `connected`, every shard answers a command, and the workers' last reported shard
+   * counts add up to exactly 64 with each worker serving some (no shard owned twice). The stable
+   * window matters: right after a restore, workers may still be re-taking leases that lapsed while
    * the dependency was away, and the next test must not start in the middle of that.
    */
-  async function waitForRecovery(restoredAt: number, dependency: Dependency): Promise<Recovery> {
+  async function waitForRecovery(restoredAt: number, label: string): Promise<Recovery> {
     const gateways = topology!.gateways;
-    const workers = topology!.workers;
+    const workers = topology!.workers.filter((worker) => !stoppedWorkers.has(worker));
     const samples: Sample[] = [];
     let pending = 'nothing checked yet';
     let shardCounts: number[] = [];
@@ -208,10 +231,11 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
     // What was still missing, and from when: the report shows which part of recovery took time.
     const trail: string[] = [];
     const note = (what: string) => {
-      if (trail[trail.length - 1]?.split(' ms: ')[1] !== what) trail.push(`${Date.now() - restoredAt} ms: ${what}`);
+      if (trail[trail.length - 1]?.split(' ms: ')[1] !== what)
+        trail.push(`${Date.now() - restoredAt} ms: ${what}`);
     };
-    for (let poll = 0; Date.now() - restoredAt < RECOVERY_TIMEOUT_MS + RECOVERY_STABLE_MS; poll += 1) {
-      shardCounts = shards.counts();
+    for (let poll = 0; ; poll += 1) {
+      shardCounts = shards.counts(workers);
       const health = await Promise.all([
         ...gateways.map((gateway, i) => timed(gateway.baseUrl, `gateway-${i + 1}`, 'GET', '/api/v1/health')),
         ...workers.map((worker) => timed(worker.url, worker.name, 'GET', '/api/v1/health')),
@@ -222,7 +246,7 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
             timed(gateway.baseUrl, `gateway-${i + 1}`, 'POST', '/api/v1/messages/text', account.key, {
               sessionId,
               to: RECIPIENT,
-              text: `${dependency} check ${poll} via ${i} to ${sessionId}`,
+              text: `${label} check ${poll} via ${i + 1}`,
             }),
           ),
         ),
@@ -231,19 +255,26 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       samples.push(...health, ...sends, list);
       const states = list.status === 200 ? sessionStates(list.body) : {};
       const sum = shardCounts.reduce((a, b) => a + b, 0);
+      let unserved: number[] = [];
       if (health.some((s) => s.status !== 200)) {
         note('health not ok');
-        pending = `health: ${health.filter((s) => s.status !== 200).map(describeSample).join('; ')}`;
+        pending = `health: ${health
+          .filter((s) => s.status !== 200)
+          .map(describeSample)
+          .join('; ')}`;
       } else if (sends.some((s) => s.status !== 200)) {
         const failed = sends.filter((s) => s.status !== 200);
-        note(`sends ${sends.map((s) => s.status).join(',')} ${failed[0]!.body.slice(0, 120)}`);
+        note(`sends ${sends.map((s) => s.status).join(',')} ${failed[0]!.body.slice(0, 100)}`);
         pending = `sends: ${failed.map(describeSample).join('; ')}`;
       } else if (list.status !== 200 || SESSION_IDS.some((id) => states[id] !== 'connected')) {
         note(`sessions ${list.status} ${JSON.stringify(states)}`);
         pending = `sessions: ${describeSample(list)}`;
+      } else if ((unserved = await unservedShards()).length > 0) {
+        note(`shards nobody serves: ${unserved.join(',')}`);
+        pending = `shards nobody serves: ${unserved.join(', ')}`;
       } else if (sum !== SHARD_COUNT || shardCounts.some((count) => count === 0)) {
-        note(`shards ${shardCounts.join('+')}`);
-        pending = `shards held per worker: ${shardCounts.join(' + ')} (want ${SHARD_COUNT}, both > 0)`;
+        note(`shards held ${shardCounts.join('+')}`);
+        pending = `shards held per worker: ${shardCounts.join(' + ')} (want ${SHARD_COUNT}, each > 0)`;
       } else {
         note('all checks pass');
         passingSince ??= Date.now();
@@ -260,20 +291,33 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
     return { ok: false, ms: Date.now() - restoredAt, pending, shardCounts, trail, samples };
   }
 
-  /** The text of every message the sandbox network received, through every session. */
-  async function sentTexts(): Promise<string[]> {
+  /**
+   * Shards whose commands find no worker: a session status request for a session id in each
+   * shard (never started: the owner answers "disconnected"), through both gateways in turn.
+   */
+  async function unservedShards(): Promise<number[]> {
+    const gateways = topology!.gateways;
+    const answers = await Promise.all(
+      probeIds.map((sessionId, shard) => {
+        const i = shard % gateways.length;
+        const path = `/api/v1/session/status?sessionId=${sessionId}`;
+        return timed(gateways[i]!.baseUrl, `gateway-${i + 1}`, 'GET', path, account.key);
+      }),
+    );
+    return answers.flatMap((answer, shard) => (answer.status === 200 ? [] : [shard]));
+  }
+
+  /** The texts of this outage's messages the sandbox network received, over every session. */
+  async function sentTexts(label: string): Promise<string[]> {
     const texts: string[] = [];
     for (const sessionId of SESSION_IDS) {
-      const outbox = await timed(
-        topology!.gateways[0]!.baseUrl,
-        'gateway-1',
-        'GET',
-        `/api/v1/sandbox/outbox?sessionId=${sessionId}&limit=500`,
-        account.key,
-      );
+      const path = `/api/v1/sandbox/outbox?sessionId=${sessionId}&limit=500`;
+      const outbox = await timed(topology!.gateways[0]!.baseUrl, 'gateway-1', 'GET', path, account.key);
       expect(outbox.status).toBe(200);
       const entries = (JSON.parse(outbox.body) as { data: { content: { text?: string } }[] }).data;
-      texts.push(...entries.map((entry) => entry.content.text ?? ''));
+      texts.push(
+        ...entries.map((entry) => entry.content.text ?? '').filter((text) => text.startsWith(label)),
+      );
     }
     return texts;
   }
@@ -309,11 +353,11 @@ async function timed(
   method: 'GET' | 'POST',
   path: string,
   key?: string,
-  body?: unknown,
+  body?: Record<string, string>,
 ): Promise<Sample> {
   const startedAt = Date.now();
   const label = `${method} ${path.split('?')[0]}`;
-  const text = (body as { text?: string } | undefined)?.text;
+  const text = body?.['text'];
   const headers: Record<string, string> = {};
   if (key) headers['x-api-key'] = key;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -363,8 +407,8 @@ class Load {
     private readonly baseUrls: string[],
     private readonly key: string,
     private readonly sessionIds: string[],
-    /** Makes every message text unique across the whole suite. */
-    private readonly label: string,
+    /** Starts every message text, so this load's messages can be told apart in the outbox. */
+    readonly label: string,
     private readonly bounds: { tickMs: number; maxTicks: number; maxInFlight: number },
   ) {
     this.loop = this.run();
@@ -383,10 +427,9 @@ class Load {
       if (this.inFlight.size < this.bounds.maxInFlight) {
         const sender = tick % this.baseUrls.length;
         const reader = (tick + 1) % this.baseUrls.length;
-        const sessionId = this.sessionIds[tick % this.sessionIds.length]!;
         this.track(
           timed(this.baseUrls[sender]!, `gateway-${sender + 1}`, 'POST', '/api/v1/messages/text', this.key, {
-            sessionId,
+            sessionId: this.sessionIds[tick % this.sessionIds.length]!,
             to: '254711111111',
             text: `${this.label} load ${tick}`,
           }),
@@ -408,23 +451,33 @@ class Load {
 
 /**
  * The workers log `"shardsHeld":N` whenever their count changes (ShardKeeper.reportChange). The
- * last count of each, read from its logs, is how many shards it believes it serves; kept here
+ * last count of each, read from its logs, is how many shards it believes it holds; kept here
  * too, because a chatty outage could push the line out of the 2,000 lines a ServiceProcess keeps.
  */
 class ShardWatch {
-  private readonly lastKnown: number[];
+  private readonly lastKnown = new Map<string, number>();
 
-  constructor(private readonly workers: ServiceProcess[]) {
-    this.lastKnown = workers.map(() => 0);
-  }
-
-  counts(): number[] {
-    return this.workers.map((worker, i) => {
+  counts(workers: ServiceProcess[]): number[] {
+    return workers.map((worker) => {
       const matches = [...worker.logs().matchAll(/"shardsHeld":(\d+)/g)];
-      if (matches.length > 0) this.lastKnown[i] = Number(matches[matches.length - 1]![1]);
-      return this.lastKnown[i]!;
+      if (matches.length > 0) this.lastKnown.set(worker.name, Number(matches[matches.length - 1]![1]));
+      return this.lastKnown.get(worker.name) ?? 0;
     });
   }
+}
+
+/** One session id per shard for this account (the shard is a hash of account and session id). */
+function sessionIdPerShard(accountId: string): string[] {
+  const ids: string[] = [];
+  let found = 0;
+  for (let n = 0; found < SHARD_COUNT; n += 1) {
+    const shard = shardOf(accountId, `probe-${n}`);
+    if (ids[shard] === undefined) {
+      ids[shard] = `probe-${n}`;
+      found += 1;
+    }
+  }
+  return ids;
 }
 
 function sessionStates(body: string): Record<string, string> {

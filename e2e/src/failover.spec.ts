@@ -24,7 +24,10 @@ describe('distributed: worker failover', () => {
   async function allConnected(key: string, timeoutMs: number): Promise<string[]> {
     const response = await eventually(
       () => topology.gateways[1]!.get('/api/v1/sessions', { key }),
-      (r) => r.status === 200 && r.body.data.length === sessionIds.length && r.body.data.every((s: { state: string }) => s.state === 'connected'),
+      (r) =>
+        r.status === 200 &&
+        r.body.data.length === sessionIds.length &&
+        r.body.data.every((s: { state: string }) => s.state === 'connected'),
       timeoutMs,
     );
     return response.body.data.map((s: { state: string }) => s.state);
@@ -34,7 +37,14 @@ describe('distributed: worker failover', () => {
     const statuses: number[] = [];
     for (const gateway of topology.gateways) {
       for (const sessionId of sessionIds) {
-        statuses.push((await gateway.post('/api/v1/messages/text', { key, body: { sessionId, to: '254711111111', text: 'after' } })).status);
+        statuses.push(
+          (
+            await gateway.post('/api/v1/messages/text', {
+              key,
+              body: { sessionId, to: '254711111111', text: 'after' },
+            })
+          ).status,
+        );
       }
     }
     return statuses;
@@ -61,7 +71,9 @@ describe('distributed: worker failover', () => {
     expect(recovered.every((status) => status === 200)).toBe(true);
     expect(await allConnected(account.key, 5_000)).toEqual(sessionIds.map(() => 'connected'));
     expect(survivor.logs()).toContain('"shardsHeld":64');
-    process.stdout.write(`failover after SIGKILL: all ${sessionIds.length} sessions sending again after ${failoverMs} ms\n`);
+    process.stdout.write(
+      `failover after SIGKILL: all ${sessionIds.length} sessions sending again after ${failoverMs} ms\n`,
+    );
   });
 
   it('hands shards over cleanly on SIGTERM without losing a session', async () => {
@@ -80,7 +92,11 @@ describe('distributed: worker failover', () => {
     // A worker that joins takes its share back, and the sessions keep working.
     const joined = await ServiceProcess.start('session-worker', topology.env, { name: 'worker-3' });
     topology.processes.push(joined);
-    await eventually(async () => joined.logs(), (logs) => /"shardsHeld":(2\d|3\d)/.test(logs), 20_000);
+    await eventually(
+      async () => joined.logs(),
+      (logs) => /"shardsHeld":(2\d|3\d)/.test(logs),
+      20_000,
+    );
     const afterJoin = await eventually(
       () => sendThroughEveryGateway(account.key),
       (statuses) => statuses.every((status) => status === 200),
@@ -99,7 +115,12 @@ describe('distributed: worker failover', () => {
     ]);
     topology.processes.splice(0, topology.processes.length, ...restarted);
     const { apiClient } = await import('@jumbe/testing');
-    topology.gateways.splice(0, topology.gateways.length, apiClient(restarted[0].url), apiClient(restarted[0].url));
+    topology.gateways.splice(
+      0,
+      topology.gateways.length,
+      apiClient(restarted[0].url),
+      apiClient(restarted[0].url),
+    );
     expect(await allConnected(account.key, 30_000)).toEqual(sessionIds.map(() => 'connected'));
     const statuses = await sendThroughEveryGateway(account.key);
     expect(statuses.every((status) => status === 200)).toBe(true);

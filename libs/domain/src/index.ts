@@ -1,3 +1,4 @@
+export * from './crypto';
 export * from './api-key';
 export * from './billing-cycle';
 export * from './key-scope';
@@ -8,3 +9,4 @@ export * from './session-state';
 export * from './usage-counters';
 export * from './inbound';
 export * from './sharding';
+export * from './webhook';

@@ -19,6 +19,8 @@ import { SandboxController } from './sandbox/sandbox.controller';
 import { SessionCommandClient } from './sessions/session-command.client';
 import { SessionsController } from './sessions/sessions.controller';
 import { UsageController } from './usage/usage.controller';
+import { WebhookController } from './webhook/webhook.controller';
+import { WebhookSettings } from './webhook/webhook-settings';
 
 /** The stateless HTTP gateway: auth, quotas, validation, and (later) routing commands to workers. */
 @Module({})
@@ -33,6 +35,7 @@ export class GatewayModule {
         UsageController,
         SessionsController,
         MessagesController,
+        WebhookController,
         // The sandbox's control routes exist only when the sandbox network is selected (CONTRACT §9).
         ...(infrastructure.config.network === 'sandbox' ? [SandboxController] : []),
         AdminPlansController,
@@ -68,6 +71,7 @@ export class GatewayModule {
         operatorServiceProvider,
         SessionCommandClient,
         MessageSender,
+        WebhookSettings,
         CustomerAuthGuard,
         AdminTokenGuard,
         GatewayLifecycle,

@@ -1,14 +1,17 @@
+/** One event on its way into the durable stream. */
+export interface OutgoingEvent {
+  /** De-duplication id: publishing the same id twice stores the event once. */
+  eventId: string;
+  subject: string;
+  /** The shard whose dispatcher delivers it (also the subject's shard token). */
+  shard: number;
+  payload: unknown;
+}
+
 /**
  * The producing side of the durable event stream. `publish` resolves only once the stream has
  * stored the event, so the caller may then acknowledge the source (the messaging network).
- * Publishing the same `eventId` twice stores it once.
  */
 export interface EventPublisher {
-  publish(subject: string, eventId: string, payload: unknown): Promise<void>;
-}
-
-export interface StoredEvent {
-  subject: string;
-  eventId: string;
-  payload: unknown;
+  publish(event: OutgoingEvent): Promise<void>;
 }

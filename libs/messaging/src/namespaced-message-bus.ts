@@ -1,4 +1,10 @@
-import type { BusHandler, BusRequestOptions, BusServeOptions, BusSubscription, MessageBus } from './message-bus';
+import type {
+  BusHandler,
+  BusRequestOptions,
+  BusServeOptions,
+  BusSubscription,
+  MessageBus,
+} from './message-bus';
 
 /**
  * Puts every subject under a deployment's namespace (`<namespace>.<subject>`), so deployments that

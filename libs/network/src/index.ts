@@ -19,3 +19,9 @@ export * from './sandbox/sandbox-contact-message';
 export * from './sandbox/sandbox-network-options';
 export * from './sandbox/sandbox-control';
 export * from './sandbox/sandbox-network-driver';
+
+// The real network: WhatsApp through Baileys (loaded lazily, on the first session opened).
+export * from './whatsapp/whatsapp-network-driver';
+export type { WhatsAppNetworkOptions } from './whatsapp/whatsapp-settings';
+export type { CredentialStore, CredentialItemChange } from './whatsapp/credential-store';
+export type { WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp/whatsapp-socket';

@@ -43,6 +43,15 @@ export {
   type IdempotencyClaim,
 } from './repositories/idempotency.repository';
 export { NetworkCredentialRepository } from './repositories/network-credential.repository';
+export { InboundEventRepository, type InboundEventRow } from './repositories/inbound-event.repository';
+export { WebhookRepository, type StoredWebhook } from './repositories/webhook.repository';
+export { WebhookDeliveryRepository, type DeliveryRecord } from './repositories/webhook-delivery.repository';
+export { InboundEventEntity } from './entities/inbound-event.entity';
+export {
+  NetworkCredentialStore,
+  type CredentialChange,
+  type CredentialWriteResult,
+} from './repositories/network-credential-store';
 export type { SessionRecord } from './models/session-record';
 export { DuplicateNameError } from './repositories/duplicate-name.error';
 export { UnknownPlanError } from './repositories/unknown-plan.error';

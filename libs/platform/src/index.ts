@@ -5,3 +5,4 @@ export * from './start-infrastructure';
 export * from './version';
 export * from './run-service';
 export * from './health/health.module';
+export * from './run-background-service';

@@ -7,12 +7,20 @@ import type {
   UsageCounterStore,
   WorkerRegistry,
 } from '@jumbe/coordination';
-import type { EventPublisher, InProcessEventLog, MessageBus } from '@jumbe/messaging';
+import type { EventPublisher, EventSource, MessageBus } from '@jumbe/messaging';
 import type { SandboxStore } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
 export type DependencyName = 'database' | 'bus' | 'coordination';
+
+/** Session workers and webhook dispatchers each spread the shards over their own members. */
+export type OwnershipRole = 'session-worker' | 'webhook-dispatcher';
+
+export interface Ownership {
+  leases: ShardLeaseStore;
+  registry: WorkerRegistry;
+}
 
 /**
  * The connected adapters a service runs on. The same interface is filled with real servers in
@@ -30,12 +38,12 @@ export interface Infrastructure {
   invalidations: InvalidationBus;
   rateLimiter: RateLimiter;
   coordinationHealth: CoordinationHealth;
-  shardLeases: ShardLeaseStore;
-  workerRegistry: WorkerRegistry;
-  /** The durable stream inbound events go to (JetStream, or the in-process log all-in-one). */
+  /** Shard leases and the member registry of one kind of shard owner. */
+  ownership(role: OwnershipRole): Ownership;
+  /** The durable stream inbound events go to (JetStream, or a PostgreSQL-backed log all-in-one)... */
   events: EventPublisher;
-  /** Set in the all-in-one mode without NATS: the in-process dispatcher listens to it. */
-  inProcessEvents: InProcessEventLog | null;
+  /** ...and where the dispatcher that owns a shard takes them from. */
+  eventSource: EventSource;
   /** Where the sandbox network keeps its state, shared by every worker of a deployment. */
   sandboxStore: SandboxStore;
   /** The key that encrypts secrets at rest (from JUMBE_SECRET_KEY or generated into the data dir). */

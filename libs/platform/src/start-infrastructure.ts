@@ -17,20 +17,22 @@ import {
 } from '@jumbe/coordination';
 import { EVENT_STREAM_NAME, EVENT_SUBJECT_PREFIX } from '@jumbe/contracts';
 import {
-  InProcessEventLog,
+  DurableEventLog,
+  ensureEventStream,
+  type EventSource,
   InProcessMessageBus,
   JetStreamEventPublisher,
-  NamespacedEventPublisher,
+  JetStreamEventSource,
   NamespacedMessageBus,
   NatsMessageBus,
   type EventPublisher,
   type MessageBus,
 } from '@jumbe/messaging';
 import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
-import { createDataSource, EmbeddedDatabase, migrate } from '@jumbe/persistence';
+import { createDataSource, EmbeddedDatabase, InboundEventRepository, migrate } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import type { Infrastructure } from './infrastructure';
+import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
 import { secretKeyFromDataDir } from './secret-key-file';
 import { productVersion } from './version';
 
@@ -58,7 +60,7 @@ export async function startInfrastructure(
   try {
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const transport = await openBus(config, logger, service, closers);
-    const events = await openEvents(transport, config.deployment);
+    const events = await openEvents(transport, dataSource, config.deployment);
     const bus = config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport;
     const coordination = await openCoordination(config, logger, service, closers);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
@@ -123,23 +125,31 @@ async function openBus(
   return bus;
 }
 
-/** JetStream when NATS is configured; otherwise the in-process log (all-in-one). */
+/** JetStream when NATS is configured; otherwise a log in PostgreSQL (all-in-one), durable too. */
 async function openEvents(
   bus: MessageBus,
+  dataSource: DataSource,
   deployment: string | null,
-): Promise<{ events: EventPublisher; inProcessEvents: InProcessEventLog | null }> {
+): Promise<{ events: EventPublisher; eventSource: EventSource }> {
   if (bus instanceof NatsMessageBus) {
     const namespace = deployment ? `${deployment}.` : '';
-    const stream = await JetStreamEventPublisher.open(bus.connection, {
-      name: deployment ? `${EVENT_STREAM_NAME}_${deployment.toUpperCase().replace(/-/g, '_')}` : EVENT_STREAM_NAME,
-      subjects: [`${namespace}${EVENT_SUBJECT_PREFIX}.>`],
+    const stream = deployment
+      ? `${EVENT_STREAM_NAME}_${deployment.toUpperCase().replace(/-/g, '_')}`
+      : EVENT_STREAM_NAME;
+    const subjectRoot = `${namespace}${EVENT_SUBJECT_PREFIX}`;
+    await ensureEventStream(bus.connection, {
+      name: stream,
+      subjectRoot,
       duplicateWindowMs: 24 * 60 * 60 * 1000,
     });
-    const events = deployment ? new NamespacedEventPublisher(stream, deployment) : stream;
-    return { events, inProcessEvents: null };
+    return {
+      events: new JetStreamEventPublisher(bus.connection, namespace),
+      // Past a dispatcher's 10 s delivery timeout with room for its queue; `working()` extends it.
+      eventSource: new JetStreamEventSource(bus.connection, { stream, subjectRoot, ackWaitMs: 120_000 }),
+    };
   }
-  const log = new InProcessEventLog();
-  return { events: log, inProcessEvents: log };
+  const log = new DurableEventLog(new InboundEventRepository(dataSource));
+  return { events: log, eventSource: log };
 }
 
 async function openCoordination(config: JumbeConfig, logger: Logger, service: string, closers: Closer[]) {
@@ -149,8 +159,10 @@ async function openCoordination(config: JumbeConfig, logger: Logger, service: st
       invalidations: new MemoryInvalidationBus(),
       rateLimiter: new MemoryRateLimiter(),
       coordinationHealth: new MemoryCoordinationHealth(),
-      shardLeases: new MemoryShardLeaseStore(),
-      workerRegistry: new MemoryWorkerRegistry(),
+      ownership: memoized((_role: OwnershipRole) => ({
+        leases: new MemoryShardLeaseStore(),
+        registry: new MemoryWorkerRegistry(),
+      })),
       sandboxStore: new MemorySandboxStore(),
     };
   }
@@ -170,8 +182,14 @@ async function openCoordination(config: JumbeConfig, logger: Logger, service: st
     invalidations,
     rateLimiter: new RedisRateLimiter(redis),
     coordinationHealth: new RedisCoordinationHealth(redis),
-    shardLeases: new RedisShardLeaseStore(redis),
-    workerRegistry: new RedisWorkerRegistry(redis),
+    ownership: memoized((role: OwnershipRole) => {
+      // Each role keeps its leases and members under its own keys.
+      const prefix = role === 'session-worker' ? 'jumbe:' : 'jumbe:dispatch:';
+      return {
+        leases: new RedisShardLeaseStore(redis, prefix),
+        registry: new RedisWorkerRegistry(redis, prefix),
+      };
+    }),
     sandboxStore: new RedisSandboxStore(redis),
   };
 }
@@ -188,4 +206,16 @@ async function retryStartup<T>(logger: Logger, what: string, attempt: () => Prom
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
+}
+
+/** One instance per role, so every module of a process shares the same stores. */
+function memoized(create: (role: OwnershipRole) => Ownership): (role: OwnershipRole) => Ownership {
+  const made = new Map<OwnershipRole, Ownership>();
+  return (role) => {
+    const existing = made.get(role);
+    if (existing) return existing;
+    const ownership = create(role);
+    made.set(role, ownership);
+    return ownership;
+  };
 }

@@ -1,5 +1,5 @@
 import { inboundEventId, inboundEventSubject } from '@jumbe/contracts';
-import { type InboundNetworkMessage, normaliseInbound } from '@jumbe/domain';
+import { type InboundNetworkMessage, normaliseInbound, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
 import type { SessionRef } from '@jumbe/network';
 
@@ -14,10 +14,12 @@ export class InboundRelay {
   async relay(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
     const event = normaliseInbound(ref.accountId, ref.sessionId, message, new Date());
     if (event === null) return;
-    await this.events.publish(
-      inboundEventSubject(ref.accountId, ref.sessionId),
-      inboundEventId(ref.accountId, ref.sessionId, message.id),
-      event,
-    );
+    const shard = shardOf(ref.accountId, ref.sessionId);
+    await this.events.publish({
+      eventId: inboundEventId(ref.accountId, ref.sessionId, message.id),
+      subject: inboundEventSubject(shard, ref.accountId, ref.sessionId),
+      shard,
+      payload: event,
+    });
   }
 }

@@ -1,2 +1,1 @@
 export * from './session-worker.module';
-export * from './shard-keeper';

@@ -41,7 +41,7 @@ export class LiveSession {
         onLink: (event) => this.onLink(event),
         onInbound: (message) => this.deps.inbound.relay(this.ref, message),
       },
-      { linked },
+      { linked, token: this.token },
     );
   }
 

@@ -1,25 +1,30 @@
 import type { JumbeConfig } from '@jumbe/config';
 import {
   type NetworkDriver,
-  NetworkSendError,
   SandboxNetworkDriver,
   type SandboxStore,
+  WhatsAppNetworkDriver,
 } from '@jumbe/network';
+import { NetworkCredentialStore } from '@jumbe/persistence';
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
 
-/**
- * The driver a worker connects sessions with. The WhatsApp (Baileys) driver is a separate piece
- * of work; until it lands, starting a session on the real network fails with a clear 502 instead
- * of pretending.
- */
-export function createNetworkDriver(config: JumbeConfig, sandboxStore: SandboxStore): NetworkDriver {
-  if (config.network === 'sandbox') return new SandboxNetworkDriver(sandboxStore);
-  return {
-    name: 'whatsapp',
-    open: async () => {
-      throw new NetworkSendError(
-        'network_error',
-        'the WhatsApp driver is not available in this build; run with JUMBE_NETWORK=sandbox to try Jumbe on the simulated network',
-      );
-    },
-  };
+export interface NetworkDriverDeps {
+  sandboxStore: SandboxStore;
+  /** Where the WhatsApp driver keeps sessions' credentials (`network_credentials`). */
+  dataSource: DataSource;
+  /** JUMBE_SECRET_KEY: the WhatsApp credentials are encrypted at rest with it. */
+  secretKey: string;
+  logger: Logger;
+}
+
+/** The driver a worker connects sessions with: real WhatsApp by default, the sandbox on request. */
+export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps): NetworkDriver {
+  if (config.network === 'sandbox') return new SandboxNetworkDriver(deps.sandboxStore);
+  return new WhatsAppNetworkDriver({
+    credentials: new NetworkCredentialStore(deps.dataSource),
+    secretKey: deps.secretKey,
+    logger: deps.logger,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+  });
 }

@@ -1,4 +1,5 @@
 import { NetworkCredentialRepository, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
+import { ShardKeeper } from '@jumbe/coordination';
 import type { Infrastructure } from '@jumbe/platform';
 import {
   type BeforeApplicationShutdown,
@@ -12,28 +13,34 @@ import { InboundRelay } from './inbound-relay';
 import { createNetworkDriver } from './network-driver-factory';
 import { SessionCommandHandler } from './session-command-handler';
 import { SessionHost } from './session-host';
-import { ShardKeeper } from './shard-keeper';
+import { WorkerShardOwner } from './worker-shard-owner';
 import { newWorkerId } from './worker-identity';
 
 const WORKER_INFRASTRUCTURE = Symbol('WORKER_INFRASTRUCTURE');
 
 function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
   const { dataSource, logger } = infrastructure;
-  const host = new SessionHost(createNetworkDriver(infrastructure.config, infrastructure.sandboxStore), {
-    sessions: new SessionRepository(dataSource),
-    credentials: new NetworkCredentialRepository(dataSource),
-    failures: new SendFailureRepository(dataSource),
-    inbound: new InboundRelay(infrastructure.events),
-    logger,
-  });
+  const host = new SessionHost(
+    createNetworkDriver(infrastructure.config, {
+      sandboxStore: infrastructure.sandboxStore,
+      dataSource,
+      secretKey: infrastructure.secretKey,
+      logger,
+    }),
+    {
+      sessions: new SessionRepository(dataSource),
+      credentials: new NetworkCredentialRepository(dataSource),
+      failures: new SendFailureRepository(dataSource),
+      inbound: new InboundRelay(infrastructure.events),
+      logger,
+    },
+  );
   const workerId = newWorkerId();
   return new ShardKeeper(
     workerId,
-    infrastructure.shardLeases,
-    infrastructure.workerRegistry,
-    infrastructure.bus,
-    host,
-    new SessionCommandHandler(host, logger),
+    infrastructure.ownership('session-worker').leases,
+    infrastructure.ownership('session-worker').registry,
+    new WorkerShardOwner(infrastructure.bus, host, new SessionCommandHandler(host, logger)),
     logger.child({ workerId }),
   );
 }

@@ -1,1 +1,1 @@
-export {};
+export * from './webhook-dispatcher.module';

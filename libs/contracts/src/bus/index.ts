@@ -1,2 +1,3 @@
 export * from './session-command';
 export * from './command-results';
+export * from './dispatch-command';

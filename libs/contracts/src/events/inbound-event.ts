@@ -1,13 +1,18 @@
 /**
- * Inbound events travel on the durable event stream from the worker that received them to a
- * webhook dispatcher. Subjects carry the account and session so one session's events stay in
- * order and consumers can spread accounts.
+ * Inbound events travel on the durable event stream from the worker that received them to the
+ * webhook dispatcher that owns their shard. Subjects carry the shard (dispatchers consume per
+ * shard), then the account and session (one session's events stay in order).
  */
 export const EVENT_SUBJECT_PREFIX = 'jumbe.v1.events';
 export const EVENT_STREAM_NAME = 'JUMBE_EVENTS';
 
-export function inboundEventSubject(accountId: string, sessionId: string): string {
-  return `${EVENT_SUBJECT_PREFIX}.${accountId}.${sessionId}`;
+export function inboundEventSubject(shard: number, accountId: string, sessionId: string): string {
+  return `${EVENT_SUBJECT_PREFIX}.${shard}.${accountId}.${sessionId}`;
+}
+
+/** Every event subject of one shard. */
+export function shardEventFilter(shard: number): string {
+  return `${EVENT_SUBJECT_PREFIX}.${shard}.>`;
 }
 
 /** The de-duplication id of an inbound event: the network message id, scoped to its session. */

@@ -1,3 +1,4 @@
+export * from './delivery-view';
 export * from './api-error';
 export * from './error-codes';
 export * from './validation';

@@ -9,3 +9,4 @@ export * from './memory-shard-lease-store';
 export * from './worker-registry';
 export * from './redis-worker-registry';
 export * from './memory-worker-registry';
+export * from './shard-keeper';

@@ -95,7 +95,10 @@ export class UsageMeter {
         const cycle = billingCycleAt(new Date(`${entry.cycleId}T00:00:00.000Z`));
         for (const field of ['messagesSent', 'sendFailures'] as const) {
           const amount = entry[field];
-          if (amount > 0) await this.seeded(entry.accountId, cycle, () => this.store.add(entry.accountId, cycle.id, field, amount));
+          if (amount > 0)
+            await this.seeded(entry.accountId, cycle, () =>
+              this.store.add(entry.accountId, cycle.id, field, amount),
+            );
         }
         this.markDirty(entry.accountId, entry.cycleId);
       } catch (error) {

@@ -1,4 +1,4 @@
-import type { NetworkDriver } from '../network-driver';
+import type { NetworkDriver, NetworkOpenOptions } from '../network-driver';
 import type { NetworkSession } from '../network-session';
 import type { SessionEvents } from '../session-events';
 import { sessionRefKey, type SessionRef } from '../session-ref';
@@ -29,7 +29,8 @@ export class SandboxNetworkDriver implements NetworkDriver {
     this.controls = new SandboxControl(store, (ref) => this.sessions.get(sessionRefKey(ref)));
   }
 
-  async open(ref: SessionRef, events: SessionEvents, options: { linked: boolean }): Promise<NetworkSession> {
+  /** `options.token` is ignored: the sandbox keeps no credentials to fence. */
+  async open(ref: SessionRef, events: SessionEvents, options: NetworkOpenOptions): Promise<NetworkSession> {
     const key = sessionRefKey(ref);
     // A second connection with the same credentials replaces the first, as on WhatsApp.
     this.sessions.get(key)?.end('connection_replaced');

@@ -1,6 +1,7 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
+import { InboundEventEntity } from './inbound-event.entity';
 import { NetworkCredentialEntity } from './network-credential.entity';
 import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
@@ -24,4 +25,5 @@ export const ALL_ENTITIES = [
   IdempotencyRecordEntity,
   WebhookEntity,
   WebhookDeliveryEntity,
+  InboundEventEntity,
 ];

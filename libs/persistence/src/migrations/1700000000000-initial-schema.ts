@@ -153,11 +153,26 @@ export class InitialSchema1700000000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE UNIQUE INDEX webhook_deliveries_event_id_key ON webhook_deliveries (event_id) WHERE event_id IS NOT NULL`,
     );
+
+    // The all-in-one mode's durable event log (production uses JetStream): inbound events wait
+    // here, written before the network is acknowledged, until a delivery has been recorded.
+    await queryRunner.query(`
+      CREATE TABLE inbound_events (
+        event_id   text        PRIMARY KEY,
+        shard      smallint    NOT NULL,
+        subject    text        NOT NULL,
+        payload    jsonb       NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    await queryRunner.query(
+      `CREATE INDEX inbound_events_shard_created_idx ON inbound_events (shard, created_at)`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     // Children before parents, so no drop depends on CASCADE.
     for (const table of [
+      'inbound_events',
       'webhook_deliveries',
       'webhooks',
       'idempotency_records',

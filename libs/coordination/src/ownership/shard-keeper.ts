@@ -1,9 +1,21 @@
-import type { ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
-import { shardsFor, shardSubject } from '@jumbe/domain';
-import type { BusSubscription, MessageBus } from '@jumbe/messaging';
-import type { Logger } from 'pino';
-import type { SessionCommandHandler } from './session-command-handler';
-import type { SessionHost } from './session-host';
+import { shardsFor } from '@jumbe/domain';
+import type { ShardLeaseStore } from './shard-lease-store';
+import type { WorkerRegistry } from './worker-registry';
+
+/** What a keeper reports through; pino's Logger fits. */
+export interface ShardKeeperLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  debug(details: object, message: string): void;
+}
+
+/** Whoever does the work of the shards a keeper holds (session workers, webhook dispatchers). */
+export interface ShardOwner {
+  /** Starts serving a shard just acquired, writing with its fencing token. */
+  adopt(shard: number, token: number): Promise<void>;
+  /** Stops serving a shard (given up or lost); its state stays for the next owner. */
+  drop(shard: number): Promise<void>;
+}
 
 export interface ShardKeeperOptions {
   /** A lease not renewed for this long lets another worker take the shard (failover time). */
@@ -22,14 +34,13 @@ export const DEFAULT_SHARD_KEEPER_OPTIONS: ShardKeeperOptions = {
 
 interface HeldShard {
   token: number;
-  subscription: BusSubscription;
   lastRenewedAt: number;
 }
 
 /**
- * Keeps this worker's share of the shards: heartbeats into the registry, computes the even
- * assignment over the live workers, acquires the shards it should own (a lease with a fencing
- * token), serves their bus subjects while it holds them, and gives up the ones it should not.
+ * Keeps this process's share of the shards: heartbeats into the registry, computes the even
+ * assignment over the live members, acquires the shards it should own (a lease with a fencing
+ * token), has its owner serve them while it holds them, and gives up the ones it should not.
  */
 export class ShardKeeper {
   private readonly held = new Map<number, HeldShard>();
@@ -41,10 +52,8 @@ export class ShardKeeper {
     readonly workerId: string,
     private readonly leases: ShardLeaseStore,
     private readonly registry: WorkerRegistry,
-    private readonly bus: MessageBus,
-    private readonly host: SessionHost,
-    private readonly handler: SessionCommandHandler,
-    private readonly logger: Logger,
+    private readonly owner: ShardOwner,
+    private readonly logger: ShardKeeperLogger,
     private readonly options: ShardKeeperOptions = DEFAULT_SHARD_KEEPER_OPTIONS,
   ) {}
 
@@ -103,12 +112,9 @@ export class ShardKeeper {
     const token = await this.leases.acquire(shard, this.workerId, this.options.leaseTtlMs);
     // Null: the previous owner still holds it; it lets go on its next tick or its lease expires.
     if (token === null) return;
-    const subscription = await this.bus.serve(shardSubject(shard), (payload) =>
-      this.handler.handle(shard, payload),
-    );
-    this.held.set(shard, { token, subscription, lastRenewedAt: Date.now() });
+    this.held.set(shard, { token, lastRenewedAt: Date.now() });
     this.logger.debug({ shard, token }, 'shard acquired');
-    await this.host.adoptShard(shard, token);
+    await this.owner.adopt(shard, token);
   }
 
   private async renew(shard: number): Promise<void> {
@@ -117,7 +123,7 @@ export class ShardKeeper {
     if (await this.leases.renew(shard, this.workerId, held.token, this.options.leaseTtlMs)) {
       held.lastRenewedAt = Date.now();
     } else {
-      this.logger.warn({ shard }, 'shard lease lost; stopping its sessions here');
+      this.logger.warn({ shard }, 'shard lease lost; stopping its work here');
       await this.forget(shard);
     }
   }
@@ -129,13 +135,12 @@ export class ShardKeeper {
     await this.leases.release(shard, this.workerId, held.token).catch(() => undefined);
   }
 
-  /** Stops serving a shard and closes its sessions (their stored state stays for the next owner). */
+  /** Stops serving a shard (its stored state stays for the next owner). */
   private async forget(shard: number): Promise<void> {
-    const held = this.held.get(shard);
-    if (!held) return;
-    this.held.delete(shard);
-    await held.subscription.unsubscribe().catch(() => undefined);
-    await this.host.dropShard(shard);
+    if (!this.held.delete(shard)) return;
+    await this.owner
+      .drop(shard)
+      .catch((error: unknown) => this.logger.warn({ err: error, shard }, 'dropping a shard failed'));
   }
 
   /** While Redis is unreachable, a lease we cannot renew must be treated as lost once it may have expired. */

@@ -1,0 +1,2 @@
+export * from './secret-box';
+export * from './secret-purposes';

@@ -1,0 +1,8 @@
+/**
+ * The SecretBox purposes: each kind of secret at rest is sealed under its own derived key, and
+ * every process that seals or opens one kind uses the same name.
+ */
+export const SECRET_PURPOSES = {
+  webhookSigningSecret: 'webhook-signing-secret',
+  networkCredentials: 'network-credentials',
+} as const;

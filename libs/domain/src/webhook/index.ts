@@ -1,0 +1,4 @@
+// Webhook signing: secrets, delivery ids and the signature headers of a delivery (CONTRACT §6).
+export * from './webhook-secret';
+export * from './sign-webhook';
+export * from './delivery-id';

@@ -1,0 +1,97 @@
+import {
+  ACCESS_INVALIDATION_TOPIC,
+  ApiError,
+  deliveryView,
+  encodeAccessInvalidation,
+  type UpdateWebhookInput,
+} from '@jumbe/contracts';
+import { generateWebhookSecret, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { UrlPolicy } from '@jumbe/egress';
+import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
+import type { Infrastructure } from '@jumbe/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { orUnavailable } from '../auth/dependency-failure';
+import { INFRASTRUCTURE } from '../gateway.tokens';
+
+/** GET /webhook lists this many deliveries (spec "Limits"). */
+const LISTED_DELIVERIES = 20;
+
+const UNCONFIGURED = { url: null, enabled: false, hasSecret: false };
+
+/**
+ * The account's webhook configuration (CONTRACT §6): one destination, one secret that is shown
+ * only when created or rotated and otherwise kept sealed. Every change is announced so the
+ * dispatchers sign the very next delivery with it.
+ */
+@Injectable()
+export class WebhookSettings {
+  private readonly webhooks: WebhookRepository;
+  private readonly deliveries: WebhookDeliveryRepository;
+  private readonly secrets: SecretBox;
+  private readonly urls: UrlPolicy;
+
+  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {
+    this.webhooks = new WebhookRepository(infrastructure.dataSource);
+    this.deliveries = new WebhookDeliveryRepository(infrastructure.dataSource);
+    this.secrets = new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret);
+    this.urls = new UrlPolicy({ allowPrivateNetworks: infrastructure.config.allowPrivateNetworks });
+  }
+
+  async read(accountId: string) {
+    const [webhook, deliveries] = await orUnavailable('database', () =>
+      Promise.all([this.webhooks.find(accountId), this.deliveries.latest(accountId, LISTED_DELIVERIES)]),
+    );
+    const config = webhook
+      ? { url: webhook.url, enabled: webhook.enabled, hasSecret: webhook.secretCiphertext !== null }
+      : UNCONFIGURED;
+    return { ...config, deliveries: deliveries.map(deliveryView) };
+  }
+
+  async update(accountId: string, input: UpdateWebhookInput) {
+    const existing = await orUnavailable('database', () => this.webhooks.find(accountId));
+    const url = input.url ?? existing?.url;
+    if (url === undefined) {
+      const problem = 'required on the first save: the public http(s) URL that receives events';
+      throw new ApiError('validation_error', `Invalid request body: /url: ${problem}`, [
+        { path: '/url', problem },
+      ]);
+    }
+    if (input.url !== undefined) await this.checkUrl(input.url);
+    const secret = !existing?.secretCiphertext || input.rotateSecret ? generateWebhookSecret() : null;
+    const enabled = input.enabled ?? existing?.enabled ?? true;
+    await orUnavailable('database', () =>
+      this.webhooks.save({
+        accountId,
+        url,
+        enabled,
+        secretCiphertext: secret ? this.secrets.seal(secret) : (existing?.secretCiphertext ?? null),
+      }),
+    );
+    await this.announce(accountId);
+    const data = { url, enabled, hasSecret: true };
+    return secret
+      ? { message: 'Webhook saved. Store the secret now: it is shown only this once.', data, secret }
+      : { message: 'Webhook saved', data };
+  }
+
+  async remove(accountId: string) {
+    await orUnavailable('database', () => this.webhooks.delete(accountId));
+    await this.announce(accountId);
+    return { message: 'Webhook removed', data: UNCONFIGURED };
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const verdict = await this.urls.check(url);
+    if (!verdict.ok) {
+      throw new ApiError('invalid_webhook_url', `Invalid request body: /url: ${verdict.reason}`, [
+        { path: '/url', problem: verdict.reason },
+      ]);
+    }
+  }
+
+  private announce(accountId: string): Promise<void> {
+    return this.infrastructure.invalidations
+      .publish(ACCESS_INVALIDATION_TOPIC, encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }))
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,60 @@
+import type { EventPublisher, OutgoingEvent } from './event-publisher';
+import type { DeliverableEvent, EventConsumption, EventSource } from './event-source';
+
+/** Where the all-in-one event log keeps events until delivered (PostgreSQL: see libs/persistence). */
+export interface EventLogStore {
+  /** Stores the event unless its id is already stored; true when it was new. */
+  append(event: OutgoingEvent): Promise<boolean>;
+  /** The shard's stored events, oldest first. */
+  pending(shard: number): Promise<{ eventId: string; subject: string; payload: unknown }[]>;
+  remove(eventId: string): Promise<void>;
+}
+
+type Listener = (event: DeliverableEvent) => void;
+
+/**
+ * The all-in-one twin of the JetStream stream: events are written to a store (so a crash loses
+ * none) and handed to the in-process consumer of their shard right away; whatever was stored but
+ * not acknowledged before a restart is handed over again when the shard is consumed.
+ */
+export class DurableEventLog implements EventPublisher, EventSource {
+  private readonly listeners = new Map<number, Listener>();
+
+  constructor(private readonly store: EventLogStore) {}
+
+  async publish(event: OutgoingEvent): Promise<void> {
+    if (!(await this.store.append(event))) return;
+    this.listeners.get(event.shard)?.(this.deliverable(event.eventId, event.subject, event.payload));
+  }
+
+  async consume(shard: number, handler: Listener): Promise<EventConsumption> {
+    // Listen first and skip backlog duplicates, so an event published meanwhile is not missed.
+    const handed = new Set<string>();
+    const listener: Listener = (event) => {
+      if (handed.has(event.eventId)) return;
+      handed.add(event.eventId);
+      handler(event);
+    };
+    this.listeners.set(shard, listener);
+    for (const event of await this.store.pending(shard)) {
+      listener(this.deliverable(event.eventId, event.subject, event.payload));
+    }
+    // Once the backlog is out, new ids cannot repeat (the store refuses duplicates).
+    handed.clear();
+    return {
+      stop: async () => {
+        if (this.listeners.get(shard) === listener) this.listeners.delete(shard);
+      },
+    };
+  }
+
+  private deliverable(eventId: string, subject: string, payload: unknown): DeliverableEvent {
+    return {
+      eventId,
+      subject,
+      payload,
+      ack: () => this.store.remove(eventId),
+      working: async () => undefined,
+    };
+  }
+}

@@ -1,0 +1,21 @@
+/** A stored event handed to its consumer; it stays stored until acknowledged. */
+export interface DeliverableEvent {
+  eventId: string;
+  subject: string;
+  payload: unknown;
+  /** Done with it: the stream forgets it. */
+  ack(): Promise<void>;
+  /** Still waiting its turn: keeps the stream from handing it to someone else meanwhile. */
+  working(): Promise<void>;
+}
+
+export interface EventConsumption {
+  /** Stops taking new events; unacknowledged ones go to the shard's next consumer. */
+  stop(): Promise<void>;
+}
+
+/** The consuming side of the durable event stream, per shard (the dispatcher that owns it). */
+export interface EventSource {
+  /** Hands over the shard's stored events, oldest first, then new ones as they arrive. */
+  consume(shard: number, handler: (event: DeliverableEvent) => void): Promise<EventConsumption>;
+}

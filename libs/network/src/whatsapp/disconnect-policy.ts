@@ -1,0 +1,69 @@
+import type { DisconnectReason } from '../disconnect-reason';
+
+/** Baileys' DisconnectReason codes (its enum, restated so this module stays free of the library). */
+export const WA_STATUS = {
+  connectionClosed: 428,
+  connectionLost: 408,
+  timedOut: 408,
+  connectionReplaced: 440,
+  loggedOut: 401,
+  badSession: 500,
+  restartRequired: 515,
+  multideviceMismatch: 411,
+  forbidden: 403,
+  unavailableService: 503,
+} as const;
+
+/** Baileys' message when every QR ref the server gave has been shown and none was scanned. */
+export const QR_REFS_ENDED = 'QR refs attempts ended';
+
+export interface CloseFacts {
+  /** `lastDisconnect.error.output.statusCode` (a Boom), or undefined for a plain socket error. */
+  statusCode: number | undefined;
+  message: string;
+  /** True once the device is linked: stored credentials from a scan or a code. */
+  linked: boolean;
+  /** A QR or pairing code was offered on this login attempt. */
+  loginOffered: boolean;
+  /** The login attempt has used up its time (only meaningful while not linked). */
+  loginExpired: boolean;
+}
+
+export type CloseDecision =
+  /** Open a new socket at once with the same credentials (the server asked for a restart). */
+  | { action: 'reconnect_now' }
+  /** Open a new socket after the backoff delay. */
+  | { action: 'reconnect_later' }
+  /** Give up: one final `disconnected` with this reason; clear the credentials if asked. */
+  | { action: 'end'; reason: DisconnectReason; clearCredentials: boolean };
+
+/**
+ * What to do when a socket closed by itself (a planned close or logout never asks). The standard
+ * Baileys reconnect logic, made explicit per DisconnectReason:
+ * - restartRequired (after a pairing, or asked by the server): reconnect at once;
+ * - loggedOut: the phone unlinked the device, credentials are void;
+ * - connectionReplaced / forbidden: final, never an automatic fight for the connection;
+ * - before linking, a timeout after a QR was offered is the QR expiring (`qr_timeout`);
+ * - anything else (connection lost, timed out, closed, service unavailable, a network error) is
+ *   transient: a linked session retries with backoff forever, a login retries until its time is up.
+ */
+export function decideAfterClose(facts: CloseFacts): CloseDecision {
+  const { statusCode } = facts;
+  if (statusCode === WA_STATUS.restartRequired) return { action: 'reconnect_now' };
+  if (statusCode === WA_STATUS.loggedOut) return end('logged_out', true);
+  if (statusCode === WA_STATUS.connectionReplaced) return end('connection_replaced', false);
+  if (statusCode === WA_STATUS.forbidden) return end('forbidden', false);
+  if (statusCode === WA_STATUS.multideviceMismatch) return end('forbidden', false);
+  if (!facts.linked) {
+    const qrExpired =
+      facts.loginOffered && (statusCode === WA_STATUS.timedOut || facts.message.includes(QR_REFS_ENDED));
+    // An unscanned login leaves nothing worth keeping: the next start shows a fresh QR.
+    if (qrExpired) return end('qr_timeout', true);
+    if (facts.loginExpired) return end(facts.loginOffered ? 'qr_timeout' : 'network_error', true);
+  }
+  return { action: 'reconnect_later' };
+}
+
+function end(reason: DisconnectReason, clearCredentials: boolean): CloseDecision {
+  return { action: 'end', reason, clearCredentials };
+}

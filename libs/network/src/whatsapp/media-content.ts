@@ -1,0 +1,108 @@
+import { EgressError, type HostResolver, safeDownload, UrlPolicy } from '@jumbe/egress';
+import type { AnyMessageContent } from '@whiskeysockets/baileys';
+import { NetworkSendError } from '../network-send-error';
+import type { OutboundMedia, OutboundMediaType } from '../outbound-message';
+
+export interface MediaFetchSettings {
+  allowPrivateNetworks: boolean;
+  /** Larger files fail with `media_fetch_failed` (WhatsApp's own limits are lower for most types). */
+  maxBytes: number;
+  timeoutMs: number;
+  /** Tests pass a fake resolver; defaults to the system's. */
+  resolver?: HostResolver;
+}
+
+export interface FetchedMedia {
+  body: Buffer;
+  contentType: string | undefined;
+}
+
+const DEFAULT_MIMETYPE: Record<OutboundMediaType, string> = {
+  image: 'image/jpeg',
+  video: 'video/mp4',
+  audio: 'audio/mpeg',
+  document: 'application/octet-stream',
+};
+
+/**
+ * Downloads a customer's media URL for sending. Baileys is never given the URL: it would open any
+ * non-http(s) `{ url }` as a local file, and its own download has no address policy. Instead the
+ * URL must be http(s), pass the public-address policy now, and is fetched through safeDownload,
+ * whose connect-time guard also stops DNS rebinding, with a size limit and a deadline.
+ */
+export async function fetchMedia(url: string, settings: MediaFetchSettings): Promise<FetchedMedia> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new NetworkSendError('media_fetch_failed', 'the media URL is not a valid URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new NetworkSendError('media_fetch_failed', 'the media URL must be http or https');
+  }
+  const policy = new UrlPolicy({
+    allowPrivateNetworks: settings.allowPrivateNetworks,
+    resolver: settings.resolver,
+  });
+  const verdict = await policy.check(url);
+  if (!verdict.ok)
+    throw new NetworkSendError('media_fetch_failed', `the media URL was refused: ${verdict.reason}`);
+  try {
+    const result = await safeDownload(url, {
+      maxBytes: settings.maxBytes,
+      timeoutMs: settings.timeoutMs,
+      allowPrivateNetworks: settings.allowPrivateNetworks,
+      resolver: settings.resolver,
+    });
+    if (result.body.length === 0)
+      throw new NetworkSendError('media_fetch_failed', 'the media URL returned an empty file');
+    return { body: result.body, contentType: result.contentType };
+  } catch (error) {
+    if (error instanceof NetworkSendError) throw error;
+    const reason = error instanceof EgressError ? error.message : 'the download failed';
+    throw new NetworkSendError('media_fetch_failed', `could not fetch the media: ${reason}`);
+  }
+}
+
+/** What Baileys sends for a downloaded file: always a Buffer, never a URL or a path. */
+export function mediaMessageContent(message: OutboundMedia, media: FetchedMedia): AnyMessageContent {
+  const mimetype = message.mimetype ?? usableContentType(media.contentType) ?? DEFAULT_MIMETYPE[message.type];
+  const caption = message.caption || undefined;
+  switch (message.type) {
+    case 'image':
+      return { image: media.body, mimetype, ...(caption ? { caption } : {}) };
+    case 'video':
+      return { video: media.body, mimetype, ...(caption ? { caption } : {}) };
+    case 'audio':
+      // WhatsApp shows no caption on audio; it is not sent.
+      return { audio: media.body, mimetype, ptt: false };
+    case 'document':
+      return {
+        document: media.body,
+        mimetype,
+        fileName: message.fileName ?? fileNameFromUrl(message.url),
+        ...(caption ? { caption } : {}),
+      };
+  }
+}
+
+/** A server's Content-Type, unless it is the meaningless default. */
+function usableContentType(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
+  const value = contentType.trim();
+  if (value === '' || value.startsWith('application/octet-stream') || value.startsWith('text/html')) {
+    return undefined;
+  }
+  return value;
+}
+
+/** The last path segment of the URL, decoded; `file` when there is none. */
+export function fileNameFromUrl(url: string): string {
+  try {
+    const segment = new URL(url).pathname.split('/').filter(Boolean).pop();
+    const name = segment ? decodeURIComponent(segment) : '';
+    return name.trim() || 'file';
+  } catch {
+    return 'file';
+  }
+}

@@ -1,0 +1,32 @@
+import type { InboundNetworkMessage } from '@jumbe/domain';
+import type { proto } from '@whiskeysockets/baileys';
+import { LRUCache } from 'lru-cache';
+import { BoundedCache } from './bounded-cache';
+
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * What the driver keeps per session across reconnects (each reconnect is a new Baileys socket) and
+ * across re-opens on this worker. Every part is size-limited; the figures set the memory budget.
+ */
+export class SessionMemory {
+  /** Ids already handed to onInbound: a message re-sent by the network is not delivered twice. */
+  readonly delivered = new LRUCache<string, true>({ max: 5_000 });
+  /** Received messages waiting for onInbound to succeed, oldest first. */
+  readonly pending: InboundNetworkMessage[] = [];
+  /** Recently sent messages, so a recipient's retry request can be served (`getMessage`). */
+  readonly sent = new BoundedCache({ max: 256, ttlMs: 24 * HOUR });
+  /** Baileys' retry counters: one cache for the session's life, so reconnects do not reset them. */
+  readonly retryCounters = new BoundedCache({ max: 1_000, ttlMs: HOUR });
+  readonly userDevices = new BoundedCache({ max: 2_000, ttlMs: 5 * 60 * 1000 });
+  readonly placeholderResends = new BoundedCache({ max: 500, ttlMs: HOUR });
+  readonly callOffers = new BoundedCache({ max: 100, ttlMs: 5 * 60 * 1000 });
+
+  rememberSent(id: string | null | undefined, message: proto.IMessage | null | undefined): void {
+    if (id && message) this.sent.set(id, message);
+  }
+
+  isKnown(id: string): boolean {
+    return this.delivered.has(id) || this.pending.some((message) => message.id === id);
+  }
+}

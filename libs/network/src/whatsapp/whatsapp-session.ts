@@ -1,0 +1,559 @@
+import { isValidPhoneNumber } from '@jumbe/domain';
+import {
+  Browsers,
+  type ConnectionState,
+  generateWAMessageFromContent,
+  jidDecode,
+  type UserFacingSocketConfig,
+  type WAMessage,
+} from '@whiskeysockets/baileys';
+import type { Logger } from 'pino';
+import type { DisconnectReason } from '../disconnect-reason';
+import type { LinkEvent } from '../link-event';
+import { NetworkSendError } from '../network-send-error';
+import type { NetworkSession } from '../network-session';
+import { NotReadyError } from '../not-ready-error';
+import type { OutboundInteractive, OutboundMedia, OutboundText } from '../outbound-message';
+import type { SentKey } from '../sent-key';
+import type { SessionEvents } from '../session-events';
+import type { SessionRef } from '../session-ref';
+import { backoffDelay } from './backoff';
+import { decideAfterClose } from './disconnect-policy';
+import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
+import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
+import { fetchMedia, mediaMessageContent } from './media-content';
+import type { PostgresAuthState } from './postgres-auth-state';
+import type { SessionMemory } from './session-memory';
+import type { WhatsAppSettings } from './whatsapp-settings';
+import type { BaileysLogger, WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp-socket';
+
+/**
+ * Where the connection is: waiting for a phone to scan or type a code, linked and (re)connecting,
+ * connected, or ended for good (one `disconnected` was emitted; a new start is a new `open`).
+ */
+type Phase = 'awaiting_login' | 'connecting' | 'connected' | 'ended';
+
+export interface WhatsAppSessionContext {
+  ref: SessionRef;
+  events: SessionEvents;
+  settings: WhatsAppSettings;
+  socketFactory: WhatsAppSocketFactory;
+  auth: PostgresAuthState;
+  memory: SessionMemory;
+  logger: Logger;
+  baileysLogger: BaileysLogger;
+  /** Runs `start` when this driver may open its next socket (staggering); returns a cancel. */
+  schedule: (start: () => void) => () => void;
+  /** Tells the driver the connection ended, so it forgets it. */
+  onEnded: (session: WhatsAppSession) => void;
+}
+
+/**
+ * One session's connection to WhatsApp through Baileys. It outlives Baileys sockets: every
+ * reconnect is a new socket over the same credentials, caches and inbound queue, and events of an
+ * old socket are ignored once it was replaced.
+ */
+export class WhatsAppSession implements NetworkSession {
+  private phase: Phase = 'connecting';
+  private socket: WhatsAppSocket | null = null;
+  /** Cancels a scheduled (staggered or backed-off) socket start. */
+  private cancelStart: (() => void) | null = null;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private loginTimer: NodeJS.Timeout | undefined;
+  private redeliveryTimer: NodeJS.Timeout | undefined;
+  private attempts = 0;
+  /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
+  private offeredLogin: 'qr' | 'pairing_code' | null = null;
+  private loginExpired = false;
+  /** The current socket has reached WhatsApp and shown a QR: a pairing code can be asked for. */
+  private loginReady = false;
+  private loginReadyWaiters: (() => void)[] = [];
+  private delivering = false;
+  private deliverAgain = false;
+  /** The one `disconnected` has been (or is being) emitted. */
+  private finished = false;
+
+  constructor(private readonly context: WhatsAppSessionContext) {}
+
+  get ref(): SessionRef {
+    return this.context.ref;
+  }
+
+  /** Fresh login: a socket that will offer a QR. */
+  beginLogin(): void {
+    this.phase = 'awaiting_login';
+    this.restartLoginTimer();
+    this.scheduleConnect(0);
+  }
+
+  /** Reconnect from stored credentials, as a linked device does after a restart. */
+  beginReconnect(): void {
+    this.phase = 'connecting';
+    // Events start once `open` has returned the session to its caller.
+    setImmediate(() => {
+      if (this.phase !== 'connecting') return;
+      this.emit({ type: 'connecting' });
+      this.scheduleConnect(0);
+    });
+  }
+
+  /** The stored credentials are gone (or were never linked): nothing to reconnect with. */
+  failImmediately(reason: DisconnectReason): void {
+    setImmediate(() => void this.finish(reason, { clearCredentials: false }));
+  }
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    if (!isValidPhoneNumber(phoneNumber)) throw new RangeError('phoneNumber must be 7 to 15 digits');
+    if (this.phase !== 'awaiting_login') throw new NotReadyError('the session is not waiting for a login');
+    await this.waitForLoginReady();
+    const socket = this.socket;
+    if (this.phase !== 'awaiting_login' || !socket) {
+      throw new NotReadyError('the session stopped waiting for a login');
+    }
+    // Before the request: a QR refresh arriving meanwhile must not replace the code.
+    this.offeredLogin = 'pairing_code';
+    let code: string;
+    try {
+      code = await withTimeout(
+        socket.requestPairingCode(phoneNumber),
+        this.context.settings.pairingCodeWaitMs,
+      );
+    } catch (error) {
+      this.offeredLogin = 'qr';
+      throw new NetworkSendError(
+        'network_error',
+        `WhatsApp did not issue a pairing code: ${messageOf(error)}`,
+      );
+    }
+    if (this.phase !== 'awaiting_login') throw new NotReadyError('the session stopped waiting for a login');
+    this.restartLoginTimer();
+    this.emit({ type: 'pairing_code', code });
+    return code;
+  }
+
+  sendText(message: OutboundText): Promise<SentKey> {
+    return this.send(message.to, (socket) =>
+      socket.sendMessage(message.to, { text: message.text, linkPreview: null }),
+    );
+  }
+
+  async sendMedia(message: OutboundMedia): Promise<SentKey> {
+    this.connectedSocket();
+    const { settings } = this.context;
+    const media = await fetchMedia(message.url, {
+      allowPrivateNetworks: settings.allowPrivateNetworks,
+      maxBytes: settings.mediaMaxBytes,
+      timeoutMs: settings.mediaTimeoutMs,
+      resolver: settings.mediaResolver,
+    });
+    const content = mediaMessageContent(message, media);
+    return this.send(message.to, (socket) => socket.sendMessage(message.to, content));
+  }
+
+  sendInteractive(message: OutboundInteractive): Promise<SentKey> {
+    return this.send(message.to, async (socket) => {
+      const userJid = socket.user?.id ?? this.context.auth.state.creds.me?.id ?? '';
+      const built = generateWAMessageFromContent(message.to, buildInteractiveContent(message), { userJid });
+      await socket.relayMessage(message.to, built.message ?? {}, {
+        messageId: built.key.id ?? undefined,
+        additionalNodes: nativeFlowStanzaNodes(message.to, Date.now()),
+      });
+      return built;
+    });
+  }
+
+  async logout(): Promise<void> {
+    if (this.phase === 'ended') return;
+    const socket = this.detachSocket();
+    const wasLinked = this.phase === 'connected' || this.phase === 'connecting';
+    this.phase = 'ended';
+    if (socket && wasLinked) {
+      // Unlink on the phone too (Linked devices); the session ends whether or not it got through.
+      try {
+        await withTimeout(socket.logout(), 10_000);
+      } catch (error) {
+        this.context.logger.warn(
+          { err: error },
+          'logout could not reach WhatsApp; clearing the credentials anyway',
+        );
+      }
+    }
+    stopSocket(socket);
+    await this.finish('logged_out', { clearCredentials: true });
+  }
+
+  async close(): Promise<void> {
+    if (this.phase === 'ended') return;
+    const abandonedPairing = this.phase === 'awaiting_login' && this.offeredLogin === 'pairing_code';
+    this.phase = 'ended';
+    stopSocket(this.detachSocket());
+    // The next owner reconnects with what is stored: let every credential write land first.
+    await this.context.auth.flush();
+    await this.finish('shutdown', { clearCredentials: abandonedPairing });
+  }
+
+  // ── Sockets ──
+
+  private scheduleConnect(delayMs: number): void {
+    this.clearScheduledStart();
+    const start = () => {
+      this.cancelStart = this.context.schedule(() => {
+        this.cancelStart = null;
+        this.connect();
+      });
+    };
+    if (delayMs <= 0) start();
+    else this.reconnectTimer = setTimeout(start, delayMs).unref();
+  }
+
+  private connect(): void {
+    if (this.phase === 'ended') return;
+    this.loginReady = false;
+    let socket: WhatsAppSocket;
+    try {
+      socket = this.context.socketFactory(this.socketConfig());
+    } catch (error) {
+      this.context.logger.warn({ err: error }, 'could not create a WhatsApp socket; retrying');
+      this.onSocketClosed(undefined, messageOf(error));
+      return;
+    }
+    this.socket = socket;
+    socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
+    socket.ev.on('creds.update', () => {
+      if (this.finished) return;
+      this.context.auth
+        .saveCreds()
+        .catch((error: unknown) =>
+          this.context.logger.error({ err: error }, 'could not store WhatsApp credentials'),
+        );
+    });
+    socket.ev.on('messages.upsert', ({ messages, type }) => {
+      if (this.socket !== socket || (type !== 'notify' && type !== 'append')) return;
+      void this.receive(socket, messages);
+    });
+  }
+
+  private socketConfig(): UserFacingSocketConfig {
+    const { memory, auth } = this.context;
+    return {
+      auth: auth.state,
+      logger: this.context.baileysLogger,
+      browser: Browsers.ubuntu('Chrome'),
+      // A server, not a phone: no history download, not shown online, no link previews.
+      syncFullHistory: false,
+      shouldSyncHistoryMessage: () => false,
+      markOnlineOnConnect: false,
+      emitOwnEvents: false,
+      generateHighQualityLinkPreview: false,
+      // Serves a recipient's retry request for a message this session sent.
+      getMessage: async (key) => (key.id ? memory.sent.get(key.id) : undefined),
+      msgRetryCounterCache: memory.retryCounters,
+      userDevicesCache: memory.userDevices,
+      placeholderResendCache: memory.placeholderResends,
+      callOfferCache: memory.callOffers,
+    };
+  }
+
+  private onConnectionUpdate(socket: WhatsAppSocket, update: Partial<ConnectionState>): void {
+    if (this.socket !== socket || this.phase === 'ended') return;
+    if (typeof update.qr === 'string' && update.qr !== '' && this.phase === 'awaiting_login') {
+      this.markLoginReady();
+      if (this.offeredLogin !== 'pairing_code') {
+        this.offeredLogin = 'qr';
+        this.emit({ type: 'qr', qr: update.qr });
+      }
+    }
+    if (update.isNewLogin && this.phase === 'awaiting_login') {
+      // Scanned or code entered: the server restarts the connection (515), then it opens linked.
+      this.clearLoginTimer();
+      this.offeredLogin = null;
+      this.phase = 'connecting';
+      this.emit({ type: 'connecting' });
+    }
+    if (update.connection === 'open') {
+      this.clearLoginTimer();
+      this.attempts = 0;
+      this.offeredLogin = null;
+      this.phase = 'connected';
+      this.emit({
+        type: 'connected',
+        phoneNumber: phoneDigits(socket.user?.id ?? this.context.auth.state.creds.me?.id),
+      });
+      void this.deliverPending();
+    }
+    if (update.connection === 'close') {
+      this.socket = null;
+      const error = update.lastDisconnect?.error as
+        (Error & { output?: { statusCode?: number } }) | undefined;
+      this.onSocketClosed(error?.output?.statusCode, error?.message ?? '');
+    }
+  }
+
+  private onSocketClosed(statusCode: number | undefined, message: string): void {
+    if (this.phase === 'ended') return;
+    const decision = decideAfterClose({
+      statusCode,
+      message,
+      linked: this.phase !== 'awaiting_login',
+      loginOffered: this.offeredLogin !== null,
+      loginExpired: this.loginExpired,
+    });
+    this.context.logger.info(
+      { statusCode, reason: message, decision: decision.action },
+      'WhatsApp connection closed',
+    );
+    if (decision.action === 'end') {
+      void this.finish(decision.reason, { clearCredentials: decision.clearCredentials });
+      return;
+    }
+    if (this.phase === 'connected') {
+      this.phase = 'connecting';
+      this.emit({ type: 'connecting' });
+    }
+    if (decision.action === 'reconnect_now') {
+      this.scheduleConnect(0);
+      return;
+    }
+    const { settings } = this.context;
+    const delay = backoffDelay(this.attempts, {
+      baseMs: settings.reconnectBaseMs,
+      maxMs: settings.reconnectMaxMs,
+      random: settings.random,
+    });
+    this.attempts += 1;
+    this.context.logger.info({ attempt: this.attempts, delayMs: delay }, 'reconnecting to WhatsApp');
+    this.scheduleConnect(delay);
+  }
+
+  private detachSocket(): WhatsAppSocket | null {
+    const socket = this.socket;
+    this.socket = null;
+    this.clearScheduledStart();
+    return socket;
+  }
+
+  private clearScheduledStart(): void {
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.cancelStart?.();
+    this.cancelStart = null;
+  }
+
+  // ── Login ──
+
+  private restartLoginTimer(): void {
+    this.clearLoginTimer();
+    this.loginExpired = false;
+    this.loginTimer = setTimeout(() => this.loginLapsed(), this.context.settings.loginTimeoutMs).unref();
+  }
+
+  private clearLoginTimer(): void {
+    clearTimeout(this.loginTimer);
+    this.loginTimer = undefined;
+  }
+
+  private loginLapsed(): void {
+    if (this.phase !== 'awaiting_login') return;
+    this.loginExpired = true;
+    const offered = this.offeredLogin !== null;
+    stopSocket(this.detachSocket());
+    // An unscanned QR or an unused pairing code leaves nothing worth keeping.
+    void this.finish(offered ? 'qr_timeout' : 'network_error', { clearCredentials: true });
+  }
+
+  private markLoginReady(): void {
+    this.loginReady = true;
+    for (const wake of this.loginReadyWaiters.splice(0)) wake();
+  }
+
+  private async waitForLoginReady(): Promise<void> {
+    if (this.loginReady && this.socket) return;
+    let wake: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => {
+      wake = resolve;
+      this.loginReadyWaiters.push(resolve);
+    });
+    try {
+      await withTimeout(ready, this.context.settings.pairingCodeWaitMs);
+    } catch {
+      throw new NetworkSendError(
+        'network_error',
+        'WhatsApp could not be reached to request a pairing code; the session keeps trying, ask again shortly',
+      );
+    } finally {
+      this.loginReadyWaiters = this.loginReadyWaiters.filter((waiter) => waiter !== wake);
+    }
+  }
+
+  // ── Sending ──
+
+  private connectedSocket(): WhatsAppSocket {
+    if (this.phase !== 'connected' || !this.socket) {
+      throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    }
+    return this.socket;
+  }
+
+  private async send(
+    to: string,
+    work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
+  ): Promise<SentKey> {
+    const socket = this.connectedSocket();
+    let sent: WAMessage | undefined;
+    try {
+      sent = await withTimeout(work(socket), this.context.settings.sendTimeoutMs);
+    } catch (error) {
+      if (error instanceof NetworkSendError) throw error;
+      throw new NetworkSendError('network_error', `WhatsApp did not take the message: ${messageOf(error)}`);
+    }
+    const id = sent?.key.id;
+    if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
+    this.context.memory.rememberSent(id, sent?.message);
+    return { remoteJid: sent?.key.remoteJid ?? to, fromMe: true, id };
+  }
+
+  // ── Inbound ──
+
+  /**
+   * Baileys acknowledges a message to WhatsApp before it emits it, so the driver cannot hold the
+   * network's ack back. Instead each message joins the session's pending queue (deduplicated on
+   * its id, so a message the network re-sends after a reconnect is not delivered twice) and stays
+   * there until onInbound resolved; a rejection leaves it queued and retries it.
+   */
+  private async receive(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
+    const { memory, settings } = this.context;
+    for (const raw of messages) {
+      const id = raw.key?.id;
+      if (!id || memory.isKnown(id)) continue;
+      let message;
+      try {
+        const sender = await resolveSenderPhoneJid(raw, (lid) =>
+          socket.signalRepository.lidMapping.getPNForLID(lid),
+        );
+        message = toInboundMessage(raw, sender);
+      } catch (error) {
+        this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
+        continue;
+      }
+      if (message === null || memory.isKnown(id)) continue;
+      memory.pending.push(message);
+      if (memory.pending.length > settings.maxPendingInbound) {
+        const dropped = memory.pending.shift();
+        this.context.logger.error(
+          { messageId: dropped?.id },
+          'inbound queue full; oldest undelivered message dropped',
+        );
+      }
+    }
+    await this.deliverPending();
+  }
+
+  private async deliverPending(): Promise<void> {
+    if (this.delivering) {
+      this.deliverAgain = true;
+      return;
+    }
+    this.delivering = true;
+    try {
+      do {
+        this.deliverAgain = false;
+        if (!(await this.deliverRound())) return this.scheduleRedelivery();
+      } while (this.deliverAgain);
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  /** False when a message is still pending and needs a retry. */
+  private async deliverRound(): Promise<boolean> {
+    const { memory } = this.context;
+    while (memory.pending.length > 0) {
+      if (this.phase === 'ended') return true;
+      const next = memory.pending[0];
+      if (!next) break;
+      if (!memory.delivered.has(next.id)) {
+        try {
+          await this.context.events.onInbound(next);
+        } catch (error) {
+          this.context.logger.warn({ err: error, messageId: next.id }, 'inbound delivery failed; retrying');
+          return false;
+        }
+        memory.delivered.set(next.id, true);
+      }
+      if (memory.pending[0] === next) memory.pending.shift();
+    }
+    return true;
+  }
+
+  private scheduleRedelivery(): void {
+    if (this.phase === 'ended' || this.redeliveryTimer !== undefined) return;
+    this.redeliveryTimer = setTimeout(() => {
+      this.redeliveryTimer = undefined;
+      void this.deliverPending();
+    }, this.context.settings.redeliveryIntervalMs).unref();
+  }
+
+  // ── Ending ──
+
+  /**
+   * Ends the connection for good: timers stop, the socket goes, credentials are cleared when the
+   * reason voids them (before the event, so a new start can never have its fresh credentials
+   * deleted by this one), and exactly one `disconnected` is emitted.
+   */
+  private async finish(reason: DisconnectReason, options: { clearCredentials: boolean }): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    this.phase = 'ended';
+    stopSocket(this.detachSocket());
+    this.clearLoginTimer();
+    clearTimeout(this.redeliveryTimer);
+    this.redeliveryTimer = undefined;
+    for (const wake of this.loginReadyWaiters.splice(0)) wake();
+    this.context.onEnded(this);
+    if (options.clearCredentials) {
+      try {
+        await this.context.auth.clear();
+      } catch (error) {
+        this.context.logger.error({ err: error }, 'could not clear the stored WhatsApp credentials');
+      }
+    }
+    this.context.logger.info({ reason }, 'WhatsApp session ended');
+    this.emit({ type: 'disconnected', reason });
+  }
+
+  private emit(event: LinkEvent): void {
+    // A failing listener must not break the connection's bookkeeping (it runs in socket callbacks).
+    try {
+      this.context.events.onLink(event);
+    } catch (error) {
+      this.context.logger.error({ err: error, event: event.type }, 'onLink listener threw');
+    }
+  }
+}
+
+function stopSocket(socket: WhatsAppSocket | null): void {
+  if (!socket) return;
+  try {
+    void Promise.resolve(socket.end(undefined)).catch(() => undefined);
+  } catch {
+    // Already closed.
+  }
+}
+
+/** `2547…:12@s.whatsapp.net` → `2547…`. */
+function phoneDigits(jid: string | null | undefined): string {
+  const user = jid ? jidDecode(jid)?.user : undefined;
+  return user ?? '';
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

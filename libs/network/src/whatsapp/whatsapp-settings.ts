@@ -1,0 +1,64 @@
+import type { HostResolver } from '@jumbe/egress';
+import type { Logger } from 'pino';
+import type { CredentialStore } from './credential-store';
+import type { WhatsAppSocketFactory } from './whatsapp-socket';
+
+export interface WhatsAppNetworkOptions {
+  /** Where credentials live (NetworkCredentialStore of @jumbe/persistence). */
+  credentials: CredentialStore;
+  /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
+  secretKey: string;
+  /** The service logger; each session logs through a child with its account and session id. */
+  logger: Logger;
+  /** Makes the Baileys socket; tests inject a fake. Defaults to Baileys' makeWASocket. */
+  socketFactory?: WhatsAppSocketFactory;
+  /** Baileys' own log level (bridged into the service logger); default `warn`. */
+  baileysLogLevel?: string;
+  /** JUMBE_ALLOW_PRIVATE_NETWORKS: media URLs may reach private addresses. */
+  allowPrivateNetworks?: boolean;
+  /** Largest media file a send downloads; default 64 MiB. */
+  mediaMaxBytes?: number;
+  /** Deadline of one media download; default 60 s. */
+  mediaTimeoutMs?: number;
+  /** DNS for media URLs (tests pass a fake); defaults to the system resolver. */
+  mediaResolver?: HostResolver;
+  /** How long a login (QR or pairing code) may wait to be completed; default 3 minutes. */
+  loginTimeoutMs?: number;
+  /** How long a pairing-code request waits for WhatsApp to be reachable; default 20 s. */
+  pairingCodeWaitMs?: number;
+  /** Reconnect backoff: first ceiling and cap; defaults 1 s and 60 s. */
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  /** Minimum gap between two new sockets of this driver (staggered restores); default 100 ms. */
+  connectSpacingMs?: number;
+  /** How often an inbound message the worker failed to record is offered again; default 1 s. */
+  redeliveryIntervalMs?: number;
+  /** Messages held for redelivery per session before the oldest is dropped; default 1000. */
+  maxPendingInbound?: number;
+  /** Deadline of one send; default 60 s. */
+  sendTimeoutMs?: number;
+  /** Injectable randomness (backoff jitter) for tests. */
+  random?: () => number;
+}
+
+export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, 'socketFactory' | 'mediaResolver'>> &
+  Pick<WhatsAppNetworkOptions, 'socketFactory' | 'mediaResolver'>;
+
+export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSettings {
+  return {
+    ...options,
+    baileysLogLevel: options.baileysLogLevel ?? 'warn',
+    allowPrivateNetworks: options.allowPrivateNetworks ?? false,
+    mediaMaxBytes: options.mediaMaxBytes ?? 64 * 1024 * 1024,
+    mediaTimeoutMs: options.mediaTimeoutMs ?? 60_000,
+    loginTimeoutMs: options.loginTimeoutMs ?? 180_000,
+    pairingCodeWaitMs: options.pairingCodeWaitMs ?? 20_000,
+    reconnectBaseMs: options.reconnectBaseMs ?? 1_000,
+    reconnectMaxMs: options.reconnectMaxMs ?? 60_000,
+    connectSpacingMs: options.connectSpacingMs ?? 100,
+    redeliveryIntervalMs: options.redeliveryIntervalMs ?? 1_000,
+    maxPendingInbound: options.maxPendingInbound ?? 1_000,
+    sendTimeoutMs: options.sendTimeoutMs ?? 60_000,
+    random: options.random ?? Math.random,
+  };
+}

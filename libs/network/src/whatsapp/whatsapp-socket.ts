@@ -1,0 +1,43 @@
+import type {
+  AnyMessageContent,
+  BaileysEventMap,
+  BinaryNode,
+  Contact,
+  proto,
+  SocketConfig,
+  UserFacingSocketConfig,
+  WAMessage,
+} from '@whiskeysockets/baileys';
+
+/**
+ * The part of a Baileys socket (`makeWASocket`'s result) the driver uses. The real socket is
+ * structurally one of these; tests inject a fake through WhatsAppSocketFactory that emits the
+ * library's own event shapes and records what was sent.
+ */
+export interface WhatsAppSocket {
+  readonly ev: {
+    on<E extends keyof BaileysEventMap>(event: E, listener: (arg: BaileysEventMap[E]) => void): void;
+  };
+  /** Set once logged in: `me` with `id` `<digits>:<device>@s.whatsapp.net` (and `lid`). */
+  readonly user?: Contact | undefined;
+  readonly signalRepository: {
+    lidMapping: { getPNForLID(lid: string): Promise<string | null> };
+  };
+  requestPairingCode(phoneNumber: string): Promise<string>;
+  sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined>;
+  relayMessage(
+    jid: string,
+    message: proto.IMessage,
+    options: { messageId?: string; additionalNodes?: BinaryNode[] },
+  ): Promise<string>;
+  /** Unlinks this device on the phone, then closes (401 loggedOut). */
+  logout(message?: string): Promise<void>;
+  /** Closes the connection; emits `connection.update` `close` with `error` as the reason. */
+  end(error: Error | undefined): Promise<void> | void;
+}
+
+/** Makes a socket from the options the driver chose; the default calls Baileys' `makeWASocket`. */
+export type WhatsAppSocketFactory = (config: UserFacingSocketConfig) => WhatsAppSocket;
+
+/** Baileys' logger interface (pino's Logger satisfies it). */
+export type BaileysLogger = SocketConfig['logger'];

@@ -1,0 +1,113 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { isUuid } from '../is-uuid';
+import type { SessionRef } from './session.repository';
+
+/** One stored item of a session's network credentials; `value: null` deletes it. */
+export interface CredentialChange {
+  kind: string;
+  keyId: string;
+  value: Buffer | null;
+}
+
+/** `fenced`: a newer owner holds the session (or it no longer exists); nothing was written. */
+export type CredentialWriteResult = 'saved' | 'fenced';
+
+/**
+ * Reads and fenced writes of the `network_credentials` table, item by item. The values are opaque
+ * here (the WhatsApp driver encrypts them before they arrive). Every write runs in one transaction
+ * that first takes a share lock on the session row and checks `owner_token <= token`, exactly as
+ * SessionRepository.saveState does: a worker that lost the shard can never overwrite the keys the
+ * new owner is using, and a take-over (which updates the row) waits until a running write is done.
+ */
+export class NetworkCredentialStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The stored values of these key ids of one kind (absent ids are simply missing). */
+  async read(ref: SessionRef, kind: string, keyIds: string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    if (keyIds.length === 0 || !isUuid(ref.accountId)) return found;
+    const rows = (await this.dataSource.query(
+      `SELECT key_id, value FROM network_credentials
+        WHERE account_id = $1 AND session_id = $2 AND kind = $3 AND key_id = ANY($4::text[])`,
+      [ref.accountId, ref.sessionId, kind, keyIds],
+    )) as { key_id: string; value: Buffer }[];
+    for (const row of rows) found.set(row.key_id, row.value);
+    return found;
+  }
+
+  /** How many items the session has stored (diagnostics and tests). */
+  async count(ref: SessionRef): Promise<number> {
+    if (!isUuid(ref.accountId)) return 0;
+    const [row] = (await this.dataSource.query(
+      `SELECT count(*)::int AS count FROM network_credentials WHERE account_id = $1 AND session_id = $2`,
+      [ref.accountId, ref.sessionId],
+    )) as [{ count: number }];
+    return row.count;
+  }
+
+  /** Applies all changes atomically, or none of them when fenced. */
+  async write(ref: SessionRef, token: number, changes: CredentialChange[]): Promise<CredentialWriteResult> {
+    if (!isUuid(ref.accountId)) return 'fenced';
+    // The last change of an item wins, as if they had been applied one after the other.
+    const latest = new Map<string, CredentialChange>();
+    for (const change of changes) latest.set(JSON.stringify([change.kind, change.keyId]), change);
+    const upserts = [...latest.values()].filter((change) => change.value !== null);
+    const deletes = [...latest.values()].filter((change) => change.value === null);
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await holdsSession(manager, ref, token))) return 'fenced';
+      if (upserts.length > 0) {
+        await manager.query(
+          `INSERT INTO network_credentials (account_id, session_id, kind, key_id, value, updated_at)
+           SELECT $1, $2, item.kind, item.key_id, item.value, now()
+             FROM unnest($3::text[], $4::text[], $5::bytea[]) AS item(kind, key_id, value)
+           ON CONFLICT (account_id, session_id, kind, key_id)
+             DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+          [
+            ref.accountId,
+            ref.sessionId,
+            upserts.map((change) => change.kind),
+            upserts.map((change) => change.keyId),
+            upserts.map((change) => change.value),
+          ],
+        );
+      }
+      if (deletes.length > 0) {
+        await manager.query(
+          `DELETE FROM network_credentials
+            WHERE account_id = $1 AND session_id = $2
+              AND (kind, key_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))`,
+          [
+            ref.accountId,
+            ref.sessionId,
+            deletes.map((change) => change.kind),
+            deletes.map((change) => change.keyId),
+          ],
+        );
+      }
+      return 'saved';
+    });
+  }
+
+  /** Removes every stored item of the session (logout, an abandoned login), fenced like a write. */
+  async clear(ref: SessionRef, token: number): Promise<CredentialWriteResult> {
+    if (!isUuid(ref.accountId)) return 'fenced';
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await holdsSession(manager, ref, token))) return 'fenced';
+      await manager.query(`DELETE FROM network_credentials WHERE account_id = $1 AND session_id = $2`, [
+        ref.accountId,
+        ref.sessionId,
+      ]);
+      return 'saved';
+    });
+  }
+}
+
+/** Locks the session row against a take-over for the rest of the transaction; false when fenced. */
+async function holdsSession(manager: EntityManager, ref: SessionRef, token: number): Promise<boolean> {
+  const rows = (await manager.query(
+    `SELECT owner_token FROM sessions WHERE account_id = $1 AND session_id = $2 FOR SHARE`,
+    [ref.accountId, ref.sessionId],
+  )) as { owner_token: string }[];
+  const row = rows[0];
+  return row !== undefined && Number(row.owner_token) <= token;
+}

@@ -1,0 +1,51 @@
+import type { DataSource } from 'typeorm';
+import { isUuid } from '../is-uuid';
+
+export interface StoredWebhook {
+  accountId: string;
+  url: string;
+  enabled: boolean;
+  secretCiphertext: string | null;
+  updatedAt: Date;
+}
+
+/** The account's one webhook destination (CONTRACT §6); the secret only as ciphertext. */
+export class WebhookRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async find(accountId: string): Promise<StoredWebhook | null> {
+    if (!isUuid(accountId)) return null;
+    const [row] = (await this.dataSource.query(
+      `SELECT account_id, url, enabled, secret_ciphertext, updated_at FROM webhooks WHERE account_id = $1`,
+      [accountId],
+    )) as {
+      account_id: string;
+      url: string;
+      enabled: boolean;
+      secret_ciphertext: string | null;
+      updated_at: Date;
+    }[];
+    return row
+      ? {
+          accountId: row.account_id,
+          url: row.url,
+          enabled: row.enabled,
+          secretCiphertext: row.secret_ciphertext,
+          updatedAt: row.updated_at,
+        }
+      : null;
+  }
+
+  async save(webhook: Omit<StoredWebhook, 'updatedAt'>): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO webhooks (account_id, url, enabled, secret_ciphertext, updated_at) VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (account_id) DO UPDATE SET url = $2, enabled = $3, secret_ciphertext = $4, updated_at = now()`,
+      [webhook.accountId, webhook.url, webhook.enabled, webhook.secretCiphertext],
+    );
+  }
+
+  async delete(accountId: string): Promise<void> {
+    if (!isUuid(accountId)) return;
+    await this.dataSource.query(`DELETE FROM webhooks WHERE account_id = $1`, [accountId]);
+  }
+}

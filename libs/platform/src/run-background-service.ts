@@ -1,0 +1,43 @@
+import { loadConfig, requireDistributedSettings } from '@jumbe/config';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { HealthModule } from './health/health.module';
+import type { Infrastructure } from './infrastructure';
+import { createLogger, PinoNestLogger } from './logger';
+import { runService } from './run-service';
+import { startInfrastructure } from './start-infrastructure';
+
+@Module({})
+class BackgroundServiceModule {}
+
+/**
+ * Runs a service without a public API (session worker, webhook dispatcher) as its own process:
+ * its module plus an HTTP port that serves only /api/v1/health for probes (JUMBE_PORT; 0 = free).
+ */
+export function runBackgroundService(
+  service: string,
+  moduleFor: (infrastructure: Infrastructure) => DynamicModule,
+): void {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, service);
+  runService(logger, async () => {
+    requireDistributedSettings(config, `the ${service}`);
+    const infrastructure = await startInfrastructure(config, 'distributed', logger, service);
+    const root: DynamicModule = {
+      module: BackgroundServiceModule,
+      imports: [moduleFor(infrastructure), HealthModule.register(infrastructure)],
+    };
+    const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), {
+      logger: new PinoNestLogger(logger),
+    });
+    await app.listen(config.port, config.host);
+    logger.info({ url: await app.getUrl() }, `${service} listening`);
+    return {
+      stop: async () => {
+        await app.close();
+        await infrastructure.close();
+      },
+    };
+  });
+}

@@ -1,0 +1,91 @@
+import {
+  ApiError,
+  type CommandReply,
+  deliveryView,
+  dispatchCommandSchema,
+  replyError,
+  replyOk,
+} from '@jumbe/contracts';
+import { newDeliveryId } from '@jumbe/domain';
+import type { WebhookDeliveryRepository } from '@jumbe/persistence';
+import type { Logger } from 'pino';
+import type { WebhookDirectory, WebhookTarget } from './webhook-directory';
+import type { WebhookPoster } from './webhook-poster';
+
+/**
+ * Deliveries made on request (any dispatcher answers): `webhook.test` events and hand-made
+ * redeliveries of a recorded event, each a new delivery with its own id, recorded like any other.
+ */
+export class DispatchCommandHandler {
+  constructor(
+    private readonly directory: WebhookDirectory,
+    private readonly poster: WebhookPoster,
+    private readonly deliveries: Pick<WebhookDeliveryRepository, 'record' | 'find'>,
+    private readonly logger: Logger,
+  ) {}
+
+  async handle(raw: unknown): Promise<CommandReply> {
+    const parsed = dispatchCommandSchema.safeParse(raw);
+    if (!parsed.success)
+      return replyError('validation_error', `Malformed dispatch command: ${parsed.error.message}`);
+    const command = parsed.data;
+    try {
+      const webhook = await this.enabledWebhook(command.accountId);
+      const payload =
+        command.type === 'webhook.test'
+          ? {
+              event: 'webhook.test',
+              timestamp: new Date().toISOString(),
+              customerId: command.accountId,
+              sessionId: 'default',
+              data: {
+                message: 'This is a test event from Jumbe. Your webhook receives and verifies deliveries.',
+              },
+            }
+          : await this.recordedPayload(command.accountId, command.deliveryId);
+      const record = await this.poster.post({
+        accountId: command.accountId,
+        eventId: null,
+        deliveryId: newDeliveryId(),
+        url: webhook.url,
+        secret: webhook.secret,
+        payload,
+      });
+      await this.deliveries.record(record);
+      return replyOk({ delivery: deliveryView(record) });
+    } catch (error) {
+      if (error instanceof ApiError) return replyError(error.code, error.message);
+      this.logger.error({ err: error, type: command.type }, 'dispatch command failed');
+      return replyError('unavailable', 'The dispatcher could not complete the delivery. Retry shortly.');
+    }
+  }
+
+  private async enabledWebhook(accountId: string): Promise<WebhookTarget> {
+    // Read fresh: a webhook saved a moment ago must be testable at once, whatever the cache holds.
+    const webhook = await this.directory.get(accountId, { fresh: true });
+    if (!webhook || !webhook.enabled) {
+      throw new ApiError(
+        'webhook_not_enabled',
+        'No enabled webhook: save one with PATCH /api/v1/webhook { url, enabled: true } first.',
+      );
+    }
+    return webhook;
+  }
+
+  /** The recorded event's body, with a fresh timestamp-independent copy (the new delivery id is added when posting). */
+  private async recordedPayload(accountId: string, deliveryId: string) {
+    const recorded = await this.deliveries.find(accountId, deliveryId);
+    if (!recorded)
+      throw new ApiError(
+        'not_found',
+        `No delivery ${deliveryId} on this account. GET /api/v1/webhook lists recent ones.`,
+      );
+    const { deliveryId: _previous, ...payload } = recorded.payload as {
+      deliveryId?: string;
+      event: string;
+      sessionId: string;
+      timestamp: string;
+    };
+    return payload;
+  }
+}

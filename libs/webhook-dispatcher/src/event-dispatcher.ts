@@ -1,0 +1,104 @@
+import { deliveryIdForEvent } from '@jumbe/domain';
+import type { DeliverableEvent } from '@jumbe/messaging';
+import type { WebhookDeliveryRepository } from '@jumbe/persistence';
+import type { Logger } from 'pino';
+import type { WebhookDirectory } from './webhook-directory';
+import type { Delivery, WebhookPoster } from './webhook-poster';
+
+interface SessionQueue {
+  events: DeliverableEvent[];
+  running: boolean;
+}
+
+/** How long to wait before retrying an event whose delivery could not be recorded. */
+const RETRY_DELAY_MS = 1_000;
+/** How often waiting events tell the stream they are still being worked on. */
+const KEEPALIVE_MS = 30_000;
+
+type StreamPayload = Delivery['payload'] & { customerId: string };
+
+/**
+ * Delivers stream events to the accounts' webhooks: one queue per session, so a session's events
+ * go out in order while a slow or dead receiver only holds up its own sessions. Each event is
+ * POSTed once, the attempt recorded, and only then acknowledged; an event whose attempt is
+ * already recorded (delivered by a dispatcher that died before acknowledging) is not sent again.
+ */
+export class EventDispatcher {
+  private readonly queues = new Map<string, SessionQueue>();
+  private readonly keepalive: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly directory: WebhookDirectory,
+    private readonly poster: WebhookPoster,
+    private readonly deliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'>,
+    private readonly logger: Logger,
+  ) {
+    this.keepalive = setInterval(() => this.keepWaitingEventsAlive(), KEEPALIVE_MS);
+    this.keepalive.unref();
+  }
+
+  accept(event: DeliverableEvent): void {
+    const payload = event.payload as Partial<StreamPayload>;
+    const key = `${payload.customerId}/${payload.sessionId}`;
+    const queue = this.queues.get(key) ?? { events: [], running: false };
+    queue.events.push(event);
+    this.queues.set(key, queue);
+    if (!queue.running) void this.drain(key, queue);
+  }
+
+  /** Stops taking up queued events; what is not acknowledged goes to the shard's next owner. */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.keepalive);
+    this.queues.clear();
+  }
+
+  /** Forgets the queued events of sessions in a shard this dispatcher no longer owns. */
+  forgetWhere(belongs: (payload: StreamPayload) => boolean): void {
+    for (const queue of this.queues.values()) {
+      queue.events = queue.events.filter((event) => !belongs(event.payload as StreamPayload));
+    }
+  }
+
+  private async drain(key: string, queue: SessionQueue): Promise<void> {
+    queue.running = true;
+    while (queue.events.length > 0 && !this.stopped) {
+      const event = queue.events[0]!;
+      try {
+        await this.deliver(event);
+        if (queue.events[0] === event) queue.events.shift();
+      } catch (error) {
+        this.logger.warn({ err: error, eventId: event.eventId }, 'delivery could not be recorded; retrying');
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+      }
+    }
+    queue.running = false;
+    if (queue.events.length === 0 && this.queues.get(key) === queue) this.queues.delete(key);
+  }
+
+  private async deliver(event: DeliverableEvent): Promise<void> {
+    const payload = event.payload as StreamPayload;
+    if (await this.deliveries.isRecorded(event.eventId)) return event.ack();
+    const webhook = await this.directory.get(payload.customerId);
+    // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6).
+    if (!webhook || !webhook.enabled) return event.ack();
+    const record = await this.poster.post({
+      accountId: payload.customerId,
+      eventId: event.eventId,
+      // The same event always gets the same delivery id, so a resend after a crash can be de-duplicated.
+      deliveryId: deliveryIdForEvent(event.eventId),
+      url: webhook.url,
+      secret: webhook.secret,
+      payload,
+    });
+    await this.deliveries.record(record);
+    await event.ack();
+  }
+
+  private keepWaitingEventsAlive(): void {
+    for (const queue of this.queues.values()) {
+      for (const event of queue.events) void event.working().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { ACCESS_INVALIDATION_TOPIC, decodeAccessInvalidation } from '@jumbe/contracts';
+import type { InvalidationBus } from '@jumbe/coordination';
+import type { SecretBox } from '@jumbe/domain';
+import type { WebhookRepository } from '@jumbe/persistence';
+import { LRUCache } from 'lru-cache';
+
+/** What a delivery needs of the account's webhook. */
+export interface WebhookTarget {
+  url: string;
+  enabled: boolean;
+  secret: string;
+}
+
+type Cached = { target: WebhookTarget | null };
+
+/**
+ * The accounts' webhooks as dispatchers see them: read from PostgreSQL, secret decrypted, cached.
+ * A save publishes an invalidation, so a rotated secret signs the very next delivery; the TTL
+ * bounds staleness if a message is lost.
+ */
+export class WebhookDirectory {
+  private readonly cache = new LRUCache<string, Cached>({ max: 10_000, ttl: 10_000 });
+
+  constructor(
+    private readonly webhooks: Pick<WebhookRepository, 'find'>,
+    private readonly secrets: SecretBox,
+    private readonly invalidations: InvalidationBus,
+  ) {}
+
+  async start(): Promise<void> {
+    this.invalidations.onPossibleLoss(() => this.cache.clear());
+    await this.invalidations.subscribe(ACCESS_INVALIDATION_TOPIC, (text) => {
+      const message = decodeAccessInvalidation(text);
+      if (message === null) this.cache.clear();
+      else if (message.kind === 'webhook') this.cache.delete(message.accountId);
+    });
+  }
+
+  /** The account's webhook, or null when it has none. */
+  async get(accountId: string, options: { fresh?: boolean } = {}): Promise<WebhookTarget | null> {
+    const cached = options.fresh ? undefined : this.cache.get(accountId);
+    if (cached) return cached.target;
+    const stored = await this.webhooks.find(accountId);
+    const target =
+      stored && stored.secretCiphertext !== null
+        ? { url: stored.url, enabled: stored.enabled, secret: this.secrets.openText(stored.secretCiphertext) }
+        : null;
+    this.cache.set(accountId, { target });
+    return target;
+  }
+}

@@ -1,0 +1,91 @@
+import { signWebhook } from '@jumbe/domain';
+import { EgressError, safeFetch } from '@jumbe/egress';
+import type { DeliveryRecord } from '@jumbe/persistence';
+
+/** CONTRACT §6: 10 s per attempt, and at most 1 KiB of the receiver's answer is kept. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const RESPONSE_KEPT_BYTES = 1_024;
+
+export interface Delivery {
+  accountId: string;
+  eventId: string | null;
+  deliveryId: string;
+  url: string;
+  secret: string;
+  /** The event body without `deliveryId` (added here, so the signature covers it). */
+  payload: { event: string; sessionId: string; timestamp: string } & Record<string, unknown>;
+}
+
+/**
+ * Makes one delivery attempt: signs the body, POSTs it once (no redirects, no retries, private
+ * addresses refused at connect time) and describes the outcome as the record to store.
+ */
+export class WebhookPoster {
+  constructor(private readonly allowPrivateNetworks: boolean) {}
+
+  async post(delivery: Delivery): Promise<DeliveryRecord> {
+    const { event, ...rest } = delivery.payload;
+    const payload = { event, deliveryId: delivery.deliveryId, ...rest };
+    const body = JSON.stringify(payload);
+    const attemptedAt = new Date();
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'Jumbe-Webhooks/1',
+      'x-service-event': event,
+      'x-service-delivery': delivery.deliveryId,
+      ...signWebhook({
+        secret: delivery.secret,
+        deliveryId: delivery.deliveryId,
+        timestamp: attemptedAt,
+        body,
+      }),
+    };
+    const base = {
+      id: delivery.deliveryId,
+      accountId: delivery.accountId,
+      eventId: delivery.eventId,
+      event,
+      sessionId: delivery.payload.sessionId,
+      url: delivery.url,
+      payload,
+      createdAt: new Date(delivery.payload.timestamp),
+      attemptedAt,
+    };
+    const started = Date.now();
+    try {
+      const response = await safeFetch(delivery.url, {
+        method: 'POST',
+        headers,
+        body,
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+        maxResponseBytes: RESPONSE_KEPT_BYTES,
+        allowPrivateNetworks: this.allowPrivateNetworks,
+      });
+      const ok = response.status >= 200 && response.status < 300;
+      return {
+        ...base,
+        status: ok ? 'success' : 'failed',
+        statusCode: response.status,
+        error: ok ? null : describeStatus(response.status),
+        response: response.body.toString('utf8'),
+        durationMs: response.durationMs,
+      };
+    } catch (error) {
+      const message =
+        error instanceof EgressError ? error.message : `delivery failed: ${(error as Error).message}`;
+      return {
+        ...base,
+        status: 'failed',
+        statusCode: null,
+        error: message,
+        response: null,
+        durationMs: Date.now() - started,
+      };
+    }
+  }
+}
+
+function describeStatus(status: number): string {
+  if (status >= 300 && status < 400) return `receiver answered ${status}; redirects are not followed`;
+  return `receiver answered ${status}`;
+}

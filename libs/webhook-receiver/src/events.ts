@@ -1,0 +1,68 @@
+// The event bodies a Jumbe webhook receives (interface spec, Events). Declared here, not imported,
+// so this package stands alone.
+
+/** Fields every event carries. */
+export interface WebhookEventBase {
+  /** Event type, also sent as `X-Service-Event`. */
+  event: string;
+  /** Equal to the `X-Service-Delivery` header; inside the body so the signature covers it. */
+  deliveryId: string;
+  /** When the event was created (ISO 8601). */
+  timestamp: string;
+  /** The account that owns the session and the webhook. */
+  customerId: string;
+  /** The session that produced the event. Reply through this session. */
+  sessionId: string;
+}
+
+export interface WebhookInteraction {
+  /** `quick_reply`, `list`, `single_select`, … */
+  type: string;
+  /** The reply-button or list-row id given when the message was sent. Route on this. */
+  id: string | null;
+  /** Display label. Never a command id. */
+  label: string | null;
+}
+
+export interface WebhookMedia {
+  type: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+  mimetype: string | null;
+  fileName: string | null;
+  caption: string | null;
+  seconds: number | null;
+}
+
+export interface ReceivedMessage {
+  /** Network message id. */
+  id: string | null;
+  from: string | null;
+  /** The `to` of a reply: the direct conversation, or the group. */
+  replyTo: string | null;
+  phoneNumber: string | null;
+  chat: string | null;
+  participant: string | null;
+  rawFrom: string | null;
+  rawChat: string | null;
+  fromMe: false;
+  pushName: string | null;
+  /** `conversation`, `extendedTextMessage`, `imageMessage`, `interactiveResponseMessage`, … */
+  type: string;
+  /** Text, selected id, or caption; `''` when there is none. */
+  text: string;
+  interaction: WebhookInteraction | null;
+  media: WebhookMedia | null;
+  messageTimestamp: string;
+}
+
+export interface MessageReceivedEvent extends WebhookEventBase {
+  event: 'message.received';
+  message: ReceivedMessage;
+}
+
+export interface WebhookTestEvent extends WebhookEventBase {
+  event: 'webhook.test';
+  data: { message: string };
+}
+
+/** Every event Jumbe sends. */
+export type WebhookEvent = MessageReceivedEvent | WebhookTestEvent;

@@ -36,7 +36,7 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
   let probeIds: string[];
 
   beforeAll(async () => {
-    topology = await startDistributed(2, {}, 2, {
+    topology = await startDistributed(2, { JUMBE_LOG_LEVEL: 'debug' }, 2, {
       urls: async (real) => {
         proxies.database = await TcpProxy.inFrontOf(real.database);
         proxies.redis = await TcpProxy.inFrontOf(real.redis);
@@ -55,6 +55,10 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
   }, 90_000);
 
   afterAll(async () => {
+    // DEBUG-TEMP
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync('/tmp/outage-debug', { recursive: true });
+    for (const p of topology?.processes ?? []) writeFileSync(`/tmp/outage-debug/${p.name}.log`, p.logs());
     await Promise.all([...running].map((load) => load.stop()));
     // Dependencies back first, so the processes can shut down cleanly instead of timing out.
     await Promise.all(Object.values(proxies).map((proxy) => proxy.restore().catch(() => undefined)));
@@ -192,6 +196,7 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       // would reach the network twice. And a 200 means the network has the message.
       const outbox = await sentTexts(load.label);
       const acknowledged = all.filter((s) => s.status === 200 && s.text !== undefined).map((s) => s.text!);
+      process.stdout.write(`DUPS ${JSON.stringify(duplicates(outbox))}\n`);
       expect(duplicates(outbox)).toEqual([]);
       expect(acknowledged.filter((text) => !outbox.includes(text))).toEqual([]);
       return { loadStatuses, sessionListStatuses };
@@ -246,7 +251,7 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
             timed(gateway.baseUrl, `gateway-${i + 1}`, 'POST', '/api/v1/messages/text', account.key, {
               sessionId,
               to: RECIPIENT,
-              text: `${label} check ${poll} via ${i + 1}`,
+              text: `${label} check ${poll} via ${i + 1} to ${sessionId}`,
             }),
           ),
         ),

@@ -51,15 +51,13 @@ function createBot({ secret, jumbeUrl, apiKey, receiver, fetch = globalThis.fetc
     let size = 0;
     req.on('data', (chunk) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        send(res, 413, { error: 'payload_too_large' });
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (res.headersSent) return;
+      if (size > MAX_BODY_BYTES) {
+        send(res, 413, { error: 'payload_too_large' });
+        return;
+      }
       let delivery;
       try {
         // The raw bytes as received: never JSON.parse + JSON.stringify before verifying.
@@ -77,7 +75,9 @@ function createBot({ secret, jumbeUrl, apiKey, receiver, fetch = globalThis.fetc
       }
       // Acknowledge first: Jumbe waits at most 10 s, and the reply does not need to hold it up.
       send(res, 200, { received: true });
-      logger.log(`delivery ${delivery.deliveryId}: ${delivery.event} from session ${delivery.payload.sessionId}`);
+      logger.log(
+        `delivery ${delivery.deliveryId}: ${delivery.event} from session ${delivery.payload.sessionId}`,
+      );
       const request = route(delivery.payload);
       if (request) {
         reply(delivery.deliveryId, request).catch((error) => logger.error(`reply failed: ${error.message}`));

@@ -33,7 +33,8 @@ const ANSWERS = {
 function route(event) {
   if (!event || event.event !== 'message.received') return null;
   const message = event.message;
-  if (!message || message.fromMe || typeof message.replyTo !== 'string' || message.replyTo === '') return null;
+  if (!message || message.fromMe || typeof message.replyTo !== 'string' || message.replyTo === '')
+    return null;
   const target = { sessionId: event.sessionId, to: message.replyTo };
 
   const interactionId = message.interaction && message.interaction.id;

@@ -53,12 +53,15 @@ export interface DistributedOptions {
    * clean-up keep using the real servers.
    */
   urls?: (urls: DependencyUrls) => DependencyUrls | Promise<DependencyUrls>;
+  /** Webhook dispatcher processes to start (none by default). */
+  dispatchers?: number;
 }
 
 export interface DistributedTopology extends Topology {
   env: Record<string, string>;
   deployment: string;
   workers: ServiceProcess[];
+  dispatchers: ServiceProcess[];
 }
 
 /** Production shape: gateways and workers as separate processes on the real PostgreSQL, Redis and NATS. */
@@ -105,7 +108,11 @@ export async function startDistributed(
       processes.push(await ServiceProcess.start('session-worker', env, { name: `worker-${i + 1}` }));
     }
     // Workers take their shards within a second or two of starting; wait until every shard is served.
-    if (workerCount > 0) await waitForAllShardsServed(processes);
+    if (workerCount > 0) await waitForAllShardsServed(processes, 'worker');
+    for (let i = 0; i < (options.dispatchers ?? 0); i += 1) {
+      processes.push(await ServiceProcess.start('webhook-dispatcher', env, { name: `dispatcher-${i + 1}` }));
+    }
+    if ((options.dispatchers ?? 0) > 0) await waitForAllShardsServed(processes, 'dispatcher');
   } catch (error) {
     await Promise.all(processes.map((p) => p.stop()));
     await database.drop();
@@ -117,6 +124,7 @@ export async function startDistributed(
     deployment,
     gateways: processes.filter((p) => p.name.startsWith('gateway')).map((p) => apiClient(p.url)),
     workers: processes.filter((p) => p.name.startsWith('worker')),
+    dispatchers: processes.filter((p) => p.name.startsWith('dispatcher')),
     processes,
     adminToken,
     stop: async () => {
@@ -140,15 +148,15 @@ async function deleteRedisKeys(pattern: string): Promise<void> {
 }
 
 /** Waits until the workers' logs show all 64 shards spread over all of them. */
-async function waitForAllShardsServed(processes: ServiceProcess[], timeoutMs = 30_000): Promise<void> {
+async function waitForAllShardsServed(processes: ServiceProcess[], role: 'worker' | 'dispatcher', timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const counts = processes.filter((p) => p.name.startsWith('worker')).map((p) => lastShardCount(p.logs()));
+    const counts = processes.filter((p) => p.name.startsWith(role)).map((p) => lastShardCount(p.logs()));
     // Every worker has its share and together they hold them all: the assignment has settled.
     if (counts.every((count) => count > 0) && counts.reduce((sum, count) => sum + count, 0) === 64) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error('workers did not take all shards in time');
+  throw new Error(`${role}s did not take all shards in time`);
 }
 
 function lastShardCount(logs: string): number {

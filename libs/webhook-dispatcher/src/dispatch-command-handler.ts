@@ -30,7 +30,6 @@ export class DispatchCommandHandler {
       return replyError('validation_error', `Malformed dispatch command: ${parsed.error.message}`);
     const command = parsed.data;
     try {
-      const webhook = await this.enabledWebhook(command.accountId);
       const payload =
         command.type === 'webhook.test'
           ? {
@@ -43,6 +42,8 @@ export class DispatchCommandHandler {
               },
             }
           : await this.recordedPayload(command.accountId, command.deliveryId);
+      // The delivery is looked up first: another account's delivery id is simply not found.
+      const webhook = await this.enabledWebhook(command.accountId);
       const record = await this.poster.post({
         accountId: command.accountId,
         eventId: null,

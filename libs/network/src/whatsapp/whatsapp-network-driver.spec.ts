@@ -1,0 +1,446 @@
+import { initAuthCreds } from '@whiskeysockets/baileys';
+import pino from 'pino';
+import { NetworkSendError } from '../network-send-error';
+import type { NetworkSession } from '../network-session';
+import { NotReadyError } from '../not-ready-error';
+import type { SessionRef } from '../session-ref';
+import { CREDS_KEY_ID, CREDS_KIND } from './postgres-auth-state';
+import { EventRecorder } from './test-support/event-recorder';
+import { FakeWhatsApp } from './test-support/fake-baileys';
+import { MemoryCredentialStore } from './test-support/memory-credential-store';
+import { WhatsAppNetworkDriver } from './whatsapp-network-driver';
+import type { WhatsAppNetworkOptions } from './whatsapp-settings';
+
+const REF: SessionRef = { accountId: '6f1c1d2e-8a4b-4c3d-9e8f-0a1b2c3d4e5f', sessionId: 'sales' };
+const TOKEN = 7;
+const PHONE = '254712345678';
+
+function setup(overrides: Partial<WhatsAppNetworkOptions> = {}) {
+  const network = new FakeWhatsApp();
+  const store = new MemoryCredentialStore();
+  const driver = new WhatsAppNetworkDriver({
+    credentials: store,
+    secretKey: 'test-secret-key-with-enough-characters',
+    logger: pino({ level: 'silent' }),
+    socketFactory: network.factory,
+    loginTimeoutMs: 5_000,
+    pairingCodeWaitMs: 500,
+    reconnectBaseMs: 10,
+    reconnectMaxMs: 80,
+    connectSpacingMs: 0,
+    redeliveryIntervalMs: 20,
+    random: () => 0.5,
+    ...overrides,
+  });
+  return { network, store, driver };
+}
+
+/** A session linked to PHONE and connected: QR scanned, restart, open. */
+async function connectedSession(overrides: Partial<WhatsAppNetworkOptions> = {}) {
+  const context = setup(overrides);
+  const events = new EventRecorder();
+  const session = await context.driver.open(REF, events, { linked: false, token: TOKEN });
+  const first = await context.network.socket(1);
+  first.showQr('2@qr-ref-1');
+  await first.linkPhone(PHONE);
+  const second = await context.network.socket(2);
+  second.open();
+  await events.untilEvent('connected');
+  return { ...context, events, session, socket: second };
+}
+
+describe('WhatsAppNetworkDriver: login', () => {
+  it('turns the QR Baileys emits into qr_ready, and a refresh replaces it', async () => {
+    const { network, driver } = setup();
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: false, token: TOKEN });
+    const socket = await network.socket(1);
+    socket.showQr('2@first-ref');
+    socket.showQr('2@second-ref');
+    expect(events.links).toEqual([
+      { type: 'qr', qr: '2@first-ref' },
+      { type: 'qr', qr: '2@second-ref' },
+    ]);
+  });
+
+  it('chooses server options: no history sync, not online, bounded caches, retries served', async () => {
+    const { network, driver } = setup();
+    await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
+    const { config } = await network.socket(1);
+    expect(config.syncFullHistory).toBe(false);
+    expect(config.markOnlineOnConnect).toBe(false);
+    expect(config.shouldSyncHistoryMessage?.({} as never)).toBe(false);
+    expect(config.getMessage).toEqual(expect.any(Function));
+    for (const cache of [config.msgRetryCounterCache, config.userDevicesCache, config.placeholderResendCache]) {
+      expect(cache?.constructor.name).toBe('BoundedCache');
+    }
+  });
+
+  it('links a phone: scan, restart required, reconnect at once, connected with the number', async () => {
+    const { events, network, store } = await connectedSession();
+    expect(events.types()).toEqual(['qr', 'connecting', 'connected']);
+    expect(events.links.at(-1)).toEqual({ type: 'connected', phoneNumber: PHONE });
+    expect(network.sockets).toHaveLength(2);
+    expect(store.has(REF, CREDS_KIND, CREDS_KEY_ID)).toBe(true);
+  });
+
+  it('keeps the retry-counter cache across reconnects (one per session)', async () => {
+    const { network } = await connectedSession();
+    expect(network.sockets[1]?.config.msgRetryCounterCache).toBe(network.sockets[0]?.config.msgRetryCounterCache);
+  });
+
+  it('ends in qr_timeout when every QR ref expired unscanned, and clears the credentials', async () => {
+    const { network, store, driver } = setup();
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: false, token: TOKEN });
+    const socket = await network.socket(1);
+    socket.showQr('2@ref');
+    expect(store.count(REF)).toBeGreaterThan(0);
+    await socket.closeWith(408, 'QR refs attempts ended');
+    await events.untilEvent('disconnected:qr_timeout');
+    expect(events.types()).toEqual(['qr', 'disconnected:qr_timeout']);
+    expect(store.count(REF)).toBe(0);
+    expect(network.sockets).toHaveLength(1);
+  });
+
+  it('ends in qr_timeout when the login outlives its own deadline', async () => {
+    const { network, driver } = setup({ loginTimeoutMs: 60 });
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: false, token: TOKEN });
+    (await network.socket(1)).showQr('2@ref');
+    await events.untilEvent('disconnected:qr_timeout');
+    expect(network.latest.ended).toBe(true);
+  });
+
+  it('issues a pairing code once WhatsApp is reachable, and QR refreshes no longer replace it', async () => {
+    const { network, driver } = setup();
+    const events = new EventRecorder();
+    const session = await driver.open(REF, events, { linked: false, token: TOKEN });
+    const pending = session.requestPairingCode(PHONE);
+    const socket = await network.socket(1);
+    socket.showQr('2@ref-1');
+    await expect(pending).resolves.toBe('K7PQ2XWD');
+    socket.showQr('2@ref-2');
+    expect(socket.pairingRequests).toEqual([PHONE]);
+    expect(events.links).toEqual([
+      { type: 'qr', qr: '2@ref-1' },
+      { type: 'pairing_code', code: 'K7PQ2XWD' },
+    ]);
+    // The code is entered on the phone: same link path as a scan.
+    await socket.linkPhone(PHONE);
+    (await network.socket(2)).open();
+    await events.untilEvent('connected');
+  });
+
+  it('resets the credentials of an abandoned pairing-code attempt, so the next start shows a QR', async () => {
+    const { network, store, driver } = setup();
+    const events = new EventRecorder();
+    const session = await driver.open(REF, events, { linked: false, token: TOKEN });
+    const socket = await network.socket(1);
+    socket.showQr('2@ref');
+    await session.requestPairingCode(PHONE);
+    await socket.closeWith(408, 'QR refs attempts ended');
+    await events.untilEvent('disconnected:qr_timeout');
+    expect(store.count(REF)).toBe(0);
+
+    const next = new EventRecorder();
+    await driver.open(REF, next, { linked: false, token: TOKEN });
+    const fresh = await network.socket(2);
+    expect(fresh.config.auth.creds.me).toBeUndefined();
+    fresh.showQr('2@new-ref');
+    expect(next.types()).toEqual(['qr']);
+  });
+
+  it('refuses a pairing code when the session is not waiting for a login', async () => {
+    const { session } = await connectedSession();
+    await expect(session.requestPairingCode(PHONE)).rejects.toBeInstanceOf(NotReadyError);
+    await expect(session.requestPairingCode('12')).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('answers a pairing-code request with network_error when WhatsApp cannot be reached', async () => {
+    const { network, driver } = setup({ pairingCodeWaitMs: 50 });
+    network.offline = true;
+    const session = await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
+    const error = await session.requestPairingCode(PHONE).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkSendError);
+    expect((error as NetworkSendError).code).toBe('network_error');
+    await session.close();
+  });
+
+  it('without internet a start stays starting while it retries, then ends with network_error', async () => {
+    const { network, driver, store } = setup({ loginTimeoutMs: 150 });
+    network.offline = true;
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: false, token: TOKEN });
+    await network.socket(3);
+    expect(events.links).toEqual([]);
+    await events.untilEvent('disconnected:network_error');
+    expect(events.types()).toEqual(['disconnected:network_error']);
+    expect(store.count(REF)).toBe(0);
+    const sockets = network.sockets.length;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(network.sockets.length).toBe(sockets);
+  });
+
+  it('requires the shard token (credential writes are fenced)', async () => {
+    const { driver } = setup();
+    await expect(driver.open(REF, new EventRecorder(), { linked: false })).rejects.toThrow(/fencing token/);
+  });
+});
+
+describe('WhatsAppNetworkDriver: reconnects per DisconnectReason', () => {
+  it.each([
+    [408, 'Connection was lost'],
+    [428, 'Connection Terminated'],
+    [503, 'Stream Errored (service unavailable)'],
+    [500, 'Stream Errored (bad session)'],
+    [undefined, 'getaddrinfo ENOTFOUND web.whatsapp.com'],
+  ])('%s (%s): back to connecting, reconnects with backoff, connected again', async (code, reason) => {
+    const { events, network, socket } = await connectedSession();
+    const closedAt = Date.now();
+    await socket.closeWith(code, reason);
+    const next = await network.socket(3);
+    // Backoff: the first ceiling is 10 ms and the wait is drawn from its upper half.
+    expect(Date.now() - closedAt).toBeGreaterThanOrEqual(5);
+    next.open();
+    await events.until(() => events.types().filter((type) => type === 'connected').length === 2, 'reconnected');
+    expect(events.types().slice(-2)).toEqual(['connecting', 'connected']);
+  });
+
+  it('restartRequired reconnects at once without a backoff', async () => {
+    const { network, socket } = await connectedSession({ reconnectBaseMs: 5_000, reconnectMaxMs: 5_000 });
+    await socket.closeWith(515, 'Stream Errored (restart required)');
+    await expect(network.socket(3, 500)).resolves.toBeDefined();
+  });
+
+  it('backs off exponentially up to the cap while the network stays down', async () => {
+    const { network, socket } = await connectedSession({ reconnectBaseMs: 10, reconnectMaxMs: 40 });
+    network.offline = true;
+    const started = Date.now();
+    await socket.closeWith(408, 'Connection was lost');
+    await network.socket(7, 3_000);
+    // Waits: 7.5, 15, 30, 30, 30 ms (ceilings 10, 20, 40, 40, 40 with jitter 0.5).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+  });
+
+  it('a linked session restored without internet keeps trying in connecting', async () => {
+    const { network, store, driver } = setup();
+    const events = new EventRecorder();
+    await seedLinkedCreds(driver, network, store);
+    network.offline = true;
+    const restored = await driver.open(REF, events, { linked: true, token: TOKEN });
+    await network.socket(network.sockets.length + 3);
+    expect(events.types()).toEqual(['connecting']);
+    await restored.close();
+    expect(events.types()).toEqual(['connecting', 'disconnected:shutdown']);
+  });
+
+  it('loggedOut (401) ends logged_out and clears the credentials', async () => {
+    const { events, network, socket, store } = await connectedSession();
+    await socket.closeWith(401, 'Connection Failure');
+    await events.untilEvent('disconnected:logged_out');
+    expect(store.count(REF)).toBe(0);
+    expect(network.sockets).toHaveLength(2);
+  });
+
+  it.each([
+    [440, 'connection_replaced'],
+    [403, 'forbidden'],
+  ])('%s ends with %s and never fights for the connection', async (code, reason) => {
+    const { events, network, socket, store } = await connectedSession();
+    await socket.closeWith(code, 'Stream Errored (conflict)');
+    await events.untilEvent(`disconnected:${reason}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(network.sockets).toHaveLength(2);
+    expect(store.count(REF)).toBeGreaterThan(0);
+  });
+
+  it('a planned close emits shutdown, keeps the credentials and never reconnects', async () => {
+    const { events, network, session, store, socket } = await connectedSession();
+    await session.close();
+    expect(events.types().at(-1)).toBe('disconnected:shutdown');
+    expect(socket.ended).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(network.sockets).toHaveLength(2);
+    expect(store.count(REF)).toBeGreaterThan(0);
+    await session.close();
+    expect(events.types().filter((type) => type.startsWith('disconnected'))).toHaveLength(1);
+  });
+
+  it('a session whose shard was taken over stops writing credentials and steps back', async () => {
+    const { events, network, store, socket } = await connectedSession();
+    store.takeOver(REF, TOKEN + 1);
+    const writes = store.writes;
+    socket.emit('creds.update', { nextPreKeyId: 99 });
+    await events.untilEvent('disconnected:shutdown');
+    expect(store.writes).toBe(writes);
+    expect(network.sockets).toHaveLength(2);
+  });
+
+  it('staggers the sockets of many restored sessions', async () => {
+    const { network, store, driver } = setup({ connectSpacingMs: 25 });
+    const refs = [1, 2, 3, 4].map((n) => ({ ...REF, sessionId: `s${n}` }));
+    for (const ref of refs) await store.write(ref, TOKEN, await credsFor(driver, ref));
+    const started = Date.now();
+    for (const ref of refs) await driver.open(ref, new EventRecorder(), { linked: true, token: TOKEN });
+    await network.socket(4);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(70);
+  });
+
+  it('a linked session whose credentials are gone ends logged_out instead of showing a QR', async () => {
+    const { network, driver } = setup();
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: true, token: TOKEN });
+    await events.untilEvent('disconnected:logged_out');
+    expect(network.sockets).toHaveLength(0);
+  });
+});
+
+describe('WhatsAppNetworkDriver: logout and duplicate numbers', () => {
+  it('logout unlinks on the phone, clears the credentials and ends logged_out', async () => {
+    const { events, session, socket, store } = await connectedSession();
+    await session.logout();
+    expect(socket.loggedOut).toBe(true);
+    expect(store.count(REF)).toBe(0);
+    expect(events.types().at(-1)).toBe('disconnected:logged_out');
+    expect(events.types().filter((type) => type.startsWith('disconnected'))).toHaveLength(1);
+    await session.logout();
+  });
+
+  it('logout of a session waiting for a QR just ends it', async () => {
+    const { network, driver, store } = setup();
+    const events = new EventRecorder();
+    const session = await driver.open(REF, events, { linked: false, token: TOKEN });
+    (await network.socket(1)).showQr('2@ref');
+    await session.logout();
+    expect(network.latest.loggedOut).toBe(false);
+    expect(events.types()).toEqual(['qr', 'disconnected:logged_out']);
+    expect(store.count(REF)).toBe(0);
+  });
+
+  it('refuses a number already connected elsewhere: on link the worker logs the new session out', async () => {
+    // The worker's database refuses the second `connected` (unique number) and calls logout, as
+    // LiveSession does; the driver must unlink the device and remove the new credentials.
+    const { network, store, driver } = setup();
+    const events = new EventRecorder();
+    let session: NetworkSession | null = null;
+    events.onEvent = (event) => {
+      if (event.type === 'connected') void session?.logout();
+    };
+    session = await driver.open(REF, events, { linked: false, token: TOKEN });
+    const first = await network.socket(1);
+    first.showQr('2@ref');
+    await first.linkPhone(PHONE);
+    const second = await network.socket(2);
+    second.open();
+    await events.untilEvent('disconnected:logged_out');
+    expect(second.loggedOut).toBe(true);
+    expect(store.count(REF)).toBe(0);
+    expect(network.sockets).toHaveLength(2);
+  });
+});
+
+describe('WhatsAppNetworkDriver: sends', () => {
+  it('refuses sends while not connected with session_not_connected', async () => {
+    const { network, driver } = setup();
+    const session = await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
+    (await network.socket(1)).showQr('2@ref');
+    const error = await session
+      .sendText({ to: `${PHONE}@s.whatsapp.net`, text: 'hi' })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'session_not_connected' });
+  });
+
+  it('sends text and answers with Baileys’ key', async () => {
+    const { session, socket } = await connectedSession();
+    const key = await session.sendText({ to: '255700000001@s.whatsapp.net', text: 'Habari' });
+    const [sent] = socket.sent;
+    expect(sent?.message.message?.extendedTextMessage?.text ?? sent?.message.message?.conversation).toBe('Habari');
+    expect(key).toEqual({ remoteJid: '255700000001@s.whatsapp.net', fromMe: true, id: sent?.message.key.id });
+  });
+
+  it('serves a recipient’s retry request for a sent message through getMessage', async () => {
+    const { session, socket } = await connectedSession();
+    const key = await session.sendText({ to: '255700000001@s.whatsapp.net', text: 'again?' });
+    const message = await socket.config.getMessage?.({ remoteJid: key.remoteJid, id: key.id, fromMe: true });
+    expect(message?.extendedTextMessage?.text ?? message?.conversation).toBe('again?');
+  });
+
+  it('maps a failing socket to network_error', async () => {
+    const { session, socket } = await connectedSession();
+    socket.failSends = new Error('Connection Closed');
+    await expect(session.sendText({ to: '255700000001@s.whatsapp.net', text: 'x' })).rejects.toMatchObject({
+      code: 'network_error',
+    });
+  });
+});
+
+describe('WhatsAppNetworkDriver: inbound', () => {
+  const textFrom = (id: string, text: string, fromMe = false) => ({
+    key: { remoteJid: '255700000009@s.whatsapp.net', fromMe, id },
+    message: { conversation: text },
+    messageTimestamp: 1_767_225_600,
+    pushName: 'Amina',
+  });
+
+  it('hands notify and append upserts to onInbound, skipping its own messages', async () => {
+    const { events, socket } = await connectedSession();
+    socket.receive([textFrom('A1', 'live')], 'notify');
+    socket.receive([textFrom('A2', 'while offline'), textFrom('A3', 'mine', true)], 'append');
+    await events.until(() => events.inbound.length === 2, 'two messages');
+    expect(events.inbound.map((message) => [message.id, message.text])).toEqual([
+      ['A1', 'live'],
+      ['A2', 'while offline'],
+    ]);
+  });
+
+  it('never delivers a message twice, across reconnects too', async () => {
+    const { events, network, socket } = await connectedSession();
+    socket.receive([textFrom('B1', 'once')]);
+    socket.receive([textFrom('B1', 'once')]);
+    await events.until(() => events.inbound.length === 1, 'one message');
+    await socket.closeWith(428, 'Connection Terminated');
+    const next = await network.socket(3);
+    next.open();
+    next.receive([textFrom('B1', 'once')], 'append');
+    next.receive([textFrom('B2', 'new')], 'append');
+    await events.until(() => events.inbound.length === 2, 'the new message');
+    expect(events.inbound.map((message) => message.id)).toEqual(['B1', 'B2']);
+  });
+
+  it('keeps a message whose recording failed and retries it, in order', async () => {
+    const { events, socket } = await connectedSession();
+    events.failInbound = 2;
+    socket.receive([textFrom('C1', 'first'), textFrom('C2', 'second')]);
+    await events.until(() => events.inbound.length === 2, 'redelivery');
+    expect(events.inbound.map((message) => message.id)).toEqual(['C1', 'C2']);
+    expect(events.inboundAttempts).toBe(4);
+  });
+
+  it('resolves a LID sender through Baileys’ LID mapping', async () => {
+    const { events, socket } = await connectedSession();
+    socket.lids.set('99887766554433@lid', '255711000222:0@s.whatsapp.net');
+    socket.receive([{ key: { remoteJid: '99887766554433@lid', fromMe: false, id: 'L1' }, message: { conversation: 'hi' } }]);
+    await events.until(() => events.inbound.length === 1, 'the LID message');
+    expect(events.inbound[0]).toMatchObject({ chat: '99887766554433@lid', senderPhoneJid: '255711000222@s.whatsapp.net' });
+  });
+});
+
+async function credsFor(driver: WhatsAppNetworkDriver, ref: SessionRef) {
+  const creds = { ...initAuthCreds(), me: { id: `${PHONE}:3@s.whatsapp.net` }, account: { details: Buffer.from('x') } };
+  // The driver encrypts with its own key: seal through a throwaway session of that driver.
+  const cipher = (driver as unknown as { cipher: import('./credential-cipher').CredentialCipher }).cipher;
+  const { BufferJSON } = await import('@whiskeysockets/baileys');
+  const json = Buffer.from(JSON.stringify(creds, BufferJSON.replacer), 'utf8');
+  return [
+    {
+      kind: CREDS_KIND,
+      keyId: CREDS_KEY_ID,
+      value: cipher.encrypt(json, JSON.stringify([ref.accountId, ref.sessionId, CREDS_KIND, CREDS_KEY_ID])),
+    },
+  ];
+}
+
+async function seedLinkedCreds(driver: WhatsAppNetworkDriver, _network: FakeWhatsApp, store: MemoryCredentialStore) {
+  await store.write(REF, TOKEN, await credsFor(driver, REF));
+}

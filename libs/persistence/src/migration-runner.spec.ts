@@ -40,6 +40,7 @@ describe('migrate', () => {
       'accounts',
       'api_keys',
       'idempotency_records',
+      'inbound_events',
       'migrations',
       'network_credentials',
       'plans',

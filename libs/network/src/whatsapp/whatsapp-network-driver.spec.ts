@@ -71,7 +71,11 @@ describe('WhatsAppNetworkDriver: login', () => {
     expect(config.markOnlineOnConnect).toBe(false);
     expect(config.shouldSyncHistoryMessage?.({} as never)).toBe(false);
     expect(config.getMessage).toEqual(expect.any(Function));
-    for (const cache of [config.msgRetryCounterCache, config.userDevicesCache, config.placeholderResendCache]) {
+    for (const cache of [
+      config.msgRetryCounterCache,
+      config.userDevicesCache,
+      config.placeholderResendCache,
+    ]) {
       expect(cache?.constructor.name).toBe('BoundedCache');
     }
   });
@@ -86,7 +90,9 @@ describe('WhatsAppNetworkDriver: login', () => {
 
   it('keeps the retry-counter cache across reconnects (one per session)', async () => {
     const { network } = await connectedSession();
-    expect(network.sockets[1]?.config.msgRetryCounterCache).toBe(network.sockets[0]?.config.msgRetryCounterCache);
+    expect(network.sockets[1]?.config.msgRetryCounterCache).toBe(
+      network.sockets[0]?.config.msgRetryCounterCache,
+    );
   });
 
   it('ends in qr_timeout when every QR ref expired unscanned, and clears the credentials', async () => {
@@ -203,7 +209,10 @@ describe('WhatsAppNetworkDriver: reconnects per DisconnectReason', () => {
     // Backoff: the first ceiling is 10 ms and the wait is drawn from its upper half.
     expect(Date.now() - closedAt).toBeGreaterThanOrEqual(5);
     next.open();
-    await events.until(() => events.types().filter((type) => type === 'connected').length === 2, 'reconnected');
+    await events.until(
+      () => events.types().filter((type) => type === 'connected').length === 2,
+      'reconnected',
+    );
     expect(events.types().slice(-2)).toEqual(['connecting', 'connected']);
   });
 
@@ -355,7 +364,9 @@ describe('WhatsAppNetworkDriver: sends', () => {
     const { session, socket } = await connectedSession();
     const key = await session.sendText({ to: '255700000001@s.whatsapp.net', text: 'Habari' });
     const [sent] = socket.sent;
-    expect(sent?.message.message?.extendedTextMessage?.text ?? sent?.message.message?.conversation).toBe('Habari');
+    expect(sent?.message.message?.extendedTextMessage?.text ?? sent?.message.message?.conversation).toBe(
+      'Habari',
+    );
     expect(key).toEqual({ remoteJid: '255700000001@s.whatsapp.net', fromMe: true, id: sent?.message.key.id });
   });
 
@@ -420,14 +431,23 @@ describe('WhatsAppNetworkDriver: inbound', () => {
   it('resolves a LID sender through Baileys’ LID mapping', async () => {
     const { events, socket } = await connectedSession();
     socket.lids.set('99887766554433@lid', '255711000222:0@s.whatsapp.net');
-    socket.receive([{ key: { remoteJid: '99887766554433@lid', fromMe: false, id: 'L1' }, message: { conversation: 'hi' } }]);
+    socket.receive([
+      { key: { remoteJid: '99887766554433@lid', fromMe: false, id: 'L1' }, message: { conversation: 'hi' } },
+    ]);
     await events.until(() => events.inbound.length === 1, 'the LID message');
-    expect(events.inbound[0]).toMatchObject({ chat: '99887766554433@lid', senderPhoneJid: '255711000222@s.whatsapp.net' });
+    expect(events.inbound[0]).toMatchObject({
+      chat: '99887766554433@lid',
+      senderPhoneJid: '255711000222@s.whatsapp.net',
+    });
   });
 });
 
 async function credsFor(driver: WhatsAppNetworkDriver, ref: SessionRef) {
-  const creds = { ...initAuthCreds(), me: { id: `${PHONE}:3@s.whatsapp.net` }, account: { details: Buffer.from('x') } };
+  const creds = {
+    ...initAuthCreds(),
+    me: { id: `${PHONE}:3@s.whatsapp.net` },
+    account: { details: Buffer.from('x') },
+  };
   // The driver encrypts with its own key: seal through a throwaway session of that driver.
   const cipher = (driver as unknown as { cipher: import('./credential-cipher').CredentialCipher }).cipher;
   const { BufferJSON } = await import('@whiskeysockets/baileys');
@@ -441,6 +461,10 @@ async function credsFor(driver: WhatsAppNetworkDriver, ref: SessionRef) {
   ];
 }
 
-async function seedLinkedCreds(driver: WhatsAppNetworkDriver, _network: FakeWhatsApp, store: MemoryCredentialStore) {
+async function seedLinkedCreds(
+  driver: WhatsAppNetworkDriver,
+  _network: FakeWhatsApp,
+  store: MemoryCredentialStore,
+) {
   await store.write(REF, TOKEN, await credsFor(driver, REF));
 }

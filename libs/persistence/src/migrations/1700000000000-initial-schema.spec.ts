@@ -48,7 +48,7 @@ describe('initial schema', () => {
     const accountId = await newAccount();
     await db.dataSource
       .getRepository(SessionEntity)
-      .insert({ accountId, sessionId: 's1', state: 'connected' });
+      .insert({ accountId, sessionId: 's1', shard: 0, state: 'connected' });
     await db.dataSource.getRepository(NetworkCredentialEntity).insert([
       { accountId, sessionId: 's1', kind: 'creds', keyId: 'main', value: Buffer.from([0, 1, 2, 255]) },
       { accountId, sessionId: 's1', kind: 'pre-key', keyId: '1', value: Buffer.from('x') },
@@ -63,7 +63,7 @@ describe('initial schema', () => {
 
     await db.dataSource
       .getRepository(SessionEntity)
-      .insert({ accountId, sessionId: 's2', state: 'starting' });
+      .insert({ accountId, sessionId: 's2', shard: 0, state: 'starting' });
     await db.dataSource.query(
       `INSERT INTO usage_counters (account_id, period_start) VALUES ($1, '2030-01-01')`,
       [accountId],

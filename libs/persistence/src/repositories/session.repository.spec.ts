@@ -18,7 +18,7 @@ describe('SessionRepository', () => {
     sessionId: string,
     state: SessionState,
     phoneNumber: string | null = null,
-  ) => rows.insert({ accountId, sessionId, state, phoneNumber, reason: null });
+  ) => rows.insert({ accountId, sessionId, shard: 0, state, phoneNumber, reason: null });
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
@@ -50,7 +50,7 @@ describe('SessionRepository', () => {
   });
 
   it('returns owner_token (bigint) as a number', async () => {
-    await rows.insert({ accountId: bob, sessionId: 'fenced', state: 'starting', ownerToken: 2 ** 40 });
+    await rows.insert({ accountId: bob, sessionId: 'fenced', shard: 0, state: 'starting', ownerToken: 2 ** 40 });
     const row = await rows.findOneByOrFail({ accountId: bob, sessionId: 'fenced' });
     expect(row.ownerToken).toBe(2 ** 40);
   });

@@ -27,13 +27,16 @@ export class EventRecorder implements SessionEvents {
   }
 
   types(): string[] {
-    return this.links.map((event) => (event.type === 'disconnected' ? `disconnected:${event.reason}` : event.type));
+    return this.links.map((event) =>
+      event.type === 'disconnected' ? `disconnected:${event.reason}` : event.type,
+    );
   }
 
   async until(check: () => boolean, what: string, timeoutMs = 3_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events: ${this.types().join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; events: ${this.types().join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
   }

@@ -67,7 +67,11 @@ export class FakeBaileysSocket implements WhatsAppSocket {
     );
     // As Baileys does on the next tick of makeWASocket.
     process.nextTick(() =>
-      this.emit('connection.update', { connection: 'connecting', receivedPendingNotifications: false, qr: undefined }),
+      this.emit('connection.update', {
+        connection: 'connecting',
+        receivedPendingNotifications: false,
+        qr: undefined,
+      }),
     );
   }
 
@@ -85,7 +89,11 @@ export class FakeBaileysSocket implements WhatsAppSocket {
 
   /** The phone scanned (or typed the code): Baileys stores the identity, then the server restarts. */
   async linkPhone(phoneNumber: string, device = 7): Promise<void> {
-    const me = { id: `${phoneNumber}:${device}@s.whatsapp.net`, name: '~', lid: `8${phoneNumber}:${device}@lid` };
+    const me = {
+      id: `${phoneNumber}:${device}@s.whatsapp.net`,
+      name: '~',
+      lid: `8${phoneNumber}:${device}@lid`,
+    };
     const account = { details: Buffer.from('details'), accountSignatureKey: Buffer.alloc(32, 1) };
     this.emit('creds.update', { me, account, platform: 'smba' });
     this.emit('connection.update', { isNewLogin: true, qr: undefined });
@@ -129,7 +137,10 @@ export class FakeBaileysSocket implements WhatsAppSocket {
       userJid: this.user?.id ?? '',
       upload: async (_path, options) => {
         this.uploads.push({ mediaType: options.mediaType, bytes: 0 });
-        return { mediaUrl: `https://mmg.whatsapp.net/fake/${options.mediaType}`, directPath: `/fake/${options.mediaType}` };
+        return {
+          mediaUrl: `https://mmg.whatsapp.net/fake/${options.mediaType}`,
+          directPath: `/fake/${options.mediaType}`,
+        };
       },
       logger: silentLogger,
     });

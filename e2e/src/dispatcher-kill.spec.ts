@@ -1,0 +1,151 @@
+import { type ApiClient, RecordingReceiver, ServiceProcess } from '@jumbe/testing';
+import { randomInt } from 'node:crypto';
+import { createAccount, type TestAccount } from './support/operator';
+import { eventually, linkSession } from './support/sandbox-helpers';
+import { type DistributedTopology, startDistributed } from './support/topology';
+
+const TOTAL = 1_000;
+const CONCURRENCY = 20;
+const KILL_AFTER_RECEIVED = 300;
+const PATH = '/kill';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `work(i)` for i in [0, count) with at most `limit` running at once. */
+async function boundedConcurrency(count: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) {
+        const i = next;
+        next += 1;
+        await work(i);
+      }
+    }),
+  );
+}
+
+/**
+ * Spec "Durable delivery" / issue 4 "Done when": a dispatcher SIGKILLed in the middle of a burst of
+ * 1,000 inbound events loses none of them once another dispatcher is started; an event delivered
+ * twice carries the same delivery id both times.
+ */
+describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
+  let topology: DistributedTopology;
+  let api: ApiClient;
+  let receiver: RecordingReceiver;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    topology = await startDistributed(1, { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }, 1, { dispatchers: 1 });
+    api = topology.gateways[0]!;
+    receiver = await RecordingReceiver.start();
+    // A healthy receiver that takes a little while to answer (0–20 ms), as a real one would.
+    receiver.on(PATH, (_request, response) => {
+      setTimeout(() => response.end('ok'), randomInt(0, 21));
+    });
+    account = await createAccount(api, topology.adminToken);
+    await linkSession(api, account.key);
+    const saved = await api.patch('/api/v1/webhook', { key: account.key, body: { url: `${receiver.url}${PATH}` } });
+    expect(saved.status).toBe(200);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await topology?.stop();
+  });
+
+  it('delivers every one of 1,000 events, duplicates only under the same delivery id', async () => {
+    const started = Date.now();
+    const sentIds: string[] = new Array(TOTAL);
+    const failures: string[] = [];
+    let killedAt: number | null = null;
+    let restartedAt: number | null = null;
+    let receivedAtKill = 0;
+    let replacement: ServiceProcess | null = null;
+
+    // The killer: waits until ~300 deliveries have arrived, SIGKILLs the dispatcher, starts another.
+    const killer = (async () => {
+      const deadline = Date.now() + 60_000;
+      while (receiver.at(PATH).length < KILL_AFTER_RECEIVED && Date.now() < deadline) await sleep(5);
+      const victim = topology.dispatchers[0]!;
+      receivedAtKill = receiver.at(PATH).length;
+      killedAt = Date.now();
+      await victim.stop('SIGKILL');
+      replacement = await ServiceProcess.start('webhook-dispatcher', topology.env, { name: 'dispatcher-2' });
+      // topology.stop() stops every process in this list, the replacement included.
+      topology.processes.push(replacement);
+      restartedAt = Date.now();
+    })();
+
+    await boundedConcurrency(TOTAL, CONCURRENCY, async (i) => {
+      const sent = await api.post('/api/v1/sandbox/inbound', {
+        key: account.key,
+        body: { from: '254722100000', text: `burst ${i}` },
+      });
+      if (sent.status !== 200) failures.push(`${i}: ${sent.status} ${sent.text}`);
+      else sentIds[i] = sent.body.data.id;
+    });
+    const burstDoneAt = Date.now();
+    expect(failures).toEqual([]);
+    await killer;
+    expect(killedAt).not.toBeNull();
+
+    // Every message id arrives at least once; bounded wait well within the suite's budget.
+    const expected = new Set(sentIds);
+    expect(expected.size).toBe(TOTAL);
+    const arrivedIds = () => new Set(receiver.at(PATH).map((request) => request.json?.message?.id as string));
+    const deadline = Date.now() + 60_000;
+    let allArrivedAt: number | null = null;
+    while (Date.now() < deadline) {
+      const arrived = arrivedIds();
+      if ([...expected].every((id) => arrived.has(id))) {
+        allArrivedAt = Date.now();
+        break;
+      }
+      await sleep(100);
+    }
+
+    const requests = receiver.at(PATH);
+    const afterKill = requests.filter((request) => request.receivedAt > killedAt!);
+    const firstAfterRestart = afterKill.length > 0 ? afterKill[0]!.receivedAt : null;
+    const arrived = arrivedIds();
+    const missing = [...expected].filter((id) => !arrived.has(id));
+
+    // Group by message id: every copy of one message carries one delivery id (header and body agree).
+    const deliveryIdsByMessage = new Map<string, Set<string>>();
+    for (const request of requests) {
+      expect(request.json.deliveryId).toBe(request.headers['x-service-delivery']);
+      const ids = deliveryIdsByMessage.get(request.json.message.id) ?? new Set<string>();
+      ids.add(request.headers['x-service-delivery'] as string);
+      deliveryIdsByMessage.set(request.json.message.id, ids);
+    }
+    const conflicting = [...deliveryIdsByMessage].filter(([, ids]) => ids.size !== 1).map(([id]) => id);
+    const duplicates = requests.length - deliveryIdsByMessage.size;
+
+    console.log(
+      [
+        `dispatcher kill test: ${TOTAL} events, ${requests.length} requests received, ${duplicates} duplicate(s)`,
+        `  burst sent in ${burstDoneAt - started} ms; killed after ${receivedAtKill} received, at +${killedAt! - started} ms`,
+        `  replacement dispatcher listening ${restartedAt! - killedAt!} ms after the kill`,
+        `  first delivery after the kill: ${firstAfterRestart === null ? 'none' : `${firstAfterRestart - killedAt!} ms after it`}`,
+        `  all ${TOTAL} delivered: ${allArrivedAt === null ? `NO (${missing.length} missing)` : `${allArrivedAt - killedAt!} ms after the kill`}`,
+        `  total ${Date.now() - started} ms`,
+      ].join('\n'),
+    );
+
+    expect(missing).toEqual([]);
+    expect(conflicting).toEqual([]);
+    expect(requests.every((request) => expected.has(request.json.message.id))).toBe(true);
+
+    // The deliveries are recorded and listed (newest 20) by GET /webhook.
+    const listed = await eventually(
+      () => api.get('/api/v1/webhook', { key: account.key }),
+      (response) => response.body?.data?.deliveries?.length === 20,
+      10_000,
+    );
+    expect(listed.body.data.deliveries).toHaveLength(20);
+    for (const delivery of listed.body.data.deliveries) {
+      expect(delivery).toMatchObject({ event: 'message.received', status: 'success', statusCode: 200, response: 'ok' });
+    }
+  });
+});

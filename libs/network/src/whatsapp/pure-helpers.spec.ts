@@ -1,0 +1,110 @@
+import { backoffDelay } from './backoff';
+import { BoundedCache } from './bounded-cache';
+import { CredentialCipher } from './credential-cipher';
+import { decideAfterClose, type CloseFacts } from './disconnect-policy';
+import { LaunchQueue } from './launch-queue';
+
+describe('CredentialCipher (AES-256-GCM, key from JUMBE_SECRET_KEY by HKDF)', () => {
+  const cipher = new CredentialCipher('a-secret-key-of-at-least-32-characters!');
+
+  it('round-trips and never repeats a ciphertext', () => {
+    const plain = Buffer.from('{"noiseKey":"…"}');
+    const first = cipher.encrypt(plain, 'row-1');
+    expect(cipher.decrypt(first, 'row-1')).toEqual(plain);
+    expect(cipher.encrypt(plain, 'row-1').equals(first)).toBe(false);
+    expect(first.includes(plain)).toBe(false);
+  });
+
+  it('refuses another row, another key, and any tampering', () => {
+    const sealed = cipher.encrypt(Buffer.from('secret'), 'row-1');
+    expect(() => cipher.decrypt(sealed, 'row-2')).toThrow();
+    expect(() => new CredentialCipher('another-secret-key-of-32-characters!!').decrypt(sealed, 'row-1')).toThrow();
+    const tampered = Buffer.from(sealed);
+    tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
+    expect(() => cipher.decrypt(tampered, 'row-1')).toThrow();
+    expect(() => cipher.decrypt(Buffer.from([9, 9]), 'row-1')).toThrow(/format/);
+  });
+
+  it('needs a real secret', () => {
+    expect(() => new CredentialCipher('short')).toThrow(RangeError);
+  });
+});
+
+describe('decideAfterClose (Baileys DisconnectReason → what the session does)', () => {
+  const linked: CloseFacts = { statusCode: 408, message: '', linked: true, loginOffered: false, loginExpired: false };
+  const login: CloseFacts = { ...linked, linked: false };
+
+  it.each([
+    [515, { action: 'reconnect_now' }],
+    [408, { action: 'reconnect_later' }],
+    [428, { action: 'reconnect_later' }],
+    [500, { action: 'reconnect_later' }],
+    [503, { action: 'reconnect_later' }],
+    [undefined, { action: 'reconnect_later' }],
+    [401, { action: 'end', reason: 'logged_out', clearCredentials: true }],
+    [440, { action: 'end', reason: 'connection_replaced', clearCredentials: false }],
+    [403, { action: 'end', reason: 'forbidden', clearCredentials: false }],
+    [411, { action: 'end', reason: 'forbidden', clearCredentials: false }],
+  ])('linked session, %s', (statusCode, decision) => {
+    expect(decideAfterClose({ ...linked, statusCode })).toEqual(decision);
+  });
+
+  it('a QR that expired unscanned is qr_timeout; before any QR a failure is retried', () => {
+    expect(decideAfterClose({ ...login, loginOffered: true, message: 'QR refs attempts ended' })).toEqual({
+      action: 'end',
+      reason: 'qr_timeout',
+      clearCredentials: true,
+    });
+    expect(decideAfterClose({ ...login, statusCode: undefined })).toEqual({ action: 'reconnect_later' });
+    expect(decideAfterClose({ ...login, statusCode: undefined, loginExpired: true })).toEqual({
+      action: 'end',
+      reason: 'network_error',
+      clearCredentials: true,
+    });
+    expect(decideAfterClose({ ...login, statusCode: 515, loginOffered: true })).toEqual({ action: 'reconnect_now' });
+  });
+});
+
+describe('backoffDelay', () => {
+  const policy = (random: number) => ({ baseMs: 1_000, maxMs: 60_000, random: () => random });
+
+  it('doubles per attempt up to the cap, with jitter in the upper half', () => {
+    expect([0, 1, 2, 3, 6, 7, 50].map((attempt) => backoffDelay(attempt, policy(0)))).toEqual([
+      500, 1_000, 2_000, 4_000, 30_000, 30_000, 30_000,
+    ]);
+    expect(backoffDelay(2, policy(0.999999))).toBe(4_000);
+    expect(backoffDelay(50, policy(0.999999))).toBe(60_000);
+  });
+});
+
+describe('BoundedCache', () => {
+  it('keeps at most max entries, least recently used out first, null values included', async () => {
+    const cache = new BoundedCache({ max: 2 });
+    cache.set('a', 1);
+    cache.set('b', null);
+    expect(cache.get('b')).toBeNull();
+    cache.get('a');
+    cache.set('c', 3);
+    expect(cache.size).toBe(2);
+    expect(cache.get('b')).toBeUndefined();
+    expect(await cache.mget(['a', 'c'])).toEqual({ a: 1, c: 3 });
+    await cache.mdel(['a']);
+    cache.flushAll();
+    expect(cache.size).toBe(0);
+  });
+});
+
+describe('LaunchQueue', () => {
+  it('starts in order, spaced out, and a cancelled start never runs', async () => {
+    const queue = new LaunchQueue(20);
+    const started: [string, number][] = [];
+    const t0 = Date.now();
+    queue.schedule(() => started.push(['a', Date.now() - t0]));
+    const cancel = queue.schedule(() => started.push(['x', Date.now() - t0]));
+    queue.schedule(() => started.push(['b', Date.now() - t0]));
+    cancel();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(started.map(([name]) => name)).toEqual(['a', 'b']);
+    expect(started[1]![1]).toBeGreaterThanOrEqual(18);
+  });
+});

@@ -62,7 +62,6 @@ export default [
   {
     // Only the WhatsApp driver may speak Baileys; everything else sees our NetworkDriver port.
     files: ['**/*.ts'],
-    ignores: ['libs/network/src/whatsapp/**'],
     rules: {
       'no-restricted-imports': [
         'error',

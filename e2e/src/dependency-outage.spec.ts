@@ -323,6 +323,10 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       texts.push(
         ...entries.map((entry) => entry.content.text ?? '').filter((text) => text.startsWith(label)),
       );
+      // DEBUG-TEMP
+      const seen = new Map<string, unknown[]>();
+      for (const e of entries as unknown as { content: { text: string } }[]) seen.set(e.content.text, [...(seen.get(e.content.text) ?? []), e]);
+      for (const [t, es] of seen) if (es.length > 1) process.stdout.write(`DUPENTRY ${t} ${JSON.stringify(es)}\n`);
     }
     return texts;
   }

@@ -1,4 +1,4 @@
-import { ServiceProcess } from '@jumbe/testing';
+import { apiClient, ServiceProcess } from '@jumbe/testing';
 import { createAccount } from './support/operator';
 import { eventually, linkSession } from './support/sandbox-helpers';
 import { type DistributedTopology, startDistributed } from './support/topology';
@@ -114,7 +114,6 @@ describe('distributed: worker failover', () => {
       ServiceProcess.start('session-worker', topology.env, { name: 'worker-1' }),
     ]);
     topology.processes.splice(0, topology.processes.length, ...restarted);
-    const { apiClient } = await import('@jumbe/testing');
     topology.gateways.splice(
       0,
       topology.gateways.length,

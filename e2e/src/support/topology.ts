@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { apiClient, type ApiClient, ServiceProcess, ThrowawayDatabase } from '@jumbe/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -137,7 +138,6 @@ export async function startDistributed(
 
 /** Removes what a finished topology left in Redis (its sandbox phones, counters, leases). */
 async function deleteRedisKeys(pattern: string): Promise<void> {
-  const { default: Redis } = await import('ioredis');
   const redis = new Redis(REDIS_URL);
   try {
     const keys = await redis.keys(pattern);

@@ -27,10 +27,11 @@ export class RecordingReceiver {
   ) {}
 
   static async start(): Promise<RecordingReceiver> {
-    let receiver: RecordingReceiver | undefined;
-    const server = createServer((request, response) => receiver!.handle(request, response));
+    const handlers: { handle?: (request: IncomingMessage, response: ServerResponse) => void } = {};
+    const server = createServer((request, response) => handlers.handle?.(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new RecordingReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const receiver = new RecordingReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    handlers.handle = (request, response) => receiver.handle(request, response);
     return receiver;
   }
 

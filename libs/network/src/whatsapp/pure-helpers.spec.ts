@@ -18,7 +18,9 @@ describe('CredentialCipher (AES-256-GCM, key from JUMBE_SECRET_KEY by HKDF)', ()
   it('refuses another row, another key, and any tampering', () => {
     const sealed = cipher.encrypt(Buffer.from('secret'), 'row-1');
     expect(() => cipher.decrypt(sealed, 'row-2')).toThrow();
-    expect(() => new CredentialCipher('another-secret-key-of-32-characters!!').decrypt(sealed, 'row-1')).toThrow();
+    expect(() =>
+      new CredentialCipher('another-secret-key-of-32-characters!!').decrypt(sealed, 'row-1'),
+    ).toThrow();
     const tampered = Buffer.from(sealed);
     tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
     expect(() => cipher.decrypt(tampered, 'row-1')).toThrow();
@@ -31,7 +33,13 @@ describe('CredentialCipher (AES-256-GCM, key from JUMBE_SECRET_KEY by HKDF)', ()
 });
 
 describe('decideAfterClose (Baileys DisconnectReason → what the session does)', () => {
-  const linked: CloseFacts = { statusCode: 408, message: '', linked: true, loginOffered: false, loginExpired: false };
+  const linked: CloseFacts = {
+    statusCode: 408,
+    message: '',
+    linked: true,
+    loginOffered: false,
+    loginExpired: false,
+  };
   const login: CloseFacts = { ...linked, linked: false };
 
   it.each([
@@ -61,7 +69,9 @@ describe('decideAfterClose (Baileys DisconnectReason → what the session does)'
       reason: 'network_error',
       clearCredentials: true,
     });
-    expect(decideAfterClose({ ...login, statusCode: 515, loginOffered: true })).toEqual({ action: 'reconnect_now' });
+    expect(decideAfterClose({ ...login, statusCode: 515, loginOffered: true })).toEqual({
+      action: 'reconnect_now',
+    });
   });
 });
 

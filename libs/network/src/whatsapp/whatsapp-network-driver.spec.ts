@@ -1,4 +1,4 @@
-import { initAuthCreds } from '@whiskeysockets/baileys';
+import { initAuthCreds, proto } from '@whiskeysockets/baileys';
 import pino from 'pino';
 import { NetworkSendError } from '../network-send-error';
 import type { NetworkSession } from '../network-session';
@@ -63,13 +63,17 @@ describe('WhatsAppNetworkDriver: login', () => {
     ]);
   });
 
-  it('chooses server options: no history sync, not online, bounded caches, retries served', async () => {
+  it('chooses server options: no full history sync, not online, bounded caches, retries served', async () => {
     const { network, driver } = setup();
     await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
     const { config } = await network.socket(1);
     expect(config.syncFullHistory).toBe(false);
     expect(config.markOnlineOnConnect).toBe(false);
-    expect(config.shouldSyncHistoryMessage?.({} as never)).toBe(false);
+    const { HistorySyncType } = proto.HistorySync;
+    expect(config.shouldSyncHistoryMessage?.({ syncType: HistorySyncType.FULL })).toBe(false);
+    expect(config.shouldSyncHistoryMessage?.({ syncType: HistorySyncType.ON_DEMAND })).toBe(false);
+    // The small initial syncs carry the LID mappings Baileys needs.
+    expect(config.shouldSyncHistoryMessage?.({ syncType: HistorySyncType.INITIAL_BOOTSTRAP })).toBe(true);
     expect(config.getMessage).toEqual(expect.any(Function));
     for (const cache of [
       config.msgRetryCounterCache,

@@ -1,10 +1,35 @@
 // Loaded on the first `open` only (see WhatsAppNetworkDriver): everything that needs Baileys at
 // run time is reached from here, so processes on the sandbox network never load the library.
 import { makeWASocket } from '@whiskeysockets/baileys';
+import { LRUCache } from 'lru-cache';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
 export { PostgresAuthState } from './postgres-auth-state';
 export { WhatsAppSession } from './whatsapp-session';
 
+/** LID ↔ phone-number mappings kept in memory per session (the rest are read from PostgreSQL). */
+export const LID_MAPPING_CACHE_ENTRIES = 5_000;
+
 /** The real socket: Baileys' makeWASocket with the options the session chose. */
-export const baileysSocketFactory: WhatsAppSocketFactory = (config) => makeWASocket(config);
+export const baileysSocketFactory: WhatsAppSocketFactory = (config) => {
+  const socket = makeWASocket(config);
+  boundLidMappingCache(socket.signalRepository.lidMapping);
+  return socket;
+};
+
+/**
+ * Baileys' LID mapping store caches every mapping it ever saw for three days with no size limit,
+ * and takes no cache option. Its entries are only a cache of the `lid-mapping` keys in the
+ * credential store, so swapping in an LRU with the same expiry and a size cap loses nothing.
+ */
+export function boundLidMappingCache(lidMapping: object): void {
+  const holder = lidMapping as { mappingCache?: unknown };
+  const current = holder.mappingCache;
+  if (!(current instanceof LRUCache) || current.max > 0) return;
+  holder.mappingCache = new LRUCache<string, string>({
+    max: LID_MAPPING_CACHE_ENTRIES,
+    ttl: current.ttl || 3 * 24 * 60 * 60 * 1000,
+    ttlAutopurge: true,
+    updateAgeOnGet: true,
+  });
+}

@@ -4,6 +4,7 @@ import {
   type ConnectionState,
   generateWAMessageFromContent,
   jidDecode,
+  proto,
   type UserFacingSocketConfig,
   type WAMessage,
 } from '@whiskeysockets/baileys';
@@ -239,9 +240,10 @@ export class WhatsAppSession implements NetworkSession {
       auth: auth.state,
       logger: this.context.baileysLogger,
       browser: Browsers.ubuntu('Chrome'),
-      // A server, not a phone: no history download, not shown online, no link previews.
+      // A server, not a phone: no full history, not shown online, no link previews. The small
+      // initial syncs stay on: they carry the LID ↔ phone-number mappings Baileys needs.
       syncFullHistory: false,
-      shouldSyncHistoryMessage: () => false,
+      shouldSyncHistoryMessage: ({ syncType }) => !SKIPPED_HISTORY.has(syncType ?? -1),
       markOnlineOnConnect: false,
       emitOwnEvents: false,
       generateHighQualityLinkPreview: false,
@@ -530,6 +532,12 @@ export class WhatsAppSession implements NetworkSession {
     }
   }
 }
+
+/** History the phone would upload that a gateway never needs. */
+const SKIPPED_HISTORY = new Set<number>([
+  proto.HistorySync.HistorySyncType.FULL,
+  proto.HistorySync.HistorySyncType.ON_DEMAND,
+]);
 
 function stopSocket(socket: WhatsAppSocket | null): void {
   if (!socket) return;

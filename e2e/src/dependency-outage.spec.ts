@@ -36,7 +36,7 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
   let probeIds: string[];
 
   beforeAll(async () => {
-    topology = await startDistributed(2, { JUMBE_LOG_LEVEL: 'debug' }, 2, {
+    topology = await startDistributed(2, {}, 2, {
       urls: async (real) => {
         proxies.database = await TcpProxy.inFrontOf(real.database);
         proxies.redis = await TcpProxy.inFrontOf(real.redis);
@@ -55,10 +55,6 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
   }, 90_000);
 
   afterAll(async () => {
-    // DEBUG-TEMP
-    const { mkdirSync, writeFileSync } = await import('node:fs');
-    mkdirSync('/tmp/outage-debug', { recursive: true });
-    for (const p of topology?.processes ?? []) writeFileSync(`/tmp/outage-debug/${p.name}.log`, p.logs());
     await Promise.all([...running].map((load) => load.stop()));
     // Dependencies back first, so the processes can shut down cleanly instead of timing out.
     await Promise.all(Object.values(proxies).map((proxy) => proxy.restore().catch(() => undefined)));
@@ -192,11 +188,17 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
         expect(named.some((s) => s.body.includes(`"${check}":"unavailable"`))).toBe(true);
       }
       expect(recovery.ok ? 'recovered' : recovery.pending).toBe('recovered');
-      // A session served by two workers at once would answer one request twice: the message
-      // would reach the network twice. And a 200 means the network has the message.
+      // A session served by two workers at once answers one request twice: both send, and the
+      // message reaches the network twice (two outbox entries, two ids). And a 200 means the
+      // network has the message.
       const outbox = await sentTexts(load.label);
       const acknowledged = all.filter((s) => s.status === 200 && s.text !== undefined).map((s) => s.text!);
-      process.stdout.write(`DUPS ${JSON.stringify(duplicates(outbox))}\n`);
+      // KNOWN PRODUCT BUG (Redis outage, fails in most runs): ShardKeeper
+      // (libs/coordination/src/ownership/shard-keeper.ts) checks a held lease's age only when a
+      // tick fails (dropExpired). After Redis returns, the first worker to tick finds the other's
+      // leases expired, takes them and serves them, while the other keeps serving them until its
+      // own next tick finds the renewal refused (up to ~1 s later): every command in that window
+      // runs on both workers and each message is sent twice.
       expect(duplicates(outbox)).toEqual([]);
       expect(acknowledged.filter((text) => !outbox.includes(text))).toEqual([]);
       return { loadStatuses, sessionListStatuses };
@@ -323,10 +325,6 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       texts.push(
         ...entries.map((entry) => entry.content.text ?? '').filter((text) => text.startsWith(label)),
       );
-      // DEBUG-TEMP
-      const seen = new Map<string, unknown[]>();
-      for (const e of entries as unknown as { content: { text: string } }[]) seen.set(e.content.text, [...(seen.get(e.content.text) ?? []), e]);
-      for (const [t, es] of seen) if (es.length > 1) process.stdout.write(`DUPENTRY ${t} ${JSON.stringify(es)}\n`);
     }
     return texts;
   }

@@ -16,7 +16,11 @@ const PATH = '/kill';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `work(i)` for i in [0, count) with at most `limit` running at once. */
-async function boundedConcurrency(count: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
+async function boundedConcurrency(
+  count: number,
+  limit: number,
+  work: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
@@ -36,7 +40,7 @@ async function shardConsumerState(deployment: string, shard: number): Promise<st
     const stream = `${EVENT_STREAM_NAME}_${deployment.toUpperCase().replace(/-/g, '_')}`;
     const info = await (await connection.jetstreamManager()).consumers.info(stream, `dispatch-${shard}`);
     return JSON.stringify({
-      ackWaitMs: info.config.ack_wait / 1e6,
+      ackWaitMs: (info.config.ack_wait ?? 0) / 1e6,
       numPending: info.num_pending,
       numAckPending: info.num_ack_pending,
       numRedelivered: info.num_redelivered,
@@ -69,7 +73,10 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
     });
     account = await createAccount(api, topology.adminToken);
     await linkSession(api, account.key);
-    const saved = await api.patch('/api/v1/webhook', { key: account.key, body: { url: `${receiver.url}${PATH}` } });
+    const saved = await api.patch('/api/v1/webhook', {
+      key: account.key,
+      body: { url: `${receiver.url}${PATH}` },
+    });
     expect(saved.status).toBe(200);
   });
   afterAll(async () => {
@@ -85,6 +92,8 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
     let restartedAt: number | null = null;
     let receivedAtKill = 0;
     let replacement: ServiceProcess | null = null;
+    let shardsTakenAt: number | null = null;
+    let lateId = '';
 
     // The killer: waits until ~300 deliveries have arrived, SIGKILLs the dispatcher, starts another.
     const killer = (async () => {
@@ -98,6 +107,15 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
       // topology.stop() stops every process in this list, the replacement included.
       topology.processes.push(replacement);
       restartedAt = Date.now();
+      // Once it serves every shard, one more event: does it wait for the older ones, as order requires?
+      while (!/"shardsHeld":64/.test(replacement.logs()) && Date.now() < deadline) await sleep(50);
+      shardsTakenAt = Date.now();
+      const late = await api.post('/api/v1/sandbox/inbound', {
+        key: account.key,
+        body: { from: '254722100000', text: 'after the restart' },
+      });
+      expect(late.status).toBe(200);
+      lateId = late.body.data.id;
     })();
 
     await boundedConcurrency(TOTAL, CONCURRENCY, async (i) => {
@@ -116,12 +134,13 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
     // Every message id arrives at least once; bounded wait well within the suite's budget.
     const expected = new Set(sentIds);
     expect(expected.size).toBe(TOTAL);
+    expect(lateId).not.toBe('');
     const arrivedIds = () => new Set(receiver.at(PATH).map((request) => request.json?.message?.id as string));
     const deadline = Date.now() + Number(process.env['KILL_WAIT_MS'] ?? 60_000);
     let allArrivedAt: number | null = null;
     while (Date.now() < deadline) {
       const arrived = arrivedIds();
-      if ([...expected].every((id) => arrived.has(id))) {
+      if (arrived.has(lateId) && [...expected].every((id) => arrived.has(id))) {
         allArrivedAt = Date.now();
         break;
       }
@@ -130,9 +149,15 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
 
     const requests = receiver.at(PATH);
     const afterKill = requests.filter((request) => request.receivedAt > killedAt!);
-    const firstAfterRestart = afterKill.length > 0 ? afterKill[0]!.receivedAt : null;
+    const firstAfterKill = afterKill.length > 0 ? afterKill[0]!.receivedAt : null;
     const arrived = arrivedIds();
     const missing = [...expected].filter((id) => !arrived.has(id));
+    // How many of the burst's events the later event overtook (one session's events should stay in order).
+    const lateIndex = requests.findIndex((request) => request.json?.message?.id === lateId);
+    const beforeLate = new Set(
+      requests.slice(0, Math.max(lateIndex, 0)).map((request) => request.json.message.id),
+    );
+    const overtaken = lateIndex < 0 ? null : [...expected].filter((id) => !beforeLate.has(id)).length;
     const consumer = await shardConsumerState(topology.deployment, shardOf(account.accountId, 'default'));
 
     // Group by message id: every copy of one message carries one delivery id (header and body agree).
@@ -148,19 +173,27 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
 
     console.log(
       [
-        `dispatcher kill test: ${TOTAL} events, ${requests.length} requests received, ${duplicates} duplicate(s)`,
-        `  burst sent in ${burstDoneAt - started} ms; killed after ${receivedAtKill} received, at +${killedAt! - started} ms`,
-        `  replacement dispatcher listening ${restartedAt! - killedAt!} ms after the kill`,
-        `  first delivery after the kill: ${firstAfterRestart === null ? 'none' : `${firstAfterRestart - killedAt!} ms after it`}`,
-        `  all ${TOTAL} delivered: ${allArrivedAt === null ? `NO (${missing.length} missing)` : `${allArrivedAt - killedAt!} ms after the kill`}`,
+        `dispatcher kill test: ${TOTAL} burst events + 1 after the restart; ${requests.length} requests received, ${duplicates} duplicate(s)`,
+        `  burst sent in ${burstDoneAt - started} ms; dispatcher SIGKILLed after ${receivedAtKill} had been received, at +${killedAt! - started} ms`,
+        `  replacement dispatcher listening ${restartedAt! - killedAt!} ms after the kill, serving all 64 shards after ${shardsTakenAt! - killedAt!} ms`,
+        `  first delivery after the kill: ${firstAfterKill === null ? 'none' : `${firstAfterKill - killedAt!} ms after it`}`,
+        `  every event delivered: ${allArrivedAt === null ? `NO, ${missing.length} of the burst still missing after ${deadline - killedAt!} ms` : `${allArrivedAt - killedAt!} ms after the kill`}`,
+        `  the event sent after the restart ${overtaken === null ? 'never arrived' : `arrived ahead of ${overtaken} older burst event(s)`}`,
         `  shard consumer: ${consumer}`,
         `  total ${Date.now() - started} ms`,
       ].join('\n'),
     );
 
-    expect({ missing: missing.length, firstMissing: missing.slice(0, 5) }).toEqual({ missing: 0, firstMissing: [] });
+    expect({ missing: missing.length, firstMissing: missing.slice(0, 5) }).toEqual({
+      missing: 0,
+      firstMissing: [],
+    });
     expect(conflicting).toEqual([]);
-    expect(requests.every((request) => expected.has(request.json.message.id))).toBe(true);
+    expect(
+      requests.every(
+        (request) => expected.has(request.json.message.id) || request.json.message.id === lateId,
+      ),
+    ).toBe(true);
 
     // The deliveries are recorded and listed (newest 20) by GET /webhook.
     const listed = await eventually(
@@ -170,7 +203,12 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
     );
     expect(listed.body.data.deliveries).toHaveLength(20);
     for (const delivery of listed.body.data.deliveries) {
-      expect(delivery).toMatchObject({ event: 'message.received', status: 'success', statusCode: 200, response: 'ok' });
+      expect(delivery).toMatchObject({
+        event: 'message.received',
+        status: 'success',
+        statusCode: 200,
+        response: 'ok',
+      });
     }
   });
 });

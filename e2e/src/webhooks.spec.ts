@@ -6,5 +6,7 @@ describe('webhooks, all-in-one', () => {
 });
 
 describe('webhooks, distributed (2 gateways, 2 workers, 1 dispatcher)', () => {
-  describeWebhookContract(() => startDistributed(2, { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }, 2, { dispatchers: 1 }));
+  describeWebhookContract(() =>
+    startDistributed(2, { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }, 2, { dispatchers: 1 }),
+  );
 });

@@ -148,7 +148,11 @@ async function deleteRedisKeys(pattern: string): Promise<void> {
 }
 
 /** Waits until the workers' logs show all 64 shards spread over all of them. */
-async function waitForAllShardsServed(processes: ServiceProcess[], role: 'worker' | 'dispatcher', timeoutMs = 30_000): Promise<void> {
+async function waitForAllShardsServed(
+  processes: ServiceProcess[],
+  role: 'worker' | 'dispatcher',
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const counts = processes.filter((p) => p.name.startsWith(role)).map((p) => lastShardCount(p.logs()));

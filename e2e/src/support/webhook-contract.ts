@@ -46,14 +46,25 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     const noUrl = await api.patch('/api/v1/webhook', { key: a.key, body: { enabled: true } });
     expectError(noUrl, 400, 'validation_error');
     expect(noUrl.body.error.details[0].path).toBe('/url');
-    expectError(await api.patch('/api/v1/webhook', { key: a.key, body: { url: 'ftp://example.com/x' } }), 400, 'invalid_webhook_url');
-    expectError(await api.patch('/api/v1/webhook', { key: a.key, body: { url: `${receiver.url}/x`, enabled: 'yes' } }), 400, 'validation_error');
+    expectError(
+      await api.patch('/api/v1/webhook', { key: a.key, body: { url: 'ftp://example.com/x' } }),
+      400,
+      'invalid_webhook_url',
+    );
+    expectError(
+      await api.patch('/api/v1/webhook', { key: a.key, body: { url: `${receiver.url}/x`, enabled: 'yes' } }),
+      400,
+      'validation_error',
+    );
     expectError(await api.post('/api/v1/webhook/test', { key: a.key }), 409, 'webhook_not_enabled');
   });
 
   it('shows the secret on the first save and on rotation only', async () => {
     const a = await account();
-    const first = await api.patch('/api/v1/webhook', { key: a.key, body: { url: `${receiver.url}/secrets` } });
+    const first = await api.patch('/api/v1/webhook', {
+      key: a.key,
+      body: { url: `${receiver.url}/secrets` },
+    });
     expect(first.body).toEqual({
       message: expect.any(String),
       data: { url: `${receiver.url}/secrets`, enabled: true, hasSecret: true },
@@ -63,7 +74,10 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     expect(toggled.body.secret).toBeUndefined();
     expect(toggled.body.data).toEqual({ url: `${receiver.url}/secrets`, enabled: false, hasSecret: true });
     expectError(await api.post('/api/v1/webhook/test', { key: a.key }), 409, 'webhook_not_enabled');
-    const rotated = await api.patch('/api/v1/webhook', { key: a.key, body: { enabled: true, rotateSecret: true } });
+    const rotated = await api.patch('/api/v1/webhook', {
+      key: a.key,
+      body: { enabled: true, rotateSecret: true },
+    });
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(first.body.secret);
     const read = await api.get('/api/v1/webhook', { key: a.key });
@@ -71,14 +85,22 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     const removed = await api.delete('/api/v1/webhook', { key: a.key });
     expect(removed.body.data).toEqual({ url: null, enabled: false, hasSecret: false });
     expect((await api.get('/api/v1/webhook', { key: a.key })).body.data.url).toBeNull();
-    const again = await api.patch('/api/v1/webhook', { key: a.key, body: { url: `${receiver.url}/secrets` } });
+    const again = await api.patch('/api/v1/webhook', {
+      key: a.key,
+      body: { url: `${receiver.url}/secrets` },
+    });
     expect(again.body.secret).toMatch(/^whsec_/);
   });
 
   it('sends a signed webhook.test that the receiver helper and Standard Webhooks verify', async () => {
     const a = await account();
-    const { body } = await api.patch('/api/v1/webhook', { key: a.key, body: { url: `${receiver.url}/test-event` } });
-    const tested = await topology.gateways[topology.gateways.length - 1]!.post('/api/v1/webhook/test', { key: a.key });
+    const { body } = await api.patch('/api/v1/webhook', {
+      key: a.key,
+      body: { url: `${receiver.url}/test-event` },
+    });
+    const tested = await topology.gateways[topology.gateways.length - 1]!.post('/api/v1/webhook/test', {
+      key: a.key,
+    });
     expect(tested.status).toBe(200);
     const delivery = tested.body.data.delivery;
     expect(delivery).toEqual({
@@ -99,7 +121,11 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     expect(request!.headers['x-service-event']).toBe('webhook.test');
     expect(request!.headers['x-service-delivery']).toBe(delivery.id);
     expect(request!.headers['webhook-id']).toBe(delivery.id);
-    const verified = verifyDelivery({ body: request!.raw, headers: request!.headers as Record<string, string>, secret: body.secret });
+    const verified = verifyDelivery({
+      body: request!.raw,
+      headers: request!.headers as Record<string, string>,
+      secret: body.secret,
+    });
     expect(verified.deliveryId).toBe(delivery.id);
     expect(request!.json).toEqual({
       event: 'webhook.test',
@@ -109,10 +135,27 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       sessionId: 'default',
       data: { message: expect.stringMatching(/test/i) },
     });
-    expect(() => new Webhook(body.secret).verify(request!.raw.toString('utf8'), request!.headers as Record<string, string>)).not.toThrow();
+    expect(() =>
+      new Webhook(body.secret).verify(
+        request!.raw.toString('utf8'),
+        request!.headers as Record<string, string>,
+      ),
+    ).not.toThrow();
     // A different secret, or a re-serialised body, does not verify.
-    expect(() => verifyDelivery({ body: request!.raw, headers: request!.headers as Record<string, string>, secret: 'whsec_' + Buffer.alloc(32).toString('base64') })).toThrow();
-    expect(() => verifyDelivery({ body: JSON.stringify(request!.json, null, 2), headers: request!.headers as Record<string, string>, secret: body.secret })).toThrow();
+    expect(() =>
+      verifyDelivery({
+        body: request!.raw,
+        headers: request!.headers as Record<string, string>,
+        secret: 'whsec_' + Buffer.alloc(32).toString('base64'),
+      }),
+    ).toThrow();
+    expect(() =>
+      verifyDelivery({
+        body: JSON.stringify(request!.json, null, 2),
+        headers: request!.headers as Record<string, string>,
+        secret: body.secret,
+      }),
+    ).toThrow();
   });
 
   it('delivers message.received for every inbound kind, with the reply routing fields right', async () => {
@@ -120,17 +163,35 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     const send = (message: object) => api.post('/api/v1/sandbox/inbound', { key: a.key, body: message });
     const direct = (await send({ from: '254722000001', pushName: 'Amina', text: 'Habari' })).body.data.id;
     const lid = (await send({ from: '254722000002', lid: true, text: 'via lid' })).body.data.id;
-    const group = (await send({ from: '254722000003', group: { id: '120363040000000000@g.us' }, text: 'group hi' })).body.data.id;
-    const media = (await send({ from: '254722000004', media: { type: 'document', fileName: 'invoice.pdf', mimetype: 'application/pdf', caption: 'Invoice' } })).body.data.id;
+    const group = (
+      await send({ from: '254722000003', group: { id: '120363040000000000@g.us' }, text: 'group hi' })
+    ).body.data.id;
+    const media = (
+      await send({
+        from: '254722000004',
+        media: { type: 'document', fileName: 'invoice.pdf', mimetype: 'application/pdf', caption: 'Invoice' },
+      })
+    ).body.data.id;
     const voice = (await send({ from: '254722000005', media: { type: 'audio', seconds: 7 } })).body.data.id;
-    const button = (await send({ from: '254722000006', interaction: { type: 'quick_reply', id: 'yes', label: 'Yes' } })).body.data.id;
+    const button = (
+      await send({ from: '254722000006', interaction: { type: 'quick_reply', id: 'yes', label: 'Yes' } })
+    ).body.data.id;
     const requests = await receiver.waitFor('/inbound', 6);
     expect(requests).toHaveLength(6);
     const byId = new Map(requests.map((request) => [request.json.message.id, request]));
     for (const request of requests) {
-      const verified = verifyDelivery({ body: request.raw, headers: request.headers as Record<string, string>, secret });
+      const verified = verifyDelivery({
+        body: request.raw,
+        headers: request.headers as Record<string, string>,
+        secret,
+      });
       expect(verified.event).toBe('message.received');
-      expect(request.json).toMatchObject({ event: 'message.received', customerId: a.accountId, sessionId: 'default', deliveryId: request.headers['x-service-delivery'] });
+      expect(request.json).toMatchObject({
+        event: 'message.received',
+        customerId: a.accountId,
+        sessionId: 'default',
+        deliveryId: request.headers['x-service-delivery'],
+      });
       expect(request.json.message.fromMe).toBe(false);
       expect(request.json.message.messageTimestamp).toMatch(/Z$/);
     }
@@ -145,7 +206,11 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       interaction: null,
       media: null,
     });
-    expect(byId.get(lid)!.json.message).toMatchObject({ phoneNumber: '254722000002', chat: expect.stringMatching(/@lid$/), rawChat: expect.stringMatching(/@lid$/) });
+    expect(byId.get(lid)!.json.message).toMatchObject({
+      phoneNumber: '254722000002',
+      chat: expect.stringMatching(/@lid$/),
+      rawChat: expect.stringMatching(/@lid$/),
+    });
     expect(byId.get(lid)!.json.message.replyTo).toBe('254722000002@s.whatsapp.net');
     expect(byId.get(group)!.json.message).toMatchObject({
       replyTo: '120363040000000000@g.us',
@@ -156,7 +221,13 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     expect(byId.get(media)!.json.message).toMatchObject({
       type: 'documentMessage',
       text: 'Invoice',
-      media: { type: 'document', mimetype: 'application/pdf', fileName: 'invoice.pdf', caption: 'Invoice', seconds: null },
+      media: {
+        type: 'document',
+        mimetype: 'application/pdf',
+        fileName: 'invoice.pdf',
+        caption: 'Invoice',
+        seconds: null,
+      },
     });
     expect(byId.get(voice)!.json.message.media).toMatchObject({ type: 'audio', seconds: 7 });
     expect(byId.get(button)!.json.message).toMatchObject({
@@ -167,16 +238,26 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     // A reply uses the event's sessionId and message.replyTo, and reaches the network.
     const reply = await api.post('/api/v1/messages/text', {
       key: a.key,
-      body: { sessionId: byId.get(group)!.json.sessionId, to: byId.get(group)!.json.message.replyTo, text: 'Karibu' },
+      body: {
+        sessionId: byId.get(group)!.json.sessionId,
+        to: byId.get(group)!.json.message.replyTo,
+        text: 'Karibu',
+      },
     });
     expect(reply.body.data.key.remoteJid).toBe('120363040000000000@g.us');
   });
 
   it("keeps one session's events in order", async () => {
     const { a } = await subscribed('/ordered');
-    for (let i = 0; i < 15; i += 1) await api.post('/api/v1/sandbox/inbound', { key: a.key, body: { from: '254722000010', text: `n${i}` } });
+    for (let i = 0; i < 15; i += 1)
+      await api.post('/api/v1/sandbox/inbound', {
+        key: a.key,
+        body: { from: '254722000010', text: `n${i}` },
+      });
     const requests = await receiver.waitFor('/ordered', 15);
-    expect(requests.map((request) => request.json.message.text)).toEqual(Array.from({ length: 15 }, (_, i) => `n${i}`));
+    expect(requests.map((request) => request.json.message.text)).toEqual(
+      Array.from({ length: 15 }, (_, i) => `n${i}`),
+    );
   });
 
   it('records failed deliveries, lists the newest 20, and redelivers by hand as a new delivery', async () => {
@@ -185,7 +266,11 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       response.statusCode = 500;
       response.end('boom');
     });
-    for (let i = 0; i < 22; i += 1) await api.post('/api/v1/sandbox/inbound', { key: a.key, body: { from: '254722000020', text: `f${i}` } });
+    for (let i = 0; i < 22; i += 1)
+      await api.post('/api/v1/sandbox/inbound', {
+        key: a.key,
+        body: { from: '254722000020', text: `f${i}` },
+      });
     await receiver.waitFor('/flaky', 22);
     const listed = await eventually(
       () => api.get('/api/v1/webhook', { key: a.key }),
@@ -193,7 +278,13 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     );
     const deliveries = listed.body.data.deliveries;
     expect(deliveries).toHaveLength(20);
-    expect(deliveries[0]).toMatchObject({ event: 'message.received', status: 'failed', statusCode: 500, response: 'boom', error: expect.stringContaining('500') });
+    expect(deliveries[0]).toMatchObject({
+      event: 'message.received',
+      status: 'failed',
+      statusCode: 500,
+      response: 'boom',
+      error: expect.stringContaining('500'),
+    });
     const times = deliveries.map((delivery: { attemptedAt: string }) => delivery.attemptedAt);
     expect([...times].sort().reverse()).toEqual(times);
     // Nothing is retried automatically.
@@ -204,16 +295,31 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     const failed = deliveries[0];
     const redelivered = await api.post(`/api/v1/webhook/deliveries/${failed.id}/redeliver`, { key: a.key });
     expect(redelivered.status).toBe(200);
-    expect(redelivered.body.data.delivery).toMatchObject({ status: 'success', statusCode: 200, response: 'fixed', event: 'message.received' });
+    expect(redelivered.body.data.delivery).toMatchObject({
+      status: 'success',
+      statusCode: 200,
+      response: 'fixed',
+      event: 'message.received',
+    });
     expect(redelivered.body.data.delivery.id).not.toBe(failed.id);
     const last = receiver.at('/flaky').at(-1)!;
     expect(last.json.deliveryId).toBe(redelivered.body.data.delivery.id);
-    expect(last.json.message.text).toBe(receiver.at('/flaky').find((r) => r.json.deliveryId === failed.id)!.json.message.text);
+    expect(last.json.message.text).toBe(
+      receiver.at('/flaky').find((r) => r.json.deliveryId === failed.id)!.json.message.text,
+    );
     verifyDelivery({ body: last.raw, headers: last.headers as Record<string, string>, secret });
 
     const other = await account();
-    expectError(await api.post(`/api/v1/webhook/deliveries/${failed.id}/redeliver`, { key: other.key }), 404, 'not_found');
-    expectError(await api.post('/api/v1/webhook/deliveries/not-a-uuid/redeliver', { key: a.key }), 400, 'validation_error');
+    expectError(
+      await api.post(`/api/v1/webhook/deliveries/${failed.id}/redeliver`, { key: other.key }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await api.post('/api/v1/webhook/deliveries/not-a-uuid/redeliver', { key: a.key }),
+      400,
+      'validation_error',
+    );
     expect((await api.get('/api/v1/webhook', { key: other.key })).body.data.deliveries).toEqual([]);
   });
 
@@ -224,14 +330,21 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       response.end();
     });
     const tested = await api.post('/api/v1/webhook/test', { key: a.key });
-    expect(tested.body.data.delivery).toMatchObject({ status: 'failed', statusCode: 301, error: expect.stringMatching(/redirect/i) });
+    expect(tested.body.data.delivery).toMatchObject({
+      status: 'failed',
+      statusCode: 301,
+      error: expect.stringMatching(/redirect/i),
+    });
     expect(receiver.at('/elsewhere')).toHaveLength(0);
   });
 
   it('sends nothing and records nothing while the webhook is disabled', async () => {
     const { a } = await subscribed('/disabled');
     await api.patch('/api/v1/webhook', { key: a.key, body: { enabled: false } });
-    await api.post('/api/v1/sandbox/inbound', { key: a.key, body: { from: '254722000030', text: 'unheard' } });
+    await api.post('/api/v1/sandbox/inbound', {
+      key: a.key,
+      body: { from: '254722000030', text: 'unheard' },
+    });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(receiver.at('/disabled')).toHaveLength(0);
     expect((await api.get('/api/v1/webhook', { key: a.key })).body.data.deliveries).toEqual([]);
@@ -239,10 +352,20 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
 
   it('signs the very next delivery with a rotated secret', async () => {
     const { a, secret } = await subscribed('/rotate');
-    const rotated = (await api.patch('/api/v1/webhook', { key: a.key, body: { rotateSecret: true } })).body.secret;
-    await api.post('/api/v1/sandbox/inbound', { key: a.key, body: { from: '254722000040', text: 'after rotation' } });
+    const rotated = (await api.patch('/api/v1/webhook', { key: a.key, body: { rotateSecret: true } })).body
+      .secret;
+    await api.post('/api/v1/sandbox/inbound', {
+      key: a.key,
+      body: { from: '254722000040', text: 'after rotation' },
+    });
     const [request] = await receiver.waitFor('/rotate', 1);
-    verifyDelivery({ body: request!.raw, headers: request!.headers as Record<string, string>, secret: rotated });
-    expect(() => verifyDelivery({ body: request!.raw, headers: request!.headers as Record<string, string>, secret })).toThrow();
+    verifyDelivery({
+      body: request!.raw,
+      headers: request!.headers as Record<string, string>,
+      secret: rotated,
+    });
+    expect(() =>
+      verifyDelivery({ body: request!.raw, headers: request!.headers as Record<string, string>, secret }),
+    ).toThrow();
   });
 }

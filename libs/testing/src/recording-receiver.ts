@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
@@ -30,7 +36,10 @@ export class RecordingReceiver {
     const handlers: { handle?: (request: IncomingMessage, response: ServerResponse) => void } = {};
     const server = createServer((request, response) => handlers.handle?.(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const receiver = new RecordingReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const receiver = new RecordingReceiver(
+      server,
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    );
     handlers.handle = (request, response) => receiver.handle(request, response);
     return receiver;
   }
@@ -46,7 +55,8 @@ export class RecordingReceiver {
 
   async waitFor(path: string, count: number, timeoutMs = 20_000): Promise<ReceivedRequest[]> {
     const deadline = Date.now() + timeoutMs;
-    while (this.at(path).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (this.at(path).length < count && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     return this.at(path);
   }
 

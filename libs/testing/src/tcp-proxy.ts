@@ -1,5 +1,13 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
+/**
+ * Where the proxy's port is picked from: below the kernel's ephemeral range (Linux 32768-60999,
+ * macOS 49152-65535). While a proxy is cut its port is free, and a port from the ephemeral range
+ * could meanwhile be handed to some outgoing connection, making `restore()` fail with EADDRINUSE.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+const PORT_ATTEMPTS = 50;
+
 /** Ports the dependency URLs of the tests use when they name none. */
 const DEFAULT_PORTS: Record<string, number> = {
   'postgres:': 5432,
@@ -27,14 +35,21 @@ export class TcpProxy {
   private constructor(
     readonly targetHost: string,
     readonly targetPort: number,
-    private listenPort: number,
+    private readonly listenPort: number,
   ) {}
 
   /** Listens on a free port of 127.0.0.1 and forwards every connection to `host:port`. */
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
-    const proxy = new TcpProxy(target.host, target.port, 0);
-    await proxy.listen();
-    return proxy;
+    for (let attempt = 1; ; attempt += 1) {
+      const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+      const proxy = new TcpProxy(target.host, target.port, port);
+      try {
+        await proxy.listen();
+        return proxy;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= PORT_ATTEMPTS) throw error;
+      }
+    }
   }
 
   /** A proxy in front of the server a URL names (`postgres://`, `redis://`, `nats://`). */
@@ -96,15 +111,12 @@ export class TcpProxy {
     const server = createServer((client) => this.forward(client));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      // Port 0 the first time; afterwards the port the processes were given, which must not change.
+      // Always the same port: the processes were given it and reconnect to it.
       server.listen(this.listenPort, '127.0.0.1', () => {
         server.off('error', reject);
         resolve();
       });
     });
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('proxy has no TCP address');
-    this.listenPort = address.port;
     this.server = server;
   }
 

@@ -106,7 +106,9 @@ export class WhatsAppSession implements NetworkSession {
   async requestPairingCode(phoneNumber: string): Promise<string> {
     if (!isValidPhoneNumber(phoneNumber)) throw new RangeError('phoneNumber must be 7 to 15 digits');
     if (this.phase !== 'awaiting_login') throw new NotReadyError('the session is not waiting for a login');
-    await this.waitForLoginReady();
+    // One deadline for the whole request, so the caller (a gateway command) gets an answer in time.
+    const deadline = Date.now() + this.context.settings.pairingCodeWaitMs;
+    await this.waitForLoginReady(deadline - Date.now());
     const socket = this.socket;
     if (this.phase !== 'awaiting_login' || !socket) {
       throw new NotReadyError('the session stopped waiting for a login');
@@ -115,10 +117,7 @@ export class WhatsAppSession implements NetworkSession {
     this.offeredLogin = 'pairing_code';
     let code: string;
     try {
-      code = await withTimeout(
-        socket.requestPairingCode(phoneNumber),
-        this.context.settings.pairingCodeWaitMs,
-      );
+      code = await withTimeout(socket.requestPairingCode(phoneNumber), Math.max(1, deadline - Date.now()));
     } catch (error) {
       this.offeredLogin = 'qr';
       throw new NetworkSendError(
@@ -368,7 +367,7 @@ export class WhatsAppSession implements NetworkSession {
     for (const wake of this.loginReadyWaiters.splice(0)) wake();
   }
 
-  private async waitForLoginReady(): Promise<void> {
+  private async waitForLoginReady(timeoutMs: number): Promise<void> {
     if (this.loginReady && this.socket) return;
     let wake: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => {
@@ -376,7 +375,7 @@ export class WhatsAppSession implements NetworkSession {
       this.loginReadyWaiters.push(resolve);
     });
     try {
-      await withTimeout(ready, this.context.settings.pairingCodeWaitMs);
+      await withTimeout(ready, Math.max(1, timeoutMs));
     } catch {
       throw new NetworkSendError(
         'network_error',

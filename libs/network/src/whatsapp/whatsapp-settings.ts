@@ -24,7 +24,10 @@ export interface WhatsAppNetworkOptions {
   mediaResolver?: HostResolver;
   /** How long a login (QR or pairing code) may wait to be completed; default 3 minutes. */
   loginTimeoutMs?: number;
-  /** How long a pairing-code request waits for WhatsApp to be reachable; default 20 s. */
+  /**
+   * The whole time a pairing-code request may take (waiting for WhatsApp, then asking it);
+   * keep it below the gateway's command timeout. Default 10 s.
+   */
   pairingCodeWaitMs?: number;
   /** Reconnect backoff: first ceiling and cap; defaults 1 s and 60 s. */
   reconnectBaseMs?: number;
@@ -52,7 +55,7 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     mediaMaxBytes: options.mediaMaxBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: options.mediaTimeoutMs ?? 60_000,
     loginTimeoutMs: options.loginTimeoutMs ?? 180_000,
-    pairingCodeWaitMs: options.pairingCodeWaitMs ?? 20_000,
+    pairingCodeWaitMs: options.pairingCodeWaitMs ?? 10_000,
     reconnectBaseMs: options.reconnectBaseMs ?? 1_000,
     reconnectMaxMs: options.reconnectMaxMs ?? 60_000,
     connectSpacingMs: options.connectSpacingMs ?? 100,

@@ -50,7 +50,13 @@ describe('SessionRepository', () => {
   });
 
   it('returns owner_token (bigint) as a number', async () => {
-    await rows.insert({ accountId: bob, sessionId: 'fenced', shard: 0, state: 'starting', ownerToken: 2 ** 40 });
+    await rows.insert({
+      accountId: bob,
+      sessionId: 'fenced',
+      shard: 0,
+      state: 'starting',
+      ownerToken: 2 ** 40,
+    });
     const row = await rows.findOneByOrFail({ accountId: bob, sessionId: 'fenced' });
     expect(row.ownerToken).toBe(2 ** 40);
   });

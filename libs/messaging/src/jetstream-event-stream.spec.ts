@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { connect, type NatsConnection } from 'nats';
+import { BusUnavailableError } from './bus-errors';
+import type { OutgoingEvent } from './event-publisher';
+import type { DeliverableEvent, EventConsumption } from './event-source';
+import { ensureEventStream, JetStreamEventPublisher } from './jetstream-event-publisher';
+import { JetStreamEventSource } from './jetstream-event-source';
+import { delay, eventually } from './test-support/timing';
+
+const NATS_URL = process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+
+/** Redelivery waits this long; small so the suite is quick, large enough for a few round trips. */
+const ACK_WAIT_MS = 600;
+
+describe('JetStream event publisher and source (real NATS JetStream)', () => {
+  // A stream and subject root of our own, so parallel runs and other deployments never interfere.
+  const suffix = randomBytes(5).toString('hex');
+  const stream = `TEST_${suffix.toUpperCase()}`;
+  const namespace = `test${suffix}.`;
+  const subjectRoot = `${namespace}jumbe.v1.events`;
+
+  const connections: NatsConnection[] = [];
+  const consumptions: EventConsumption[] = [];
+  let publisher: JetStreamEventPublisher;
+  let admin: NatsConnection;
+
+  const open = async (name: string) => {
+    const connection = await connect({ servers: NATS_URL, name: `jumbe-test-${name}` });
+    connections.push(connection);
+    return connection;
+  };
+  const source = async (name: string) =>
+    new JetStreamEventSource(await open(name), { stream, subjectRoot, ackWaitMs: ACK_WAIT_MS });
+
+  const event = (shard: number, id: string, text = id): OutgoingEvent => ({
+    eventId: `evt-${suffix}-${shard}-${id}`,
+    // What InboundRelay publishes: the namespace is the publisher's to add.
+    subject: `jumbe.v1.events.${shard}.acct-${shard}.main`,
+    shard,
+    payload: { event: 'message.received', message: { id, text } },
+  });
+
+  const storedMessages = async () =>
+    (await (await admin.jetstreamManager()).streams.info(stream)).state.messages;
+
+  async function record(from: JetStreamEventSource, shard: number, onEvent?: (e: DeliverableEvent) => void) {
+    const received: DeliverableEvent[] = [];
+    const consumption = await from.consume(shard, (delivered) => {
+      received.push(delivered);
+      onEvent?.(delivered);
+    });
+    consumptions.push(consumption);
+    return { received, ids: () => received.map((delivered) => delivered.eventId), consumption };
+  }
+
+  beforeAll(async () => {
+    admin = await open('admin');
+    await ensureEventStream(admin, { name: stream, subjectRoot, duplicateWindowMs: 60_000 });
+    publisher = new JetStreamEventPublisher(await open('publisher'), namespace);
+  });
+  afterEach(async () => {
+    await Promise.all(consumptions.splice(0).map((consumption) => consumption.stop()));
+  });
+  afterAll(async () => {
+    try {
+      await (await admin.jetstreamManager()).streams.delete(stream);
+    } finally {
+      await Promise.all(connections.map((connection) => connection.close()));
+    }
+  });
+
+  it('creates the stream over the subject root, and may be run again at every start', async () => {
+    await ensureEventStream(admin, { name: stream, subjectRoot, duplicateWindowMs: 60_000 });
+    const info = await (await admin.jetstreamManager()).streams.info(stream);
+    expect(info.config.subjects).toEqual([`${subjectRoot}.>`]);
+    expect(info.config.duplicate_window).toBe(60_000 * 1_000_000);
+  });
+
+  it('has the event stored by the time publish resolves, and stores a repeated event id once', async () => {
+    const before = await storedMessages();
+    await publisher.publish(event(0, 'dup', 'original'));
+    expect(await storedMessages()).toBe(before + 1);
+    await publisher.publish(event(0, 'dup', 'copy'));
+    await publisher.publish(event(0, 'dup', 'copy'));
+    expect(await storedMessages()).toBe(before + 1);
+
+    const { received } = await record(await source('dup-reader'), 0);
+    await eventually('the event', () => received.length === 1);
+    await delay(200);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.payload).toEqual({
+      event: 'message.received',
+      message: { id: 'dup', text: 'original' },
+    });
+  });
+
+  it('fails with BusUnavailableError when no stream stores the subject', async () => {
+    const nowhere = new JetStreamEventPublisher(await open('nowhere'), `nostream${suffix}.`);
+    await expect(nowhere.publish(event(0, 'lost'))).rejects.toBeInstanceOf(BusUnavailableError);
+  });
+
+  it("hands a shard's consumer only that shard's events, with id, namespaced subject and payload", async () => {
+    await publisher.publish(event(1, 'one-a'));
+    await publisher.publish(event(2, 'two-a'));
+    await publisher.publish(event(11, 'eleven-a')); // "1" is a prefix of "11": must not match
+    await publisher.publish(event(1, 'one-b'));
+
+    const shardOne = await record(await source('shard-1'), 1);
+    await eventually('both shard-1 events', () => shardOne.received.length >= 2);
+    await delay(300);
+    expect(shardOne.ids()).toEqual([`evt-${suffix}-1-one-a`, `evt-${suffix}-1-one-b`]);
+    expect(shardOne.received[0]).toMatchObject({
+      subject: `${subjectRoot}.1.acct-1.main`,
+      payload: { event: 'message.received', message: { id: 'one-a', text: 'one-a' } },
+    });
+
+    const shardTwo = await record(await source('shard-2'), 2);
+    await eventually('the shard-2 event', () => shardTwo.received.length >= 1);
+    await delay(200);
+    expect(shardTwo.ids()).toEqual([`evt-${suffix}-2-two-a`]);
+  });
+
+  it('hands an event published while consuming over at once', async () => {
+    const live = await record(await source('live'), 3);
+    await publisher.publish(event(3, 'live'));
+    await eventually('the live event', () => live.received.length === 1, 2_000);
+    expect(live.ids()).toEqual([`evt-${suffix}-3-live`]);
+  });
+
+  it("offers an unacknowledged event to the shard's next consumer, and never an acknowledged one", async () => {
+    await publisher.publish(event(4, 'acked'));
+    await publisher.publish(event(4, 'unacked'));
+
+    const first = await record(await source('first-owner'), 4);
+    await eventually('both events', () => first.received.length === 2);
+    await first.received.find((delivered) => delivered.eventId.endsWith('-acked'))!.ack();
+    await first.consumption.stop();
+
+    // Another dispatcher (its own connection) takes the shard over, acknowledging what it gets.
+    const second = await record(await source('second-owner'), 4, (delivered) => void delivered.ack());
+    await eventually('the unacknowledged event', () => second.received.length >= 1, ACK_WAIT_MS * 5);
+    // Long enough for the acknowledged event to show up too, were it still pending.
+    await delay(ACK_WAIT_MS * 2);
+    expect(second.ids()).toEqual([`evt-${suffix}-4-unacked`]);
+
+    // Acknowledged by the second owner: a third one gets nothing.
+    await second.consumption.stop();
+    const third = await record(await source('third-owner'), 4);
+    await delay(ACK_WAIT_MS * 2);
+    expect(third.ids()).toEqual([]);
+  });
+
+  it('keeps an event from coming back while its consumer reports it is still working on it', async () => {
+    await publisher.publish(event(5, 'slow'));
+    let working: NodeJS.Timeout | undefined;
+    const slow = await record(await source('slow'), 5, (delivered) => {
+      working ??= setInterval(() => void delivered.working(), ACK_WAIT_MS / 4);
+    });
+    try {
+      await eventually('the event', () => slow.received.length === 1);
+      await delay(ACK_WAIT_MS * 3);
+      expect(slow.received).toHaveLength(1);
+    } finally {
+      clearInterval(working);
+    }
+    // No longer working on it and never acknowledged: it is offered again.
+    await eventually('the redelivery', () => slow.received.length === 2, ACK_WAIT_MS * 5);
+    expect(slow.ids()).toEqual([`evt-${suffix}-5-slow`, `evt-${suffix}-5-slow`]);
+  });
+});

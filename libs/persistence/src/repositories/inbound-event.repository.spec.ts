@@ -1,0 +1,48 @@
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
+import { InboundEventRepository } from './inbound-event.repository';
+
+describe('InboundEventRepository', () => {
+  let db: MigratedTestDatabase;
+  let events: InboundEventRepository;
+
+  beforeAll(async () => {
+    db = await openMigratedTestDatabase();
+    events = new InboundEventRepository(db.dataSource);
+  });
+  afterAll(() => db.close());
+
+  const event = (eventId: string, shard: number, text = eventId) => ({
+    eventId,
+    shard,
+    subject: `jumbe.v1.events.${shard}.acct.main`,
+    payload: { event: 'message.received', message: { id: eventId, text } },
+  });
+
+  it('appends an event once: a second append with the same id is refused and changes nothing', async () => {
+    expect(await events.append(event('dup', 1, 'first'))).toBe(true);
+    expect(await events.append(event('dup', 1, 'second'))).toBe(false);
+    expect(await events.pending(1)).toEqual([
+      {
+        eventId: 'dup',
+        subject: 'jumbe.v1.events.1.acct.main',
+        payload: { event: 'message.received', message: { id: 'dup', text: 'first' } },
+      },
+    ]);
+  });
+
+  it("lists only the shard's events, oldest first (not by id)", async () => {
+    for (const id of ['s2-c', 's2-a', 's3-x', 's2-b'])
+      await events.append(event(id, id.startsWith('s2') ? 2 : 3));
+    expect((await events.pending(2)).map((e) => e.eventId)).toEqual(['s2-c', 's2-a', 's2-b']);
+    expect((await events.pending(3)).map((e) => e.eventId)).toEqual(['s3-x']);
+    expect(await events.pending(4)).toEqual([]);
+  });
+
+  it('removes a delivered event; removing it again does nothing', async () => {
+    await events.append(event('gone', 5));
+    await events.append(event('stays', 5));
+    await events.remove('gone');
+    expect((await events.pending(5)).map((e) => e.eventId)).toEqual(['stays']);
+    await expect(events.remove('gone')).resolves.toBeUndefined();
+  });
+});

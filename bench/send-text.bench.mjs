@@ -15,7 +15,7 @@ import pg from 'pg';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;
-const POSTGRES = process.env.JUMBE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const POSTGRES = process.env.JUMBE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const children = [];
 
 function start(script, env, label) {

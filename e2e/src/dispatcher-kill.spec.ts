@@ -3,10 +3,9 @@ import { shardOf } from '@jumbe/domain';
 import { type ApiClient, RecordingReceiver, ServiceProcess } from '@jumbe/testing';
 import { connect } from 'nats';
 import { randomInt } from 'node:crypto';
-import { NATS_URL } from './support/topology';
 import { createAccount, type TestAccount } from './support/operator';
 import { eventually, linkSession } from './support/sandbox-helpers';
-import { type DistributedTopology, startDistributed } from './support/topology';
+import { type DistributedTopology, NATS_URL, startDistributed } from './support/topology';
 
 const TOTAL = 1_000;
 const CONCURRENCY = 20;
@@ -184,10 +183,7 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
       ].join('\n'),
     );
 
-    expect({ missing: missing.length, firstMissing: missing.slice(0, 5) }).toEqual({
-      missing: 0,
-      firstMissing: [],
-    });
+    // Duplicates only ever carry the delivery id of the first attempt; nothing unknown arrives.
     expect(conflicting).toEqual([]);
     expect(
       requests.every(
@@ -210,5 +206,16 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
         response: 'ok',
       });
     }
+
+    // KNOWN PRODUCT BUG (fails here): the events the killed dispatcher had pulled but not yet
+    // acknowledged stay "ack pending" on the shard's durable JetStream consumer until its ack_wait
+    // (120 s, libs/platform/src/start-infrastructure.ts) runs out, so the replacement dispatcher gets
+    // none of them for ~2 minutes, and events published after the restart overtake them (order
+    // lost). Run with KILL_WAIT_MS=150000 and --testTimeout=250000 to see them all arrive ~120 s
+    // after they were first handed out. See the report printed above (shard consumer state).
+    expect({ missing: missing.length, firstMissing: missing.slice(0, 5) }).toEqual({
+      missing: 0,
+      firstMissing: [],
+    });
   });
 });

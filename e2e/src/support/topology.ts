@@ -1,5 +1,8 @@
+import { connect } from 'nats';
 import Redis from 'ioredis';
-import { apiClient, type ApiClient, ServiceProcess, ThrowawayDatabase } from '@jumbe/testing';
+import { eventStreamName } from '@jumbe/contracts';
+import { createThrowawayDatabase, TEST_SERVER_URL } from '@jumbe/persistence';
+import { apiClient, type ApiClient, ServiceProcess } from '@jumbe/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -72,7 +75,7 @@ export async function startDistributed(
   workerCount = 0,
   options: DistributedOptions = {},
 ): Promise<DistributedTopology> {
-  const database = await ThrowawayDatabase.create();
+  const database = await createThrowawayDatabase(TEST_SERVER_URL);
   const adminToken = newAdminToken();
   const real: DependencyUrls = { database: database.url, redis: REDIS_URL, nats: NATS_URL };
   let urls: DependencyUrls;
@@ -132,6 +135,7 @@ export async function startDistributed(
       await Promise.all(processes.map((p) => p.stop()));
       await database.drop();
       await deleteRedisKeys(`${deployment}/*`);
+      await deleteEventStream(deployment);
     },
   };
 }
@@ -166,4 +170,15 @@ async function waitForAllShardsServed(
 function lastShardCount(logs: string): number {
   const matches = [...logs.matchAll(/"shardsHeld":(\d+)/g)];
   return matches.length > 0 ? Number(matches[matches.length - 1]![1]) : 0;
+}
+
+/** Removes the topology's JetStream event stream (named after its deployment). */
+async function deleteEventStream(deployment: string): Promise<void> {
+  const connection = await connect({ servers: NATS_URL.replace(/^nats:\/\//, '') });
+  try {
+    const manager = await connection.jetstreamManager();
+    await manager.streams.delete(eventStreamName(deployment)).catch(() => undefined);
+  } finally {
+    await connection.close();
+  }
 }

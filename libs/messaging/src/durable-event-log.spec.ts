@@ -212,14 +212,8 @@ describe('DurableEventLog over the PostgreSQL inbound_events table', () => {
     });
 
     it('when its reply from the database arrives only after the backlog (which holds it) was handed over', async () => {
-      // BUG (libs/messaging/src/durable-event-log.ts, consume(): `handed.clear()` after the backlog
-      // loop): publish() hands the event to the listener after `store.append` resolves. If the row
-      // was committed (so the backlog SELECT on another pooled connection returns it) but the
-      // INSERT's reply is processed only after consume() has handed the backlog over and cleared
-      // `handed`, the listener no longer knows the id and the handler receives the event a second
-      // time. Suggested fix: do not forget backlog ids when the backlog is done; keep them until
-      // the publish path has seen them (or until ack), e.g. delete an id from `handed` when the
-      // listener skips it, and on `ack()`.
+      // Regression: an id stays known until its event is acknowledged, so an event whose insert
+      // reply arrives after the backlog (which already held it) was handed over is not handed twice.
       const shard = freshShard();
       const store = new HeldReplyStore(repository);
       const log = new DurableEventLog(store);

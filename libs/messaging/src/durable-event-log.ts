@@ -28,19 +28,25 @@ export class DurableEventLog implements EventPublisher, EventSource {
   }
 
   async consume(shard: number, handler: Listener): Promise<EventConsumption> {
-    // Listen first and skip backlog duplicates, so an event published meanwhile is not missed.
+    // Listen first and skip duplicates, so an event published while the backlog is read is handed
+    // over once whichever path sees it first. An id is forgotten when its event is acknowledged:
+    // the store then no longer holds it, so it cannot come back.
     const handed = new Set<string>();
     const listener: Listener = (event) => {
       if (handed.has(event.eventId)) return;
       handed.add(event.eventId);
-      handler(event);
+      handler({
+        ...event,
+        ack: async () => {
+          await event.ack();
+          handed.delete(event.eventId);
+        },
+      });
     };
     this.listeners.set(shard, listener);
     for (const event of await this.store.pending(shard)) {
       listener(this.deliverable(event.eventId, event.subject, event.payload));
     }
-    // Once the backlog is out, new ids cannot repeat (the store refuses duplicates).
-    handed.clear();
     return {
       stop: async () => {
         if (this.listeners.get(shard) === listener) this.listeners.delete(shard);

@@ -1,4 +1,4 @@
-import { JSONCodec, type JetStreamClient, type NatsConnection } from 'nats';
+import { JSONCodec, type JetStreamClient, type NatsConnection, RetentionPolicy } from 'nats';
 import { BusUnavailableError } from './bus-errors';
 import type { EventPublisher, OutgoingEvent } from './event-publisher';
 
@@ -21,6 +21,9 @@ export async function ensureEventStream(
   const config = {
     name: settings.name,
     subjects: [`${settings.subjectRoot}.>`],
+    // A work queue: an event leaves the stream once its delivery is recorded and acknowledged,
+    // and each shard's consumer (disjoint subjects) restarts from the oldest unacknowledged one.
+    retention: RetentionPolicy.Workqueue,
     duplicate_window: settings.duplicateWindowMs * 1_000_000,
   };
   try {

@@ -20,8 +20,10 @@ export interface JetStreamEventSourceSettings {
 }
 
 /**
- * One durable pull consumer per shard (`dispatch-<shard>`), so whichever dispatcher owns a shard
- * continues exactly where the previous owner stopped: unacknowledged events are offered again.
+ * One durable pull consumer per shard (`dispatch-<shard>`) on a work-queue stream. A dispatcher
+ * that takes a shard over recreates its consumer, so every event the previous owner had not
+ * acknowledged (it may have died holding them) is offered again at once and in order, instead
+ * of after the previous consumer's ack wait.
  */
 export class JetStreamEventSource implements EventSource {
   constructor(
@@ -32,6 +34,9 @@ export class JetStreamEventSource implements EventSource {
   async consume(shard: number, handler: (event: DeliverableEvent) => void): Promise<EventConsumption> {
     const durable = `dispatch-${shard}`;
     const manager = await this.connection.jetstreamManager();
+    await manager.consumers.delete(this.settings.stream, durable).catch((error: Error) => {
+      if (!/consumer not found/i.test(error.message)) throw error;
+    });
     await manager.consumers.add(this.settings.stream, {
       durable_name: durable,
       filter_subject: `${this.settings.subjectRoot}.${shard}.>`,

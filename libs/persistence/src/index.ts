@@ -42,7 +42,6 @@ export {
   IDEMPOTENCY_WINDOW_HOURS,
   type IdempotencyClaim,
 } from './repositories/idempotency.repository';
-export { NetworkCredentialRepository } from './repositories/network-credential.repository';
 export { InboundEventRepository, type InboundEventRow } from './repositories/inbound-event.repository';
 export { WebhookRepository, type StoredWebhook } from './repositories/webhook.repository';
 export { WebhookDeliveryRepository, type DeliveryRecord } from './repositories/webhook-delivery.repository';

@@ -15,7 +15,7 @@ import {
   RedisWorkerRegistry,
   waitForRedisReady,
 } from '@jumbe/coordination';
-import { EVENT_STREAM_NAME, EVENT_SUBJECT_PREFIX } from '@jumbe/contracts';
+import { EVENT_SUBJECT_PREFIX, eventStreamName } from '@jumbe/contracts';
 import {
   DurableEventLog,
   ensureEventStream,
@@ -133,14 +133,12 @@ async function openEvents(
 ): Promise<{ events: EventPublisher; eventSource: EventSource }> {
   if (bus instanceof NatsMessageBus) {
     const namespace = deployment ? `${deployment}.` : '';
-    const stream = deployment
-      ? `${EVENT_STREAM_NAME}_${deployment.toUpperCase().replace(/-/g, '_')}`
-      : EVENT_STREAM_NAME;
+    const stream = eventStreamName(deployment);
     const subjectRoot = `${namespace}${EVENT_SUBJECT_PREFIX}`;
     await ensureEventStream(bus.connection, {
       name: stream,
       subjectRoot,
-      duplicateWindowMs: 24 * 60 * 60 * 1000,
+      duplicateWindowMs: 60 * 60 * 1000,
     });
     return {
       events: new JetStreamEventPublisher(bus.connection, namespace),

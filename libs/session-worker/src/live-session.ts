@@ -1,13 +1,13 @@
 import type { OutboundMessage } from '@jumbe/contracts';
 import { applyLinkChange, type LinkFacts, recipientJid, type SessionView, sessionView } from '@jumbe/domain';
 import type { LinkEvent, NetworkDriver, NetworkSession, SentKey, SessionRef } from '@jumbe/network';
-import type { NetworkCredentialRepository, SessionRepository } from '@jumbe/persistence';
+import type { NetworkCredentialStore, SessionRepository } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { InboundRelay } from './inbound-relay';
 
 export interface LiveSessionDeps {
   sessions: SessionRepository;
-  credentials: NetworkCredentialRepository;
+  credentials: NetworkCredentialStore;
   inbound: InboundRelay;
   logger: Logger;
 }
@@ -133,10 +133,10 @@ export class LiveSession {
       this.facts = { state: 'disconnected', phoneNumber: null, reason: 'number_in_use' };
       await this.deps.sessions.saveState(this.ref, this.token, this.facts);
       await this.network?.logout();
-      await this.deps.credentials.clear(this.ref);
+      await this.deps.credentials.clear(this.ref, this.token);
     } else if (next.state === 'disconnected' && next.reason !== 'network_error') {
       // Logged out, refused or expired: the stored credentials can never be used again.
-      await this.deps.credentials.clear(this.ref);
+      await this.deps.credentials.clear(this.ref, this.token);
     }
   }
 }

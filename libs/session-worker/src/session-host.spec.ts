@@ -327,13 +327,8 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     });
 
     it("cannot log the session out, nor delete the new owner's stored credentials", async () => {
-      // BUG (libs/session-worker/src/session-host.ts, logout(): `await this.deps.credentials.clear(ref)`
-      // runs whatever saveState answered): NetworkCredentialRepository.clear is an unfenced DELETE, so a
-      // stale worker's logout wipes the credentials the new owner (token 2) is using, although its own
-      // state write was fenced; the caller is then told the logout went through. Suggested fix: clear
-      // only when saveState returned 'saved' (and answer 'unavailable' when 'fenced'), or clear through
-      // NetworkCredentialStore.clear(ref, token), which is fenced. LiveSession.persist's number_in_use
-      // branch has the same unfenced clear.
+      // Regression: a worker that lost the shard must not log the session out or delete the new
+      // owner's credentials (both writes are fenced by the shard's token).
       const { ref, stale } = await takenOver();
       const credentials = new NetworkCredentialStore(db.dataSource);
       expect(

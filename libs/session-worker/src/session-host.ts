@@ -39,8 +39,9 @@ export class SessionHost {
 
   /** Takes a shard over: its active sessions reconnect here from their stored state. */
   async adoptShard(shard: number, token: number): Promise<void> {
+    const records = await this.deps.sessions.listActiveInShards([shard]);
     this.shardTokens.set(shard, token);
-    for (const record of await this.deps.sessions.listActiveInShards([shard])) {
+    for (const record of records) {
       await this.restore(record, token).catch((error: unknown) =>
         this.deps.logger.error(
           { err: error, accountId: record.accountId, sessionId: record.sessionId },
@@ -131,14 +132,17 @@ export class SessionHost {
     await this.live.get(refKey(ref))?.logout();
     const record = await this.deps.sessions.find(ref);
     if (!record) return neverStartedSession(ref.sessionId);
+    const token = this.tokenOf(record.shard);
     if (record.state !== 'disconnected' || record.reason === null) {
-      await this.deps.sessions.saveState(ref, this.tokenOf(record.shard), {
+      const result = await this.deps.sessions.saveState(ref, token, {
         state: 'disconnected',
         phoneNumber: null,
         reason: 'logged_out',
       });
+      if (result === 'fenced') throw notOwner();
     }
-    await this.deps.credentials.clear(ref);
+    // Fenced too: a worker that lost the shard must never delete the new owner's credentials.
+    if ((await this.deps.credentials.clear(ref, token)) === 'fenced') throw notOwner();
     const after = await this.deps.sessions.find(ref);
     return after ? viewOf(after) : neverStartedSession(ref.sessionId);
   }

@@ -1,4 +1,4 @@
-import { NetworkCredentialRepository, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
+import { NetworkCredentialStore, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
 import { ShardKeeper } from '@jumbe/coordination';
 import type { Infrastructure } from '@jumbe/platform';
 import {
@@ -29,7 +29,7 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
     }),
     {
       sessions: new SessionRepository(dataSource),
-      credentials: new NetworkCredentialRepository(dataSource),
+      credentials: new NetworkCredentialStore(dataSource),
       failures: new SendFailureRepository(dataSource),
       inbound: new InboundRelay(infrastructure.events),
       logger,

@@ -1,5 +1,4 @@
 export * from './http-client';
 export * from './service-process';
-export * from './throwaway-database';
 export * from './tcp-proxy';
 export * from './recording-receiver';

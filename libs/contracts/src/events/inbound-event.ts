@@ -6,6 +6,13 @@
 export const EVENT_SUBJECT_PREFIX = 'jumbe.v1.events';
 export const EVENT_STREAM_NAME = 'JUMBE_EVENTS';
 
+/** The JetStream stream of a deployment (each deployment sharing a NATS server has its own). */
+export function eventStreamName(deployment: string | null): string {
+  return deployment
+    ? `${EVENT_STREAM_NAME}_${deployment.toUpperCase().replace(/-/g, '_')}`
+    : EVENT_STREAM_NAME;
+}
+
 export function inboundEventSubject(shard: number, accountId: string, sessionId: string): string {
   return `${EVENT_SUBJECT_PREFIX}.${shard}.${accountId}.${sessionId}`;
 }

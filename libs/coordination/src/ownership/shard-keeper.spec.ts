@@ -8,13 +8,22 @@ import {
   type ShardOwner,
 } from './shard-keeper';
 
-const OPTIONS: ShardKeeperOptions = { tickMs: 20, leaseTtlMs: 300, heartbeatTtlMs: 200 };
+/**
+ * Fast ticks and heartbeats. The keeper's own lease stays above the keeper's fixed local safety
+ * margin (LEASE_SAFETY_MARGIN_MS, 1.5 s); leases held by the simulated other workers are short.
+ */
+const OPTIONS: ShardKeeperOptions = { tickMs: 20, leaseTtlMs: 2_000, heartbeatTtlMs: 200 };
+const FOREIGN_LEASE_MS = 300;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function eventually(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await delay(10);
   }
@@ -106,7 +115,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
       true,
     );
     // Renewing keeps them, without adopting anything twice.
-    await delay(OPTIONS.leaseTtlMs * 2);
+    await delay(1_000);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(SHARD_COUNT);
     expect(ledger.calls.filter((call) => call.kind === 'drop')).toHaveLength(0);
@@ -176,10 +185,14 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     const a = await startKeeper('worker-a');
     // A worker that took half the shards and then froze: heartbeat and leases, never renewed.
     await registry.heartbeat('worker-frozen', OPTIONS.heartbeatTtlMs);
-    await eventually('a to give the frozen worker its share', () => a.heldShards().length === 32);
+    await eventually(
+      'a to give the frozen worker its share',
+      async () => (await holders()).filter((holder) => holder === null).length === 32,
+    );
     const frozenShards = ALL_SHARDS.filter((shard) => !a.heldShards().includes(shard));
+    expect(frozenShards).toHaveLength(32);
     for (const shard of frozenShards)
-      expect(await leases.acquire(shard, 'worker-frozen', OPTIONS.leaseTtlMs)).not.toBeNull();
+      expect(await leases.acquire(shard, 'worker-frozen', FOREIGN_LEASE_MS)).not.toBeNull();
 
     await eventually('a to hold everything again', () => a.heldShards().length === SHARD_COUNT, 3_000);
     expect(ledger.served('worker-a')).toEqual(ALL_SHARDS);
@@ -192,7 +205,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
 
     // Simulate losing the lease behind the keeper's back (expired during a pause, taken by another).
     await leases.release(shard, 'worker-a', token);
-    const intruderToken = await leases.acquire(shard, 'intruder', OPTIONS.leaseTtlMs);
+    const intruderToken = await leases.acquire(shard, 'intruder', FOREIGN_LEASE_MS);
     expect(intruderToken).toBeGreaterThan(token);
 
     await eventually('the shard to be dropped', () => !ledger.served('worker-a').includes(shard));
@@ -208,5 +221,26 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     // The intruder never renews: once its lease runs out, the shard comes back with a newer token.
     await eventually('the shard to be taken back', () => a.heldShards().includes(shard), 3_000);
     expect(ledger.lastToken('worker-a', shard)).toBeGreaterThan(intruderToken!);
+  });
+
+  it('keeps its shards when configured with a short lease (300 ms, renewed every 20 ms)', async () => {
+    // Regression: the local lease-age guard scales its safety margin with short leases, so a
+    // freshly renewed shard is never judged stale.
+    const shortLease: ShardKeeperOptions = { tickMs: 20, leaseTtlMs: 300, heartbeatTtlMs: 200 };
+    const keeper = new ShardKeeper(
+      'worker-short',
+      leases,
+      registry,
+      ledger.ownerFor('worker-short'),
+      silent,
+      shortLease,
+    );
+    keepers.push(keeper);
+    await keeper.start();
+
+    await delay(1_000);
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+    expect(ledger.calls.filter((call) => call.kind === 'drop')).toHaveLength(0);
+    expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(SHARD_COUNT);
   });
 });

@@ -32,21 +32,34 @@ export const DEFAULT_SHARD_KEEPER_OPTIONS: ShardKeeperOptions = {
   tickMs: 1_000,
 };
 
+/**
+ * A shard whose last successful renewal was sent longer ago than `leaseTtlMs` minus this margin
+ * is given up locally, whatever Redis says: by the time its lease can expire there (and another
+ * member take it), this process has already stopped serving it.
+ */
+const LEASE_SAFETY_MARGIN_MS = 1_500;
+/** How often the local lease-age check runs, independently of (possibly stuck) ticks. */
+const LEASE_GUARD_INTERVAL_MS = 250;
+
 interface HeldShard {
   token: number;
-  lastRenewedAt: number;
+  /** When the last successful acquire/renew was *sent* (Redis counts the TTL from about then). */
+  renewedAt: number;
 }
 
 /**
  * Keeps this process's share of the shards: heartbeats into the registry, computes the even
  * assignment over the live members, acquires the shards it should own (a lease with a fencing
  * token), has its owner serve them while it holds them, and gives up the ones it should not.
+ * A shard is never served past its lease: a local guard drops it before the lease can expire.
  */
 export class ShardKeeper {
   private readonly held = new Map<number, HeldShard>();
   private timer: NodeJS.Timeout | null = null;
+  private guard: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
   private stopped = false;
+  private lastReported = -1;
 
   constructor(
     readonly workerId: string,
@@ -62,12 +75,14 @@ export class ShardKeeper {
     this.timer = setInterval(() => {
       this.ticking = this.ticking.then(() => this.tick());
     }, this.options.tickMs);
+    this.guard = setInterval(() => this.dropStale(), LEASE_GUARD_INTERVAL_MS);
   }
 
   /** Hands every shard over cleanly: leave the registry first so others take them at once. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.guard) clearInterval(this.guard);
     await this.ticking;
     await this.registry.leave(this.workerId).catch(() => undefined);
     await Promise.all([...this.held.keys()].map((shard) => this.release(shard)));
@@ -79,27 +94,25 @@ export class ShardKeeper {
 
   private async tick(): Promise<void> {
     if (this.stopped) return;
+    this.dropStale();
     try {
       await this.registry.heartbeat(this.workerId, this.options.heartbeatTtlMs);
       const live = await this.registry.liveWorkers();
       const wanted = new Set(
         shardsFor(this.workerId, live.includes(this.workerId) ? live : [...live, this.workerId]),
       );
-      for (const shard of [...this.held.keys()]) {
-        if (!wanted.has(shard)) await this.release(shard);
-        else await this.renew(shard);
-      }
+      const unwanted = [...this.held.keys()].filter((shard) => !wanted.has(shard));
+      // Give up first (in parallel: each may wait on the bus), so the new owners can start.
+      await Promise.all(unwanted.map((shard) => this.release(shard)));
+      for (const shard of this.held.keys()) await this.renew(shard);
       for (const shard of wanted) {
         if (!this.held.has(shard) && !this.stopped) await this.acquire(shard);
       }
       this.reportChange();
     } catch (error) {
       this.logger.warn({ err: error }, 'shard upkeep failed; retrying');
-      this.dropExpired();
     }
   }
-
-  private lastReported = -1;
 
   /** Logs the shard count whenever it changes (operators and the end-to-end tests read it). */
   private reportChange(): void {
@@ -109,19 +122,27 @@ export class ShardKeeper {
   }
 
   private async acquire(shard: number): Promise<void> {
+    const sentAt = Date.now();
     const token = await this.leases.acquire(shard, this.workerId, this.options.leaseTtlMs);
     // Null: the previous owner still holds it; it lets go on its next tick or its lease expires.
     if (token === null) return;
-    this.held.set(shard, { token, lastRenewedAt: Date.now() });
-    this.logger.debug({ shard, token }, 'shard acquired');
-    await this.owner.adopt(shard, token);
+    this.held.set(shard, { token, renewedAt: sentAt });
+    try {
+      await this.owner.adopt(shard, token);
+      this.logger.debug({ shard, token }, 'shard acquired');
+    } catch (error) {
+      // Not served: let it go entirely, so the next tick (here or elsewhere) tries again.
+      this.logger.warn({ err: error, shard }, 'could not take the shard over; will retry');
+      await this.release(shard);
+    }
   }
 
   private async renew(shard: number): Promise<void> {
     const held = this.held.get(shard);
     if (!held) return;
+    const sentAt = Date.now();
     if (await this.leases.renew(shard, this.workerId, held.token, this.options.leaseTtlMs)) {
-      held.lastRenewedAt = Date.now();
+      held.renewedAt = sentAt;
     } else {
       this.logger.warn({ shard }, 'shard lease lost; stopping its work here');
       await this.forget(shard);
@@ -143,11 +164,16 @@ export class ShardKeeper {
       .catch((error: unknown) => this.logger.warn({ err: error, shard }, 'dropping a shard failed'));
   }
 
-  /** While Redis is unreachable, a lease we cannot renew must be treated as lost once it may have expired. */
-  private dropExpired(): void {
-    const now = Date.now();
+  /** Gives up, locally, every shard whose lease may be about to expire unrenewed. */
+  private dropStale(): void {
+    // Short leases (tests) get a proportionate margin, so a fresh lease is never stale at once.
+    const margin = Math.min(LEASE_SAFETY_MARGIN_MS, this.options.leaseTtlMs / 4);
+    const deadline = Date.now() - (this.options.leaseTtlMs - margin);
     for (const [shard, held] of this.held) {
-      if (now - held.lastRenewedAt >= this.options.leaseTtlMs) void this.forget(shard);
+      if (held.renewedAt <= deadline) {
+        this.logger.warn({ shard }, 'shard lease could not be renewed in time; stopping its work here');
+        void this.forget(shard);
+      }
     }
   }
 }

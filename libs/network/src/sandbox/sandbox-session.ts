@@ -8,6 +8,7 @@ import { NumberInUseError } from '../number-in-use-error';
 import type { OutboundInteractive, OutboundMedia, OutboundText } from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
+import { InboundRedelivery } from '../inbound-redelivery';
 import type { SessionRef } from '../session-ref';
 import { newOutboundMessageId, newPairingCode, newQrValue } from './sandbox-ids';
 import type { SandboxNetworkSettings } from './sandbox-network-options';
@@ -30,9 +31,8 @@ export class SandboxSession implements NetworkSession {
   private offeredLogin: SandboxPendingLogin['kind'] | null = null;
   private loginTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  private redeliveryTimer: NodeJS.Timeout | undefined;
-  private delivering = false;
-  private deliverAgain = false;
+
+  private readonly redelivery: InboundRedelivery;
 
   constructor(
     readonly ref: SessionRef,
@@ -43,6 +43,7 @@ export class SandboxSession implements NetworkSession {
     private readonly onEnded: (session: SandboxSession) => void,
   ) {
     this.phase = 'connecting';
+    this.redelivery = new InboundRedelivery(() => this.deliverRound(), settings.redeliveryIntervalMs);
   }
 
   /** Fresh login: any earlier link of this session is void, the phone is offered a QR. */
@@ -140,14 +141,14 @@ export class SandboxSession implements NetworkSession {
     this.offeredLogin = null;
     this.phase = 'connected';
     this.emit({ type: 'connected', phoneNumber });
-    void this.deliverPending();
+    void this.redelivery.kick();
   }
 
   /** A contact's message reaches the network; it is delivered now, or once the session is connected. */
   async receive(message: InboundNetworkMessage): Promise<void> {
     this.requireLinked();
     await this.store.addPendingInbound(this.ref, message);
-    void this.deliverPending();
+    void this.redelivery.kick();
   }
 
   /** The network drops the connection; the device reconnects by itself shortly after. */
@@ -186,7 +187,7 @@ export class SandboxSession implements NetworkSession {
     if (phoneNumber === null) return this.end('logged_out');
     this.phase = 'connected';
     this.emit({ type: 'connected', phoneNumber });
-    void this.deliverPending();
+    void this.redelivery.kick();
   }
 
   private async send(
@@ -209,28 +210,9 @@ export class SandboxSession implements NetworkSession {
   }
 
   /**
-   * Hands the network's pending messages to `onInbound`, oldest first, one at a time, and
-   * acknowledges each only after it resolved. A rejection stops the round (later messages must
-   * not overtake it) and the round is retried after redeliveryIntervalMs. Calls while a round
-   * runs make it go once more, so a message stored meanwhile is not left behind.
+   * Hands the network's pending messages to `onInbound`, oldest first, acknowledging each only
+   * after it resolved. False when something is still pending and needs a retry.
    */
-  private async deliverPending(): Promise<void> {
-    if (this.delivering) {
-      this.deliverAgain = true;
-      return;
-    }
-    this.delivering = true;
-    try {
-      do {
-        this.deliverAgain = false;
-        if (!(await this.deliverRound())) return this.scheduleRedelivery();
-      } while (this.deliverAgain);
-    } finally {
-      this.delivering = false;
-    }
-  }
-
-  /** False when something is still pending and needs a retry. */
   private async deliverRound(): Promise<boolean> {
     // Messages for a disconnected device wait at the network; reconnecting delivers them.
     if (this.phase !== 'connected') return true;
@@ -245,14 +227,6 @@ export class SandboxSession implements NetworkSession {
       this.settings.logger(`sandbox: inbound delivery to ${this.describe()} failed; retrying`, error);
       return false;
     }
-  }
-
-  private scheduleRedelivery(): void {
-    if (this.phase === 'ended' || this.redeliveryTimer !== undefined) return;
-    this.redeliveryTimer = setTimeout(() => {
-      this.redeliveryTimer = undefined;
-      void this.deliverPending();
-    }, this.settings.redeliveryIntervalMs).unref();
   }
 
   private restartLoginTimer(): void {
@@ -286,9 +260,8 @@ export class SandboxSession implements NetworkSession {
     this.phase = 'ended';
     this.clearLoginTimer();
     clearTimeout(this.reconnectTimer);
-    clearTimeout(this.redeliveryTimer);
+    this.redelivery.stop();
     this.reconnectTimer = undefined;
-    this.redeliveryTimer = undefined;
     this.onEnded(this);
   }
 

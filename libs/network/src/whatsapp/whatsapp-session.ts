@@ -1,3 +1,4 @@
+import { InboundRedelivery } from '../inbound-redelivery';
 import { isValidPhoneNumber } from '@jumbe/domain';
 import {
   Browsers,
@@ -61,7 +62,6 @@ export class WhatsAppSession implements NetworkSession {
   private cancelStart: (() => void) | null = null;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private loginTimer: NodeJS.Timeout | undefined;
-  private redeliveryTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
   /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
   private offeredLogin: 'qr' | 'pairing_code' | null = null;
@@ -69,12 +69,14 @@ export class WhatsAppSession implements NetworkSession {
   /** The current socket has reached WhatsApp and shown a QR: a pairing code can be asked for. */
   private loginReady = false;
   private loginReadyWaiters: (() => void)[] = [];
-  private delivering = false;
-  private deliverAgain = false;
   /** The one `disconnected` has been (or is being) emitted. */
   private finished = false;
 
-  constructor(private readonly context: WhatsAppSessionContext) {}
+  private readonly redelivery: InboundRedelivery;
+
+  constructor(private readonly context: WhatsAppSessionContext) {
+    this.redelivery = new InboundRedelivery(() => this.deliverRound(), context.settings.redeliveryIntervalMs);
+  }
 
   get ref(): SessionRef {
     return this.context.ref;
@@ -280,7 +282,7 @@ export class WhatsAppSession implements NetworkSession {
         type: 'connected',
         phoneNumber: phoneDigits(socket.user?.id ?? this.context.auth.state.creds.me?.id),
       });
-      void this.deliverPending();
+      void this.redelivery.kick();
     }
     if (update.connection === 'close') {
       this.socket = null;
@@ -446,23 +448,7 @@ export class WhatsAppSession implements NetworkSession {
         );
       }
     }
-    await this.deliverPending();
-  }
-
-  private async deliverPending(): Promise<void> {
-    if (this.delivering) {
-      this.deliverAgain = true;
-      return;
-    }
-    this.delivering = true;
-    try {
-      do {
-        this.deliverAgain = false;
-        if (!(await this.deliverRound())) return this.scheduleRedelivery();
-      } while (this.deliverAgain);
-    } finally {
-      this.delivering = false;
-    }
+    await this.redelivery.kick();
   }
 
   /** False when a message is still pending and needs a retry. */
@@ -486,14 +472,6 @@ export class WhatsAppSession implements NetworkSession {
     return true;
   }
 
-  private scheduleRedelivery(): void {
-    if (this.phase === 'ended' || this.redeliveryTimer !== undefined) return;
-    this.redeliveryTimer = setTimeout(() => {
-      this.redeliveryTimer = undefined;
-      void this.deliverPending();
-    }, this.context.settings.redeliveryIntervalMs).unref();
-  }
-
   // ── Ending ──
 
   /**
@@ -507,8 +485,7 @@ export class WhatsAppSession implements NetworkSession {
     this.phase = 'ended';
     stopSocket(this.detachSocket());
     this.clearLoginTimer();
-    clearTimeout(this.redeliveryTimer);
-    this.redeliveryTimer = undefined;
+    this.redelivery.stop();
     for (const wake of this.loginReadyWaiters.splice(0)) wake();
     this.context.onEnded(this);
     if (options.clearCredentials) {

@@ -1,6 +1,6 @@
 import { shardOf } from '@jumbe/domain';
 import { SandboxNetworkDriver, type SandboxStore } from '@jumbe/network';
-import { NetworkCredentialRepository, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
+import { NetworkCredentialStore, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { InboundRelay } from '../inbound-relay';
@@ -22,7 +22,7 @@ export function startTestWorker(dataSource: DataSource, store: SandboxStore): Te
   const publisher = new RecordingPublisher();
   const host = new SessionHost(driver, {
     sessions: new SessionRepository(dataSource),
-    credentials: new NetworkCredentialRepository(dataSource),
+    credentials: new NetworkCredentialStore(dataSource),
     failures: new SendFailureRepository(dataSource),
     inbound: new InboundRelay(publisher),
     logger: pino({ level: 'silent' }),

@@ -89,13 +89,8 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
   // Last: it leaves one worker. Shards move while PostgreSQL is away, so the surviving worker
   // acquires leases it cannot adopt yet (adopting reads the shard's sessions from PostgreSQL).
   //
-  // KNOWN PRODUCT BUG (fails until fixed): ShardKeeper.acquire
-  // (libs/coordination/src/ownership/shard-keeper.ts) records the shard as held before
-  // owner.adopt() and keeps it when adopt() throws. The lease is then renewed on every tick but
-  // the shard is never adopted again: no worker serves its bus subject, and every command for a
-  // session in it answers 503 "No worker owns this session" long after PostgreSQL is back.
-  // The recovery assertion fails with "shards nobody serves: ..." (or with sends answering that
-  // 503, when one of the linked sessions is in such a shard).
+  // Regression: a shard whose adoption fails (PostgreSQL away) is released, not kept half-taken,
+  // so the next tick adopts it again once PostgreSQL is back.
   it('PostgreSQL restarted while a worker hands its shards over: every shard is served again', async () => {
     await outage('database', 'database', async () => {
       const leaving = topology!.workers[0]!;
@@ -193,12 +188,8 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       // network has the message.
       const outbox = await sentTexts(load.label);
       const acknowledged = all.filter((s) => s.status === 200 && s.text !== undefined).map((s) => s.text!);
-      // KNOWN PRODUCT BUG (Redis outage, fails in most runs): ShardKeeper
-      // (libs/coordination/src/ownership/shard-keeper.ts) checks a held lease's age only when a
-      // tick fails (dropExpired). After Redis returns, the first worker to tick finds the other's
-      // leases expired, takes them and serves them, while the other keeps serving them until its
-      // own next tick finds the renewal refused (up to ~1 s later): every command in that window
-      // runs on both workers and each message is sent twice.
+      // Regression: a worker stops serving a shard before its unrenewed lease can expire in Redis,
+      // so no command ever runs on two workers (each message reaches the network once).
       expect(duplicates(outbox)).toEqual([]);
       expect(acknowledged.filter((text) => !outbox.includes(text))).toEqual([]);
       return { loadStatuses, sessionListStatuses };

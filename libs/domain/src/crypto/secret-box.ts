@@ -1,38 +1,51 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
-const VERSION = 'v1';
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const HEADER_BYTES = 1 + IV_BYTES + TAG_BYTES;
 
 /**
  * Encrypts secrets at rest (webhook signing secrets, network credentials) with AES-256-GCM under
- * a key derived from JUMBE_SECRET_KEY for one purpose, so a key used for one kind of secret can
- * never open another. Output: `v1.<iv>.<tag>.<ciphertext>`, base64url parts.
+ * a key derived from JUMBE_SECRET_KEY (HKDF-SHA256) for one purpose, so a key used for one kind
+ * of secret can never open another. Optional associated data binds a value to where it is stored
+ * (a value copied into another row fails to open instead of being silently accepted).
+ *
+ * Layout: version (1 byte) ‖ IV (12) ‖ tag (16) ‖ ciphertext; as text, base64url of that.
  */
 export class SecretBox {
   private readonly key: Buffer;
 
   constructor(secretKey: string, purpose: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secretKey, 'jumbe', purpose, 32));
+    if (secretKey.length < 16) throw new RangeError('the secret key must be at least 16 characters');
+    this.key = Buffer.from(
+      hkdfSync('sha256', Buffer.from(secretKey, 'utf8'), Buffer.alloc(0), `jumbe/${purpose}/v1`, 32),
+    );
   }
 
-  seal(plaintext: string | Buffer): string {
-    const iv = randomBytes(12);
+  sealBytes(plaintext: Buffer | string, associatedData = ''): Buffer {
+    const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-    return [VERSION, iv, cipher.getAuthTag(), ciphertext]
-      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
-      .join('.');
+    cipher.setAAD(Buffer.from(associatedData, 'utf8'));
+    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
   }
 
-  open(sealed: string): Buffer {
-    const [version, iv, tag, ciphertext] = sealed.split('.');
-    if (version !== VERSION || !iv || !tag || ciphertext === undefined)
+  /** Throws when the value was not sealed by this key, for this purpose and associated data. */
+  openBytes(sealed: Buffer, associatedData = ''): Buffer {
+    if (sealed.length < HEADER_BYTES || sealed[0] !== VERSION)
       throw new Error('not a sealed secret of a known version');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
+    const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(1, 1 + IV_BYTES));
+    decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+    decipher.setAuthTag(sealed.subarray(1 + IV_BYTES, HEADER_BYTES));
+    return Buffer.concat([decipher.update(sealed.subarray(HEADER_BYTES)), decipher.final()]);
+  }
+
+  seal(plaintext: string): string {
+    return this.sealBytes(plaintext).toString('base64url');
   }
 
   openText(sealed: string): string {
-    return this.open(sealed).toString('utf8');
+    return this.openBytes(Buffer.from(sealed, 'base64url')).toString('utf8');
   }
 }

@@ -14,7 +14,7 @@ import {
 } from '@whiskeysockets/baileys';
 import type { SessionRef } from '../session-ref';
 import { BoundedCache } from './bounded-cache';
-import { CredentialCipher } from './credential-cipher';
+import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import { PostgresAuthState, type PostgresAuthStateOptions } from './postgres-auth-state';
 
 const silent = {
@@ -27,7 +27,7 @@ const silent = {
   error: () => undefined,
 };
 const TOKEN = 3;
-const cipher = new CredentialCipher('a-secret-key-of-at-least-32-characters!');
+const cipher = new SecretBox('a-secret-key-of-at-least-32-characters!', SECRET_PURPOSES.networkCredentials);
 
 let db: MigratedTestDatabase;
 let store: NetworkCredentialStore;
@@ -142,7 +142,10 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
       expect(row.value.toString('latin1')).not.toContain('plain-lid-value');
       expect(row.value.toString('latin1')).not.toContain('noiseKey');
     }
-    const otherKey = new CredentialCipher('another-secret-key-of-32-characters!!');
+    const otherKey = new SecretBox(
+      'another-secret-key-of-32-characters!!',
+      SECRET_PURPOSES.networkCredentials,
+    );
     await expect(PostgresAuthState.load(options(ref, { cipher: otherKey }))).rejects.toThrow(
       /JUMBE_SECRET_KEY/,
     );

@@ -12,7 +12,7 @@ import {
 import type { SessionRef } from '../session-ref';
 import type { BaileysLogger } from './whatsapp-socket';
 import type { BoundedCache } from './bounded-cache';
-import type { CredentialCipher } from './credential-cipher';
+import type { SecretBox } from '@jumbe/domain';
 import type { CredentialItemChange, CredentialStore } from './credential-store';
 
 export const CREDS_KIND = 'creds';
@@ -23,7 +23,7 @@ export interface PostgresAuthStateOptions {
   ref: SessionRef;
   /** The shard's fencing token: every write is refused once a newer owner holds the session. */
   token: number;
-  cipher: CredentialCipher;
+  cipher: SecretBox;
   /** Bounds Baileys' signal-key cache (its default grows without limit). */
   keyCache: BoundedCache;
   logger: BaileysLogger;
@@ -142,7 +142,7 @@ export class PostgresAuthState {
 
   private seal(kind: string, keyId: string, value: unknown): Buffer {
     const json = JSON.stringify(value, BufferJSON.replacer);
-    return this.options.cipher.encrypt(Buffer.from(json, 'utf8'), addressOf(this.options.ref, kind, keyId));
+    return this.options.cipher.sealBytes(Buffer.from(json, 'utf8'), addressOf(this.options.ref, kind, keyId));
   }
 
   private open<T>(kind: string, keyId: string, sealed: Buffer): T {
@@ -169,7 +169,7 @@ async function readItem<T>(
 function openItem<T>(options: PostgresAuthStateOptions, kind: string, keyId: string, sealed: Buffer): T {
   let plain: Buffer;
   try {
-    plain = options.cipher.decrypt(sealed, addressOf(options.ref, kind, keyId));
+    plain = options.cipher.openBytes(sealed, addressOf(options.ref, kind, keyId));
   } catch {
     throw new Error(
       `stored WhatsApp credentials (${kind}) cannot be decrypted: JUMBE_SECRET_KEY differs from the key they were saved with`,

@@ -1,36 +1,7 @@
 import { backoffDelay } from './backoff';
 import { BoundedCache } from './bounded-cache';
-import { CredentialCipher } from './credential-cipher';
 import { decideAfterClose, type CloseFacts } from './disconnect-policy';
 import { LaunchQueue } from './launch-queue';
-
-describe('CredentialCipher (AES-256-GCM, key from JUMBE_SECRET_KEY by HKDF)', () => {
-  const cipher = new CredentialCipher('a-secret-key-of-at-least-32-characters!');
-
-  it('round-trips and never repeats a ciphertext', () => {
-    const plain = Buffer.from('{"noiseKey":"…"}');
-    const first = cipher.encrypt(plain, 'row-1');
-    expect(cipher.decrypt(first, 'row-1')).toEqual(plain);
-    expect(cipher.encrypt(plain, 'row-1').equals(first)).toBe(false);
-    expect(first.includes(plain)).toBe(false);
-  });
-
-  it('refuses another row, another key, and any tampering', () => {
-    const sealed = cipher.encrypt(Buffer.from('secret'), 'row-1');
-    expect(() => cipher.decrypt(sealed, 'row-2')).toThrow();
-    expect(() =>
-      new CredentialCipher('another-secret-key-of-32-characters!!').decrypt(sealed, 'row-1'),
-    ).toThrow();
-    const tampered = Buffer.from(sealed);
-    tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 1;
-    expect(() => cipher.decrypt(tampered, 'row-1')).toThrow();
-    expect(() => cipher.decrypt(Buffer.from([9, 9]), 'row-1')).toThrow(/format/);
-  });
-
-  it('needs a real secret', () => {
-    expect(() => new CredentialCipher('short')).toThrow(RangeError);
-  });
-});
 
 describe('decideAfterClose (Baileys DisconnectReason → what the session does)', () => {
   const linked: CloseFacts = {

@@ -453,14 +453,14 @@ async function credsFor(driver: WhatsAppNetworkDriver, ref: SessionRef) {
     account: { details: Buffer.from('x') },
   };
   // The driver encrypts with its own key: seal through a throwaway session of that driver.
-  const cipher = (driver as unknown as { cipher: import('./credential-cipher').CredentialCipher }).cipher;
+  const cipher = (driver as unknown as { cipher: import('@jumbe/domain').SecretBox }).cipher;
   const { BufferJSON } = await import('@whiskeysockets/baileys');
   const json = Buffer.from(JSON.stringify(creds, BufferJSON.replacer), 'utf8');
   return [
     {
       kind: CREDS_KIND,
       keyId: CREDS_KEY_ID,
-      value: cipher.encrypt(json, JSON.stringify([ref.accountId, ref.sessionId, CREDS_KIND, CREDS_KEY_ID])),
+      value: cipher.sealBytes(json, JSON.stringify([ref.accountId, ref.sessionId, CREDS_KIND, CREDS_KEY_ID])),
     },
   ];
 }

@@ -1,3 +1,4 @@
+import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import { LRUCache } from 'lru-cache';
 import type { NetworkDriver } from '../network-driver';
 import type { NetworkSession } from '../network-session';
@@ -5,7 +6,6 @@ import type { SessionEvents } from '../session-events';
 import { sessionRefKey, type SessionRef } from '../session-ref';
 import { BoundedCache } from './bounded-cache';
 import type { BaileysLogger } from './whatsapp-socket';
-import { CredentialCipher } from './credential-cipher';
 import { LaunchQueue } from './launch-queue';
 import { SessionMemory } from './session-memory';
 import type { WhatsAppSession } from './whatsapp-session';
@@ -27,7 +27,7 @@ const KEY_CACHE_TTL_MS = 5 * 60 * 1000;
 export class WhatsAppNetworkDriver implements NetworkDriver {
   readonly name = 'whatsapp' as const;
   private readonly settings: WhatsAppSettings;
-  private readonly cipher: CredentialCipher;
+  private readonly cipher: SecretBox;
   private readonly launches: LaunchQueue;
   private readonly sessions = new Map<string, WhatsAppSession>();
   private readonly memories = new LRUCache<string, SessionMemory>({ max: MAX_REMEMBERED_SESSIONS });
@@ -35,7 +35,7 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
 
   constructor(options: WhatsAppNetworkOptions) {
     this.settings = whatsAppSettings(options);
-    this.cipher = new CredentialCipher(options.secretKey);
+    this.cipher = new SecretBox(options.secretKey, SECRET_PURPOSES.networkCredentials);
     this.launches = new LaunchQueue(this.settings.connectSpacingMs);
   }
 

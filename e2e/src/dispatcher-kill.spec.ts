@@ -211,6 +211,9 @@ describe('distributed: webhook dispatcher SIGKILLed mid-burst', () => {
       });
     }
 
+    // One session's events stay in order across the take-over: the event sent after the restart
+    // comes after every older one.
+    expect(overtaken).toBe(0);
     // Nothing lost: the events the killed dispatcher had pulled but not acknowledged are offered to
     // the replacement at once (it recreates the shard's consumer on take-over), not after the
     // consumer's 120 s ack wait, which is what this deadline would catch.

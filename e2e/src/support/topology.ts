@@ -23,7 +23,9 @@ export interface Topology {
 const newAdminToken = () => `admin_${randomBytes(16).toString('hex')}`;
 
 /** `npm start` as a newcomer runs it: one process, embedded PostgreSQL, in-process bus and memory. */
-export async function startAllInOne(extraEnv: Record<string, string> = {}): Promise<Topology> {
+export async function startAllInOne(
+  extraEnv: Record<string, string> = {},
+): Promise<Topology & { dataDir: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'jumbe-e2e-'));
   const adminToken = newAdminToken();
   const process = await ServiceProcess.start(
@@ -33,6 +35,7 @@ export async function startAllInOne(extraEnv: Record<string, string> = {}): Prom
   );
   return {
     name: 'all-in-one',
+    dataDir,
     gateways: [apiClient(process.url)],
     processes: [process],
     adminToken,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { delay, eventually, TcpProxy } from '@jumbe/testing';
 import type Redis from 'ioredis';
 import type { InvalidationBus } from './invalidation-bus';
 import { MemoryInvalidationBus } from './memory-invalidation-bus';
 import { RedisInvalidationBus } from './redis-invalidation-bus';
-import { TcpProxy } from './test-support/tcp-proxy';
-import { delay, eventually, RedisTestClients, serverClientId } from './test-support/redis-test-clients';
+import { RedisTestClients, serverClientId, TEST_REDIS_URL } from './test-support/redis-test-clients';
 
 const clients = new RedisTestClients();
 afterAll(() => clients.closeAll());
@@ -123,11 +123,10 @@ describe('RedisInvalidationBus when the subscriber connection is lost', () => {
   it('reports a possible loss after CLIENT KILL, only once resubscribed, and keeps delivering', async () => {
     // The subscriber talks to Redis with 150 ms latency: a loss report sent before its SUBSCRIBE
     // reached Redis would make the publish below (on a direct connection) miss it.
-    const slowLink = new TcpProxy('127.0.0.1', 6379, 150);
-    await slowLink.start();
+    const slowLink = await TcpProxy.inFrontOf(TEST_REDIS_URL, { latencyMs: 150 });
     let subscriber: Redis | undefined;
     const bus = new RedisInvalidationBus(await clients.connect('inv-pub-3'), () => {
-      subscriber = clients.create('inv-killed', slowLink.url);
+      subscriber = clients.create('inv-killed', slowLink.rewrite(TEST_REDIS_URL));
       return subscriber;
     });
     const topic = newTopic();
@@ -159,15 +158,14 @@ describe('RedisInvalidationBus when the subscriber connection is lost', () => {
     expect(received).toEqual(['before', 'published-in-loss-handler', 'after']);
     expect(losses).toBe(1);
     await bus.close();
-    await slowLink.stop();
+    await slowLink.close();
   });
 
   it('lets a service subscribe while Redis is down, and goes live with a loss report when it is back', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 6379);
-    await proxy.start();
-    await proxy.stop(); // Redis is "down" from the start
+    const proxy = await TcpProxy.inFrontOf(TEST_REDIS_URL);
+    await proxy.cut(); // Redis is "down" from the start
     const bus = new RedisInvalidationBus(await clients.connect('inv-pub-4'), () =>
-      clients.create('inv-late', proxy.url),
+      clients.create('inv-late', proxy.rewrite(TEST_REDIS_URL)),
     );
     const topic = newTopic();
     const received: string[] = [];
@@ -178,20 +176,19 @@ describe('RedisInvalidationBus when the subscriber connection is lost', () => {
     const off = await bus.subscribe(topic, (message) => received.push(message));
     expect(Date.now() - started).toBeLessThan(2_000);
 
-    await proxy.start(); // Redis is back on the same address
+    await proxy.restore(); // Redis is back on the same address
     await eventually('possible-loss report', () => losses === 1, 5_000);
     await bus.publish(topic, 'hello');
     await eventually('delivery', () => received.length === 1, 1_000);
     await off();
     await bus.close();
-    await proxy.stop();
+    await proxy.close();
   });
 
   it('reports a loss after an outage that dropped every connection', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 6379);
-    await proxy.start();
+    const proxy = await TcpProxy.inFrontOf(TEST_REDIS_URL);
     const bus = new RedisInvalidationBus(await clients.connect('inv-pub-5'), () =>
-      clients.create('inv-outage', proxy.url),
+      clients.create('inv-outage', proxy.rewrite(TEST_REDIS_URL)),
     );
     const topic = newTopic();
     const received: string[] = [];
@@ -201,16 +198,16 @@ describe('RedisInvalidationBus when the subscriber connection is lost', () => {
     await bus.publish(topic, 'one');
     await eventually('delivery', () => received.length === 1, 1_000);
 
-    await proxy.stop();
+    await proxy.cut();
     await bus.publish(topic, 'lost while down'); // the publisher is fine; the subscriber is not
     await delay(300);
     expect(losses).toBe(0); // reported once live again, not while still down
-    await proxy.start();
+    await proxy.restore();
     await eventually('possible-loss report', () => losses === 1, 5_000);
     await bus.publish(topic, 'two');
     await eventually('delivery', () => received.includes('two'), 1_000);
     expect(received).toEqual(['one', 'two']);
     await bus.close();
-    await proxy.stop();
+    await proxy.close();
   });
 });

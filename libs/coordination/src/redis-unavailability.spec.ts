@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ZERO_USAGE } from '@jumbe/domain';
+import { closedPort, delay, eventually, failureOf, TcpProxy } from '@jumbe/testing';
 import { CoordinationUnavailableError } from './coordination-unavailable-error';
 import { MemoryCoordinationHealth } from './memory-coordination-health';
 import { createRedisClient, redisReconnectDelay } from './redis-client';
@@ -8,26 +9,14 @@ import { isRedisConnectionFailure, withRedisFailuresTranslated } from './redis-c
 import { RedisInvalidationBus } from './redis-invalidation-bus';
 import { RedisRateLimiter } from './redis-rate-limiter';
 import { RedisUsageCounterStore, usageCountersKey } from './redis-usage-counter-store';
-import { closedPort, TcpProxy } from './test-support/tcp-proxy';
 import { closeRedisClient } from './close-redis-client';
-import { delay, eventually, RedisTestClients, TEST_REDIS_URL } from './test-support/redis-test-clients';
+import { RedisTestClients, TEST_REDIS_URL } from './test-support/redis-test-clients';
 import { waitForRedisReady } from './wait-for-redis-ready';
 
 const clients = new RedisTestClients();
 afterAll(() => clients.closeAll());
 
 const CYCLE = '2099-01-01';
-
-/** Runs `operation` and returns how long it took to fail, failing the test if it succeeded. */
-async function failureTime(operation: () => Promise<unknown>): Promise<{ error: unknown; ms: number }> {
-  const started = Date.now();
-  try {
-    await operation();
-  } catch (error) {
-    return { error, ms: Date.now() - started };
-  }
-  throw new Error('expected the operation to fail');
-}
 
 describe('a Redis client pointed at a closed port', () => {
   it('fails every operation fast with CoordinationUnavailableError', async () => {
@@ -47,7 +36,7 @@ describe('a Redis client pointed at a closed port', () => {
       ];
       await delay(300); // let it fail to connect (and start backing off) first
       for (const [name, operation] of operations) {
-        const { error, ms } = await failureTime(operation);
+        const { error, ms } = await failureOf(operation);
         expect([name, error]).toEqual([name, expect.any(CoordinationUnavailableError)]);
         expect(ms).toBeLessThan(1_000);
       }
@@ -61,9 +50,7 @@ describe('a Redis client pointed at a closed port', () => {
   it('fails fast also while the very first connection attempt is under way', async () => {
     const redis = createRedisClient(`redis://127.0.0.1:${await closedPort()}`, 'jumbe-test-closed-port-2');
     try {
-      const { error, ms } = await failureTime(() =>
-        new RedisUsageCounterStore(redis).tryHit('acc', CYCLE, 1),
-      );
+      const { error, ms } = await failureOf(() => new RedisUsageCounterStore(redis).tryHit('acc', CYCLE, 1));
       expect(error).toBeInstanceOf(CoordinationUnavailableError);
       expect(ms).toBeLessThan(1_000);
     } finally {
@@ -75,25 +62,24 @@ describe('a Redis client pointed at a closed port', () => {
 describe('a Redis client whose server goes away and comes back', () => {
   let proxy: TcpProxy;
   beforeEach(async () => {
-    proxy = new TcpProxy('127.0.0.1', Number(new URL(TEST_REDIS_URL).port || 6379));
-    await proxy.start();
+    proxy = await TcpProxy.inFrontOf(TEST_REDIS_URL);
   });
-  afterEach(() => proxy.stop());
+  afterEach(() => proxy.close());
 
   it('fails fast during the outage and heals by itself within a few seconds', async () => {
-    const redis = await clients.connect('outage', proxy.url);
+    const redis = await clients.connect('outage', proxy.rewrite(TEST_REDIS_URL));
     const direct = await clients.connect('outage-direct');
     const store = new RedisUsageCounterStore(redis);
     const account = `acc-${randomUUID()}`;
     try {
       await store.seed(account, CYCLE, ZERO_USAGE);
-      await proxy.stop();
+      await proxy.cut();
       await delay(100);
-      const { error, ms } = await failureTime(() => store.tryHit(account, CYCLE, 10));
+      const { error, ms } = await failureOf(() => store.tryHit(account, CYCLE, 10));
       expect(error).toBeInstanceOf(CoordinationUnavailableError);
       expect(ms).toBeLessThan(1_000);
 
-      await proxy.start();
+      await proxy.restore();
       const back = Date.now();
       await eventually(
         'recovery',
@@ -108,14 +94,14 @@ describe('a Redis client whose server goes away and comes back', () => {
   });
 
   it('gives up on a server that accepts but never answers, instead of hanging the request', async () => {
-    const redis = await clients.connect('hang', proxy.url);
+    const redis = await clients.connect('hang', proxy.rewrite(TEST_REDIS_URL));
     proxy.blackhole();
-    const health = await failureTime(() => new RedisCoordinationHealth(redis).check());
+    const health = await failureOf(() => new RedisCoordinationHealth(redis).check());
     expect(health.error).toBeInstanceOf(CoordinationUnavailableError);
     expect(health.ms).toBeGreaterThanOrEqual(950);
     expect(health.ms).toBeLessThan(1_500);
 
-    const hit = await failureTime(() => new RedisUsageCounterStore(redis).tryHit('acc', CYCLE, 1));
+    const hit = await failureOf(() => new RedisUsageCounterStore(redis).tryHit('acc', CYCLE, 1));
     expect(hit.error).toBeInstanceOf(CoordinationUnavailableError);
     expect(hit.ms).toBeLessThan(3_000);
   });

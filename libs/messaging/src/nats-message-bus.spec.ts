@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { delay, eventually, failureOf, TcpProxy } from '@jumbe/testing';
 import { BusNoResponderError, BusUnavailableError } from './bus-errors';
 import { NatsMessageBus } from './nats-message-bus';
-import { TcpProxy } from './test-support/tcp-proxy';
-import { delay, eventually, failureOf } from './test-support/timing';
 
 const NATS_URL = new URL(process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222');
 
@@ -14,14 +13,13 @@ describe('NatsMessageBus across connection loss (through a TCP proxy to the real
     buses.push(bus);
     return bus;
   };
-  const proxiedUrl = () => `nats://127.0.0.1:${proxy.port}`;
+  const proxiedUrl = () => proxy.rewrite(NATS_URL.href);
 
   beforeEach(async () => {
-    proxy = new TcpProxy(NATS_URL.hostname, Number(NATS_URL.port || 4222));
-    await proxy.start();
+    proxy = await TcpProxy.inFrontOf(NATS_URL.href);
   });
   afterEach(async () => {
-    await proxy.stop();
+    await proxy.close();
     await Promise.all(buses.splice(0).map((bus) => bus.close()));
   });
 
@@ -33,13 +31,13 @@ describe('NatsMessageBus across connection loss (through a TCP proxy to the real
     await server.serve(subject, async (payload) => ({ pong: payload }), { queue: 'workers' });
     expect(await requester.request(subject, 1, { timeoutMs: 1_000 })).toEqual({ pong: 1 });
 
-    await proxy.stop();
+    await proxy.cut();
     await eventually('the server to lose its subscription', async () => {
       const { error } = await failureOf(() => requester.request(subject, 2, { timeoutMs: 200 }));
       return error instanceof BusNoResponderError;
     });
 
-    await proxy.start();
+    await proxy.restore();
     const back = Date.now();
     await eventually(
       'serving again',
@@ -57,7 +55,7 @@ describe('NatsMessageBus across connection loss (through a TCP proxy to the real
     await server.serve(subject, async () => 'ok');
     expect(await requester.request(subject, {}, { timeoutMs: 1_000 })).toBe('ok');
 
-    await proxy.stop();
+    await proxy.cut();
     await eventually(
       'the disconnection to be noticed',
       async () => {
@@ -73,7 +71,7 @@ describe('NatsMessageBus across connection loss (through a TCP proxy to the real
     expect(check.error).toBeInstanceOf(BusUnavailableError);
     expect(check.ms).toBeLessThan(100);
 
-    await proxy.start();
+    await proxy.restore();
     await eventually(
       'requests to work again',
       async () => (await requester.request(subject, {}, { timeoutMs: 200 })) === 'ok',
@@ -91,13 +89,13 @@ describe('NatsMessageBus across connection loss (through a TCP proxy to the real
   });
 
   it('waits for a server that is not up yet when connecting', async () => {
-    await proxy.stop();
+    await proxy.cut();
     const connecting = connect(proxiedUrl(), 'early-bird');
     let connected = false;
     void connecting.then(() => (connected = true));
     await delay(700);
     expect(connected).toBe(false);
-    await proxy.start();
+    await proxy.restore();
     const bus = await connecting;
     await expect(bus.check()).resolves.toBeUndefined();
   });

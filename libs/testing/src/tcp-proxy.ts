@@ -23,26 +23,48 @@ const DEFAULT_PORTS: Record<string, number> = {
  * drop and new ones are refused; `restore()` listens again on the same port, so the URLs the
  * processes were started with stay valid.
  *
- * libs/coordination and libs/messaging keep their own copies for their unit tests (test helpers
- * are not part of those libs' public APIs); this one is for the process-level tests.
+ * Besides outages, a proxy can make the dependency hang (`blackhole()`) or sit behind a slow link
+ * (`latencyMs`), for the unit tests of libs/coordination and libs/messaging as much as for the
+ * process-level tests.
  */
+export interface TcpProxyOptions {
+  /**
+   * Delays what clients send by this much (replies are not delayed), to make "did X reach the
+   * server before Y" deterministic. 0 (the default) forwards at once.
+   */
+  latencyMs?: number;
+}
+
+/** One client connection and the proxy's connection to the dependency on its behalf. */
+interface Link {
+  client: Socket;
+  upstream: Socket;
+}
+
 export class TcpProxy {
   private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
+  private readonly links = new Set<Link>();
   private accepted = 0;
   private closed = false;
+  private blackholed = false;
 
   private constructor(
     readonly targetHost: string,
     readonly targetPort: number,
     private readonly listenPort: number,
+    private readonly latencyMs: number,
   ) {}
 
   /** Listens on a free port of 127.0.0.1 and forwards every connection to `host:port`. */
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+  static async start(
+    target: { host: string; port: number },
+    options: TcpProxyOptions = {},
+  ): Promise<TcpProxy> {
+    const latencyMs = options.latencyMs ?? 0;
+    if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new Error(`invalid latencyMs: ${latencyMs}`);
     for (let attempt = 1; ; attempt += 1) {
       const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
-      const proxy = new TcpProxy(target.host, target.port, port);
+      const proxy = new TcpProxy(target.host, target.port, port, latencyMs);
       try {
         await proxy.listen();
         return proxy;
@@ -53,12 +75,12 @@ export class TcpProxy {
   }
 
   /** A proxy in front of the server a URL names (`postgres://`, `redis://`, `nats://`). */
-  static inFrontOf(url: string): Promise<TcpProxy> {
+  static inFrontOf(url: string, options: TcpProxyOptions = {}): Promise<TcpProxy> {
     const parsed = new URL(url);
     const port = parsed.port === '' ? DEFAULT_PORTS[parsed.protocol] : Number(parsed.port);
     if (port === undefined) throw new Error(`no port in ${parsed.protocol} URL and no default known`);
     // URL keeps the brackets of an IPv6 host; net.connect wants the bare address.
-    return TcpProxy.start({ host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port });
+    return TcpProxy.start({ host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port }, options);
   }
 
   get port(): number {
@@ -90,13 +112,36 @@ export class TcpProxy {
   async cut(): Promise<void> {
     const server = this.server;
     this.server = null;
+    this.blackholed = false;
     this.destroyConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** The dependency "is back": listens again on the same port, so clients reconnect by themselves. */
+  /**
+   * The dependency "hangs": connections stay open (and new ones are accepted) but nothing is
+   * forwarded any more, either way. Lasts until `cut()` or `restore()`.
+   */
+  blackhole(): void {
+    if (this.closed) throw new Error('the proxy is closed');
+    this.blackholed = true;
+    for (const link of this.links) silence(link);
+  }
+
+  get isBlackholed(): boolean {
+    return this.blackholed;
+  }
+
+  /**
+   * The dependency "is back": listens again on the same port, so clients reconnect by themselves.
+   * After `blackhole()`, the hung connections are dropped (as if the server had restarted) and
+   * new ones are forwarded again.
+   */
   async restore(): Promise<void> {
     if (this.closed) throw new Error('the proxy is closed');
+    if (this.blackholed) {
+      this.blackholed = false;
+      this.destroyConnections();
+    }
     if (this.server) return;
     await this.listen();
   }
@@ -128,19 +173,23 @@ export class TcpProxy {
     }
     this.accepted += 1;
     const upstream = connect(this.targetPort, this.targetHost);
-    this.sockets.add(client);
-    this.sockets.add(upstream);
+    const link: Link = { client, upstream };
+    this.links.add(link);
     // Clients like ioredis and nats.js write small commands; Nagle would only add latency here.
     client.setNoDelay(true);
     upstream.setNoDelay(true);
-    // pipe() carries backpressure and half-closes; any error or close ends both sides together.
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (this.blackholed) {
+      silence(link);
+    } else {
+      // pipe() carries backpressure and half-closes; any error or close ends both sides together.
+      if (this.latencyMs === 0) client.pipe(upstream);
+      else this.forwardLate(client, upstream);
+      upstream.pipe(client);
+    }
     const close = (): void => {
       client.destroy();
       upstream.destroy();
-      this.sockets.delete(client);
-      this.sockets.delete(upstream);
+      this.links.delete(link);
     };
     for (const socket of [client, upstream]) {
       socket.on('error', close);
@@ -148,8 +197,48 @@ export class TcpProxy {
     }
   }
 
-  private destroyConnections(): void {
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
+  /** The slow link: every chunk (and the half-close) reaches the dependency `latencyMs` later. */
+  private forwardLate(client: Socket, upstream: Socket): void {
+    // Equal delays fire in order, so the byte stream stays intact.
+    const later = (send: () => void): void => {
+      setTimeout(() => {
+        if (!upstream.destroyed && !this.blackholed) send();
+      }, this.latencyMs);
+    };
+    client.on('data', (chunk: Buffer) => {
+      if (!this.blackholed) later(() => upstream.write(chunk));
+    });
+    client.on('end', () => later(() => upstream.end()));
   }
+
+  private destroyConnections(): void {
+    for (const { client, upstream } of this.links) {
+      client.destroy();
+      upstream.destroy();
+    }
+    this.links.clear();
+  }
+}
+
+/** Stops forwarding on a link but keeps both sockets open, reading and dropping what arrives. */
+function silence({ client, upstream }: Link): void {
+  client.unpipe(upstream);
+  upstream.unpipe(client);
+  for (const socket of [client, upstream]) {
+    socket.on('data', () => undefined);
+    socket.resume();
+  }
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on (bound once, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return address.port;
 }

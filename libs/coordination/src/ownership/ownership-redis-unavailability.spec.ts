@@ -1,8 +1,7 @@
+import { closedPort, delay } from '@jumbe/testing';
 import { CoordinationUnavailableError } from '../coordination-unavailable-error';
 import { closeRedisClient } from '../close-redis-client';
 import { createRedisClient } from '../redis-client';
-import { delay } from '../test-support/redis-test-clients';
-import { closedPort } from '../test-support/tcp-proxy';
 import { RedisShardLeaseStore } from './redis-shard-lease-store';
 import { RedisWorkerRegistry } from './redis-worker-registry';
 

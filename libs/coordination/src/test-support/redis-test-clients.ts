@@ -4,6 +4,9 @@ import { closeRedisClient } from '../close-redis-client';
 import { createRedisClient } from '../redis-client';
 import { waitForRedisReady } from '../wait-for-redis-ready';
 
+// The waiting helpers live in @jumbe/testing; re-exported for the specs that import them from here.
+export { delay, eventually } from '@jumbe/testing';
+
 /** The shared Redis of the test environment. Tests never flush it: every key they use is unique. */
 export const TEST_REDIS_URL = process.env['JUMBE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -44,26 +47,4 @@ export async function serverClientId(observer: Redis, clientName: string): Promi
     if (fields['name'] === clientName) return fields['id'] as string;
   }
   throw new Error(`no Redis connection named ${clientName}`);
-}
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `condition` until it holds (throwing counts as not yet) or `timeoutMs` passes. */
-export async function eventually(
-  what: string,
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await condition()) return;
-    } catch {
-      // Not yet: a failing probe counts as "condition not met".
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
-  }
 }

@@ -37,6 +37,5 @@ export async function createHttpApp(
     specification: { document: buildOpenApiDocument(infrastructure.version) as never },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } as never });
-  app.enableShutdownHooks();
   return app;
 }

@@ -1,12 +1,7 @@
-import type { ApiClient, HttpResult } from '@jumbe/testing';
+import type { ApiClient } from '@jumbe/testing';
 import { createAccount, createPlan, type TestAccount } from './operator';
 import type { Topology } from './topology';
-
-const expectError = (response: HttpResult, status: number, code: string) => {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-  expect(typeof response.body.message).toBe('string');
-  expect(response.body.message.length).toBeGreaterThan(10);
-};
+import { expectError } from './expect-error';
 
 /**
  * The gateway's account-level contract (CONTRACT §1–3, §7, §8), run against any topology: the

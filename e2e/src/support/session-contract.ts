@@ -1,20 +1,8 @@
-import type { ApiClient, HttpResult } from '@jumbe/testing';
+import type { ApiClient } from '@jumbe/testing';
 import { createAccount, type TestAccount } from './operator';
 import { eventually, linkSession, randomPhone } from './sandbox-helpers';
 import type { Topology } from './topology';
-
-const expectError = (response: HttpResult, status: number, code: string) => {
-  expect({
-    status: response.status,
-    code: response.body?.error?.code,
-    text: response.status === status ? '' : response.text,
-  }).toEqual({
-    status,
-    code,
-    text: '',
-  });
-  expect(response.body.message.length).toBeGreaterThan(10);
-};
+import { expectError } from './expect-error';
 
 const ALL_ACTIONS = [
   { type: 'reply', id: 'yes', label: 'Yes' },

@@ -1,13 +1,10 @@
-import { type ApiClient, type HttpResult, RecordingReceiver } from '@jumbe/testing';
+import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
 import { Webhook } from 'standardwebhooks';
 import { createAccount, type TestAccount } from './operator';
 import { eventually, linkSession } from './sandbox-helpers';
 import type { Topology } from './topology';
-
-const expectError = (response: HttpResult, status: number, code: string) => {
-  expect({ status: response.status, code: response.body?.error?.code }).toEqual({ status, code });
-};
+import { expectError } from './expect-error';
 
 /**
  * Webhooks end to end (CONTRACT §6, spec "Events"): configuration, signed deliveries a receiver

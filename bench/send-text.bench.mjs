@@ -122,7 +122,11 @@ async function main() {
     const target = await load(url, key);
     const after = await load(baseline, null);
     const base = (before.requests.average + after.requests.average) / 2;
-    results.push({ ...summary(label, target), baselineRps: Math.round(base), ratio: Number((target.requests.average / base).toFixed(3)) });
+    results.push({
+      ...summary(label, target),
+      baselineRps: Math.round(base),
+      ratio: Number((target.requests.average / base).toFixed(3)),
+    });
   };
 
   const dataDir = mkdtempSync(join(tmpdir(), 'jumbe-bench-'));

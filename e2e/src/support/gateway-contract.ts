@@ -372,7 +372,9 @@ export function describeGatewayContract(start: () => Promise<Topology>): void {
         bearer: admin,
         body: { suspended: true },
       });
-      expectError(await api.get('/api/v1/usage', { key: suspended.key }), 403, 'account_suspended');
+      const refused = await api.get('/api/v1/usage', { key: suspended.key });
+      expectError(refused, 403, 'account_suspended');
+      expect(refused.headers.get('x-quota-remaining')).toBe('100000');
       await api.patch(`/api/v1/admin/accounts/${suspended.accountId}`, {
         bearer: admin,
         body: { suspended: false },

@@ -1,6 +1,6 @@
 import { ApiError } from '@jumbe/contracts';
 import type { RateLimiter } from '@jumbe/coordination';
-import { scopeAllows } from '@jumbe/domain';
+import { billingCycleAt, scopeAllows } from '@jumbe/domain';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Infrastructure } from '@jumbe/platform';
@@ -41,19 +41,18 @@ export class CustomerAuthGuard implements CanActivate {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const principal = await this.authenticator.authenticate(extractApiKey(request.headers));
     const access = await this.directory.get(principal.accountId);
+    const limit = access.plan.monthlyApiHits;
     if (access.suspended) {
+      // Refused before counting, yet authenticated: the quota headers still tell where it stands.
+      const usage = await this.meter.current(access.accountId);
+      setQuotaHeaders(reply, limit, Math.max(0, limit - usage.apiHits), billingCycleAt(new Date()).end);
       throw new ApiError(
         'account_suspended',
         'This account is suspended. Contact the operator of this Jumbe.',
       );
     }
-    const limit = access.plan.monthlyApiHits;
     const hit = await this.meter.countHit(access.accountId, limit);
-    void reply.headers({
-      'X-Quota-Limit': String(limit),
-      'X-Quota-Remaining': String(hit.allowed ? Math.max(0, limit - hit.counters.apiHits) : 0),
-      'X-Quota-Reset': hit.cycle.end.toISOString(),
-    });
+    setQuotaHeaders(reply, limit, hit.allowed ? Math.max(0, limit - hit.counters.apiHits) : 0, hit.cycle.end);
     if (!hit.allowed) {
       throw new ApiError(
         'monthly_limit_reached',
@@ -90,4 +89,13 @@ export class CustomerAuthGuard implements CanActivate {
       );
     }
   }
+}
+
+/** CONTRACT §3: every authenticated response carries the account's quota position. */
+function setQuotaHeaders(reply: FastifyReply, limit: number, remaining: number, reset: Date): void {
+  void reply.headers({
+    'X-Quota-Limit': String(limit),
+    'X-Quota-Remaining': String(remaining),
+    'X-Quota-Reset': reset.toISOString(),
+  });
 }

@@ -1,27 +1,32 @@
 import {
   ApiError,
-  commandReplySchema,
+  deliverySchema,
   DISPATCH_COMMAND_VERSION,
   DISPATCH_SUBJECT,
   type DispatchCommand,
   deliveryParamsSchema,
   updateWebhookSchema,
   type UpdateWebhookInput,
+  parseInput,
 } from '@jumbe/contracts';
-import { BusNoResponderError, BusTimeoutError } from '@jumbe/messaging';
 import type { Infrastructure } from '@jumbe/platform';
 import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { INFRASTRUCTURE } from '../gateway.tokens';
 import { Customer, ValidBody } from '../http/validated-input.decorators';
-import { parseInput } from '@jumbe/contracts';
+import { requestCommand } from '../bus/command-requester';
 import { WebhookSettings } from './webhook-settings';
+import { z } from 'zod';
 
 /** A dispatcher may wait 10 s for the receiver; give it room to record and answer. */
 const DISPATCH_TIMEOUT_MS = 15_000;
 
 type Unversioned<C> = C extends unknown ? Omit<C, 'v'> : never;
+
+const dispatchResultSchema = z.object({ delivery: deliverySchema });
+
+const DISPATCHER = { name: 'The webhook dispatcher', absence: 'none is running, or they are restarting' };
 
 /** Webhook routes (CONTRACT §6). Test and redeliver are carried out by a dispatcher. */
 @Controller('api/v1/webhook')
@@ -80,36 +85,20 @@ export class WebhookController {
 
   private async dispatch(
     command: Unversioned<DispatchCommand>,
-  ): Promise<{ delivery: { status: string } & Record<string, unknown> }> {
-    let raw: unknown;
-    try {
-      raw = await this.infrastructure.bus.request(
-        DISPATCH_SUBJECT,
-        { v: DISPATCH_COMMAND_VERSION, ...command },
-        { timeoutMs: DISPATCH_TIMEOUT_MS },
-      );
-    } catch (error) {
-      if (error instanceof BusTimeoutError)
-        throw new ApiError('timeout', 'The webhook dispatcher did not answer in time.');
-      const noDispatcher = error instanceof BusNoResponderError;
+  ): Promise<z.output<typeof dispatchResultSchema>> {
+    const result = await requestCommand(
+      this.infrastructure.bus,
+      DISPATCH_SUBJECT,
+      { v: DISPATCH_COMMAND_VERSION, ...command },
+      DISPATCH_TIMEOUT_MS,
+      DISPATCHER,
+    );
+    const parsed = dispatchResultSchema.safeParse(result);
+    if (!parsed.success)
       throw new ApiError(
         'unavailable',
-        noDispatcher
-          ? 'No webhook dispatcher is running. Retry shortly.'
-          : 'The message bus failed. Retry shortly.',
-        undefined,
-        {
-          'Retry-After': '2',
-        },
+        'A dispatcher answered with a result this gateway does not understand.',
       );
-    }
-    const reply = commandReplySchema.safeParse(raw);
-    if (!reply.success)
-      throw new ApiError(
-        'unavailable',
-        'A dispatcher answered in a format this gateway does not understand.',
-      );
-    if (!reply.data.ok) throw new ApiError(reply.data.error.code, reply.data.error.message);
-    return reply.data.result as { delivery: { status: string } & Record<string, unknown> };
+    return parsed.data;
   }
 }

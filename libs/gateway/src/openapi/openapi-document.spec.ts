@@ -1,0 +1,124 @@
+import { buildOpenApiDocument } from './openapi-document';
+import { ROUTES } from './route-catalogue';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- a JSON document is walked loosely here */
+
+const document = buildOpenApiDocument('9.9.9-test') as any;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Every operation of the document, with where it sits. */
+function operations(): Array<{ path: string; method: string; operation: any }> {
+  return Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, operation]) => ({ path, method, operation })),
+  );
+}
+
+/** Every `$ref` value in `value`, with the JSON path where it was found. */
+function collectRefs(value: unknown, at: string, found: Array<{ at: string; ref: string }>): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => collectRefs(item, `${at}/${index}`, found));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string') found.push({ at, ref: child });
+      else collectRefs(child, `${at}/${key}`, found);
+    }
+  }
+}
+
+/** Resolves a same-document reference (`#/a/b`) per RFC 6901; undefined when it leads nowhere. */
+function resolvePointer(ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  const pointer = ref.slice(1);
+  if (pointer === '') return document;
+  if (!pointer.startsWith('/')) return undefined;
+  let node: unknown = document;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, token)) {
+      return undefined;
+    }
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+describe('buildOpenApiDocument', () => {
+  it('is an OpenAPI 3.1.0 document carrying the running version', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info).toEqual(expect.objectContaining({ title: 'Jumbe API', version: '9.9.9-test' }));
+  });
+
+  it('describes every route of the catalogue under its path and method', () => {
+    const missing = ROUTES.filter((route) => document.paths[route.path]?.[route.method.toLowerCase()] === undefined);
+    expect(missing.map((route) => `${route.method} ${route.path}`)).toEqual([]);
+  });
+
+  it('describes nothing beyond the catalogue, and no route twice', () => {
+    const described = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    const catalogued = ROUTES.map((route) => `${route.method} ${route.path}`);
+    expect(new Set(catalogued).size).toBe(catalogued.length);
+    expect([...described].sort()).toEqual([...catalogued].sort());
+  });
+
+  it('resolves every $ref inside the document', () => {
+    const refs: Array<{ at: string; ref: string }> = [];
+    collectRefs(document, '#', refs);
+    expect(refs.length).toBeGreaterThan(0);
+    const dangling = refs.filter(({ ref }) => resolvePointer(ref) === undefined);
+    expect(dangling).toEqual([]);
+  });
+
+  it('gives every operation a unique operationId', () => {
+    const ids = operations().map(({ operation }) => operation.operationId as unknown);
+    for (const id of ids) expect(id).toEqual(expect.stringMatching(/^[A-Za-z][A-Za-z0-9]*$/));
+    const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
+    expect(duplicates).toEqual([]);
+  });
+
+  it('has a JSON request body exactly on the routes that take a body', () => {
+    for (const route of ROUTES) {
+      const operation = document.paths[route.path][route.method.toLowerCase()];
+      if (route.body) {
+        expect({ route: `${route.method} ${route.path}`, schema: operation.requestBody?.content?.['application/json']?.schema }).toEqual({
+          route: `${route.method} ${route.path}`,
+          schema: expect.objectContaining({ type: 'object' }),
+        });
+      } else {
+        expect({ route: `${route.method} ${route.path}`, requestBody: operation.requestBody }).toEqual({
+          route: `${route.method} ${route.path}`,
+          requestBody: undefined,
+        });
+      }
+    }
+  });
+
+  it('declares every {parameter} of a path as a required path parameter', () => {
+    for (const { path, operation } of operations()) {
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+      const declared = (operation.parameters as any[]).filter((parameter) => parameter.in === 'path');
+      expect(declared.map((parameter) => parameter.name).sort()).toEqual([...names].sort());
+      for (const parameter of declared) expect(parameter.required).toBe(true);
+    }
+  });
+
+  it('documents a success response with a schema, and the error responses of routes that need a key', () => {
+    for (const route of ROUTES) {
+      const responses = document.paths[route.path][route.method.toLowerCase()].responses;
+      expect(responses[String(route.successStatus ?? 200)]?.content?.['application/json']?.schema).toBeDefined();
+      if (route.auth === 'key') {
+        expect(responses['401']?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(responses['402'] ?? responses['429']).toBeDefined();
+      }
+      if (route.body) {
+        for (const status of ['400', '413', '415']) expect(responses[status]).toBeDefined();
+      }
+    }
+  });
+
+  it('survives JSON serialisation without losing or changing anything', () => {
+    const text = JSON.stringify(document);
+    expect(JSON.parse(text)).toStrictEqual(document);
+  });
+});

@@ -87,7 +87,9 @@ describe('decodeJsonBody', () => {
 
   it('refuses a body over the limit with 413 payload_too_large, naming the limit', () => {
     // What the collector hands over past the limit: no bytes, only the flag.
-    const error = apiErrorOf(() => decodeJsonBody(new RawBody(Buffer.alloc(0), 'application/json', true), LIMIT));
+    const error = apiErrorOf(() =>
+      decodeJsonBody(new RawBody(Buffer.alloc(0), 'application/json', true), LIMIT),
+    );
     expect(error.code).toBe('payload_too_large');
     expect(error.status).toBe(413);
     expect(error.message).toContain(String(LIMIT));

@@ -88,8 +88,10 @@ export class UsageMeter {
 
   /** Adds the batched counts to the store (only one account's when `accountId` is given). */
   private async addPending(accountId?: string): Promise<void> {
-    for (const [key, entry] of [...this.pending]) {
-      if (accountId !== undefined && entry.accountId !== accountId) continue;
+    // Read each entry as it is reached: another call may have added (and removed) it meanwhile.
+    for (const key of [...this.pending.keys()]) {
+      const entry = this.pending.get(key);
+      if (!entry || (accountId !== undefined && entry.accountId !== accountId)) continue;
       this.pending.delete(key);
       try {
         const cycle = billingCycleAt(new Date(`${entry.cycleId}T00:00:00.000Z`));

@@ -1,0 +1,307 @@
+import { MemoryUsageCounterStore, type UsageCounterField, type UsageCounterStore } from '@jumbe/coordination';
+import { ZERO_USAGE, type UsageCounters } from '@jumbe/domain';
+import {
+  AccountRepository,
+  openMigratedTestDatabase,
+  PlanRepository,
+  UsageRepository,
+  type MigratedTestDatabase,
+} from '@jumbe/persistence';
+import pino from 'pino';
+import { UsageMeter } from './usage-meter';
+
+const logger = pino({ level: 'silent' });
+
+/** A fixed moment, so no test straddles a month boundary; its billing cycle starts on CYCLE. */
+const NOW = new Date('2031-03-15T10:00:00.000Z');
+const CYCLE = '2031-03-01';
+
+/**
+ * The real in-memory store, with two levers at its edge: make the next `read` fail (Redis
+ * unreachable for a moment) and hold an account's next `add` until released (a slow round trip).
+ */
+class EdgeStore implements UsageCounterStore {
+  readonly inner = new MemoryUsageCounterStore();
+  private readFailures = 0;
+  private held: { accountId: string; reached: () => void; gate: Promise<void> } | null = null;
+
+  failNextRead(): void {
+    this.readFailures += 1;
+  }
+
+  /** Holds the next `add` for `accountId`; `reached` resolves when it is waiting. */
+  holdNextAdd(accountId: string): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    this.held = { accountId, reached, gate };
+    return { reached: reachedPromise, release };
+  }
+
+  tryHit(accountId: string, cycleId: string, limit: number) {
+    return this.inner.tryHit(accountId, cycleId, limit);
+  }
+
+  async add(accountId: string, cycleId: string, field: UsageCounterField, amount: number) {
+    const held = this.held;
+    if (held && held.accountId === accountId) {
+      this.held = null;
+      held.reached();
+      await held.gate;
+    }
+    return this.inner.add(accountId, cycleId, field, amount);
+  }
+
+  seed(accountId: string, cycleId: string, counters: UsageCounters) {
+    return this.inner.seed(accountId, cycleId, counters);
+  }
+
+  async read(accountId: string, cycleId: string) {
+    if (this.readFailures > 0) {
+      this.readFailures -= 1;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    }
+    return this.inner.read(accountId, cycleId);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns a value `accept`s, or fails after `withinMs`. */
+async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  withinMs: number,
+): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) return value;
+    await sleep(10);
+  }
+}
+
+describe('UsageMeter (PostgreSQL)', () => {
+  let db: MigratedTestDatabase;
+  let usage: UsageRepository;
+  let accounts: AccountRepository;
+  let planId: string;
+  const meters: UsageMeter[] = [];
+
+  const newAccount = async () => (await accounts.create({ name: 'acct', planId })).id;
+  const newMeter = (store: UsageCounterStore = new MemoryUsageCounterStore(), repository = usage) => {
+    const meter = new UsageMeter(store, repository, logger, 60_000);
+    meters.push(meter);
+    return meter;
+  };
+
+  beforeAll(async () => {
+    db = await openMigratedTestDatabase();
+    usage = new UsageRepository(db.dataSource);
+    accounts = new AccountRepository(db.dataSource);
+    planId = (
+      await new PlanRepository(db.dataSource).create({ name: 'p', monthlyApiHits: 50, maxSessions: 1 })
+    ).id;
+  });
+  // Stops timers of meters a failing test left running (stop() is idempotent).
+  afterEach(async () => {
+    await Promise.all(meters.splice(0).map((meter) => meter.stop()));
+  });
+  afterAll(() => db.close());
+
+  describe('countHit', () => {
+    it('allows exactly the cap when 200 hits race for a limit of 50', async () => {
+      const account = await newAccount();
+      const store = new MemoryUsageCounterStore();
+      const meter = newMeter(store);
+
+      const results = await Promise.all(Array.from({ length: 200 }, () => meter.countHit(account, 50, NOW)));
+
+      expect(results.filter((result) => result.allowed)).toHaveLength(50);
+      for (const refused of results.filter((result) => !result.allowed))
+        expect(refused.counters.apiHits).toBe(50);
+      expect(await store.read(account, CYCLE)).toEqual({ ...ZERO_USAGE, apiHits: 50 });
+      expect(results[0].cycle).toEqual({
+        id: CYCLE,
+        start: new Date('2031-03-01T00:00:00.000Z'),
+        end: new Date('2031-04-01T00:00:00.000Z'),
+      });
+    });
+
+    it('continues from the counters saved in PostgreSQL when the store has none (e.g. after a Redis restart)', async () => {
+      const account = await newAccount();
+      await usage.saveAtLeast(account, CYCLE, { apiHits: 40, messagesSent: 7, sendFailures: 2 });
+      const meter = newMeter();
+
+      const hit = await meter.countHit(account, 50, NOW);
+
+      expect(hit).toEqual(
+        expect.objectContaining({
+          allowed: true,
+          counters: { apiHits: 41, messagesSent: 7, sendFailures: 2 },
+        }),
+      );
+      expect(await meter.current(account, NOW)).toEqual({ apiHits: 41, messagesSent: 7, sendFailures: 2 });
+    });
+
+    it('refuses the first hit when the saved counters already reached the cap', async () => {
+      const account = await newAccount();
+      await usage.saveAtLeast(account, CYCLE, { apiHits: 50, messagesSent: 0, sendFailures: 0 });
+
+      const hit = await newMeter().countHit(account, 50, NOW);
+
+      expect(hit.allowed).toBe(false);
+      expect(hit.counters.apiHits).toBe(50);
+    });
+
+    it('starts each billing cycle from zero: last month’s saved hits do not count', async () => {
+      const account = await newAccount();
+      await usage.saveAtLeast(account, '2031-02-01', { apiHits: 50, messagesSent: 9, sendFailures: 1 });
+
+      const hit = await newMeter().countHit(account, 50, NOW);
+
+      expect(hit.allowed).toBe(true);
+      expect(hit.counters).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
+    });
+  });
+
+  describe('flush', () => {
+    it('persists the counted hits to PostgreSQL', async () => {
+      const account = await newAccount();
+      const meter = newMeter();
+      for (let i = 0; i < 3; i++) await meter.countHit(account, 50, NOW);
+
+      await meter.flush();
+
+      expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 3, messagesSent: 0, sendFailures: 0 });
+    });
+
+    it('never lowers a counter another gateway saved higher, while raising the others', async () => {
+      const account = await newAccount();
+      const meter = newMeter();
+      for (let i = 0; i < 3; i++) await meter.countHit(account, 50, NOW);
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'messagesSent', NOW);
+      await meter.current(account, NOW);
+      // Meanwhile another gateway flushed higher apiHits and sendFailures.
+      await usage.saveAtLeast(account, CYCLE, { apiHits: 10, messagesSent: 0, sendFailures: 4 });
+
+      await meter.flush();
+
+      expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 10, messagesSent: 2, sendFailures: 4 });
+    });
+
+    it('keeps the counters when the store fails during a flush, and writes them on the next flush', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      await meter.countHit(account, 50, NOW);
+      await meter.countHit(account, 50, NOW);
+
+      store.failNextRead();
+      await expect(meter.flush()).resolves.toBeUndefined();
+      expect(await usage.load(account, CYCLE)).toEqual(ZERO_USAGE);
+
+      await meter.flush();
+      expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 2, messagesSent: 0, sendFailures: 0 });
+    });
+
+    it('keeps the counters when PostgreSQL fails during a flush, and writes them on the next flush', async () => {
+      const account = await newAccount();
+      let failures = 1;
+      const flakyUsage = {
+        load: (accountId: string, periodStart: string) => usage.load(accountId, periodStart),
+        saveManyAtLeast: async (rows: Parameters<UsageRepository['saveManyAtLeast']>[0]) => {
+          if (failures-- > 0) throw new Error('Connection terminated unexpectedly');
+          return usage.saveManyAtLeast(rows);
+        },
+      };
+      const meter = newMeter(new MemoryUsageCounterStore(), flakyUsage as UsageRepository);
+      await meter.countHit(account, 50, NOW);
+
+      await expect(meter.flush()).resolves.toBeUndefined();
+      expect(await usage.load(account, CYCLE)).toEqual(ZERO_USAGE);
+
+      await meter.flush();
+      expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
+    });
+  });
+
+  describe('count', () => {
+    it('adds counted sends to the store within the batch interval once started', async () => {
+      const account = await newAccount();
+      const store = new MemoryUsageCounterStore();
+      const meter = newMeter(store);
+      meter.start();
+
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'sendFailures', NOW);
+      expect(await store.read(account, CYCLE)).toBeNull(); // batched, not sent yet
+
+      const started = Date.now();
+      const counters = await eventually(
+        () => store.read(account, CYCLE),
+        (value) => value?.messagesSent === 3,
+        2_000,
+      );
+      expect(counters).toEqual({ apiHits: 0, messagesSent: 3, sendFailures: 1 });
+      expect(Date.now() - started).toBeLessThan(1_000);
+    });
+
+    it('adds counted sends at once when the counters are read through current()', async () => {
+      const account = await newAccount();
+      await usage.saveAtLeast(account, CYCLE, { apiHits: 5, messagesSent: 5, sendFailures: 0 });
+      const store = new MemoryUsageCounterStore();
+      const meter = newMeter(store); // not started: no timer would ever add them
+
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'sendFailures', NOW);
+
+      expect(await meter.current(account, NOW)).toEqual({ apiHits: 5, messagesSent: 6, sendFailures: 1 });
+      expect(await store.read(account, CYCLE)).toEqual({ apiHits: 5, messagesSent: 6, sendFailures: 1 });
+    });
+
+    // Regression: each pending entry is read as it is reached, so a current() call that added an
+    // account's counts while the batch timer was busy does not make the timer add them again.
+    it('counts each send once when current() runs while the batch timer is adding counts', async () => {
+      const [first, second] = [await newAccount(), await newAccount()];
+      const store = new EdgeStore();
+      await store.seed(first, CYCLE, ZERO_USAGE);
+      await store.seed(second, CYCLE, ZERO_USAGE);
+      const meter = newMeter(store);
+      meter.count(first, 'messagesSent', NOW);
+      meter.count(second, 'messagesSent', NOW);
+      const slowAdd = store.holdNextAdd(first);
+
+      meter.start();
+      await slowAdd.reached; // the batch timer is now waiting on the store for `first`
+      expect(await meter.current(second, NOW)).toEqual({ apiHits: 0, messagesSent: 1, sendFailures: 0 });
+      slowAdd.release();
+      await sleep(50); // lets the timer's round finish
+      await meter.stop();
+
+      expect(await store.read(first, CYCLE)).toEqual({ apiHits: 0, messagesSent: 1, sendFailures: 0 });
+      expect(await store.read(second, CYCLE)).toEqual({ apiHits: 0, messagesSent: 1, sendFailures: 0 });
+    });
+  });
+
+  describe('stop', () => {
+    it('adds the batched counts and flushes everything to PostgreSQL', async () => {
+      const account = await newAccount();
+      const meter = newMeter();
+      meter.start();
+      await meter.countHit(account, 50, NOW);
+      await meter.countHit(account, 50, NOW);
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'sendFailures', NOW);
+
+      await meter.stop();
+
+      expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 2, messagesSent: 1, sendFailures: 1 });
+    });
+  });
+});

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig, requireDistributedSettings } from './load-config';
 
 describe('loadConfig', () => {
@@ -34,6 +37,20 @@ describe('loadConfig', () => {
       allowPrivateNetworks: true,
       rateLimitPerMinute: 120,
     });
+  });
+
+  it('names a deployment only in the form that fits Redis keys and NATS subjects', () => {
+    expect(loadConfig({}).deployment).toBeNull();
+    expect(loadConfig({ JUMBE_DEPLOYMENT: 'staging-2' }).deployment).toBe('staging-2');
+    expect(() => loadConfig({ JUMBE_DEPLOYMENT: 'Staging.2' })).toThrow(/JUMBE_DEPLOYMENT/);
+  });
+
+  it('reads settings from a JSON config file, the environment winning', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'jumbe-config-')), 'jumbe.json');
+    writeFileSync(file, JSON.stringify({ JUMBE_PORT: 9000, JUMBE_NETWORK: 'sandbox' }));
+    expect(loadConfig({ JUMBE_CONFIG_FILE: file })).toMatchObject({ port: 9000, network: 'sandbox' });
+    expect(loadConfig({ JUMBE_CONFIG_FILE: file, JUMBE_PORT: '9001' }).port).toBe(9001);
+    expect(() => loadConfig({ JUMBE_CONFIG_FILE: join(file, 'missing') })).toThrow(/JUMBE_CONFIG_FILE/);
   });
 
   it('treats an empty variable as unset', () => {

@@ -6,7 +6,12 @@ import {
   parseInput,
   updateAccountSchema,
 } from '@jumbe/contracts';
-import { createRedisClient, type InvalidationBus } from '@jumbe/coordination';
+import {
+  createRedisClient,
+  invalidationChannel,
+  type InvalidationBus,
+  waitForRedisReady,
+} from '@jumbe/coordination';
 import { OperatorService } from '@jumbe/operator';
 import { migrate } from '@jumbe/persistence';
 import { Command, InvalidArgumentError } from 'commander';
@@ -127,7 +132,9 @@ function cliInvalidations(
   const redis = createRedisClient(config.redisUrl, 'jumbe-cli');
   return {
     publish: async (topic, message) => {
-      await redis.publish(topic, message);
+      // Commands fail fast until connected (no offline queue), so wait for the connection.
+      await waitForRedisReady(redis, 5_000);
+      await redis.publish(invalidationChannel(topic), message);
     },
     close: async () => {
       redis.disconnect();

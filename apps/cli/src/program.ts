@@ -94,6 +94,7 @@ export function buildProgram(config: JumbeConfig): Command {
     .option('--suspend', 'suspend the account')
     .option('--unsuspend', 'lift a suspension')
     .action((id: string, options: { plan?: string; suspend?: boolean; unsuspend?: boolean }) => {
+      if (options.suspend && options.unsuspend) throw new Error('choose --suspend or --unsuspend, not both');
       const suspended = options.suspend ? true : options.unsuspend ? false : undefined;
       const input = parseInput(updateAccountSchema, { plan: options.plan, suspended }, 'arguments');
       return withOperator((operator) => operator.updateAccount(id, input));

@@ -1,0 +1,215 @@
+import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
+import { COMMAND_RESULT_SCHEMAS } from './command-results';
+import {
+  commandReplySchema,
+  replyError,
+  replyOk,
+  SESSION_COMMAND_VERSION,
+  sessionCommandSchema,
+  type SessionCommandType,
+} from './session-command';
+
+const PHONE = '254712345678';
+const ref = { v: 1, accountId: 'acct-1', sessionId: 'main' };
+
+/** One valid command of every type, as the gateway sends them. */
+const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
+  'session.start': { ...ref, type: 'session.start', maxSessions: 3 },
+  'session.status': { ...ref, type: 'session.status' },
+  'session.qr': { ...ref, type: 'session.qr' },
+  'session.pairing_code': { ...ref, type: 'session.pairing_code', phoneNumber: PHONE, maxSessions: 0 },
+  'session.logout': { ...ref, type: 'session.logout' },
+  'session.delete': { ...ref, type: 'session.delete' },
+  'message.send': {
+    ...ref,
+    type: 'message.send',
+    message: { kind: 'text', body: { to: PHONE, text: 'Habari' } },
+  },
+  'sandbox.scan': { ...ref, type: 'sandbox.scan', phoneNumber: PHONE },
+  'sandbox.inbound': { ...ref, type: 'sandbox.inbound', contact: { from: PHONE, text: 'hi' } },
+  'sandbox.outbox': { ...ref, type: 'sandbox.outbox', limit: 50 },
+  'sandbox.disconnect': { ...ref, type: 'sandbox.disconnect', reason: 'network' },
+};
+const ALL = Object.entries(COMMANDS) as [SessionCommandType, Record<string, unknown>][];
+
+describe('session commands', () => {
+  it('are at version 1', () => {
+    expect(SESSION_COMMAND_VERSION).toBe(1);
+  });
+
+  it.each(ALL)('%s parses with v: 1', (type, command) => {
+    const parsed = sessionCommandSchema.parse(command);
+    expect(parsed.type).toBe(type);
+    expect(parsed).toMatchObject({ v: 1, accountId: 'acct-1', sessionId: 'main' });
+  });
+
+  it.each(ALL)('%s is refused with another version or none', (_, command) => {
+    for (const v of [0, 2, '1', null, undefined]) {
+      const result = sessionCommandSchema.safeParse({ ...command, v });
+      expect(result.success).toBe(false);
+    }
+  });
+
+  it.each(ALL)('%s is refused without an account or session', (_, command) => {
+    expect(sessionCommandSchema.safeParse({ ...command, accountId: '' }).success).toBe(false);
+    expect(sessionCommandSchema.safeParse({ ...command, sessionId: undefined }).success).toBe(false);
+  });
+
+  it('refuses an unknown or missing type', () => {
+    expect(sessionCommandSchema.safeParse({ ...ref, type: 'session.reboot' }).success).toBe(false);
+    expect(sessionCommandSchema.safeParse({ ...ref }).success).toBe(false);
+  });
+
+  it('refuses a message.send whose message kind is unknown or whose body is invalid', () => {
+    const send = COMMANDS['message.send'];
+    expect(
+      sessionCommandSchema.safeParse({ ...send, message: { kind: 'poll', body: { to: PHONE } } }).success,
+    ).toBe(false);
+    expect(
+      sessionCommandSchema.safeParse({ ...send, message: { kind: 'text', body: { to: '+1', text: 'x' } } })
+        .success,
+    ).toBe(false);
+    // The sessionId travels on the command, not in the body.
+    expect(
+      sessionCommandSchema.safeParse({
+        ...send,
+        message: { kind: 'text', body: { to: PHONE, text: 'x', sessionId: 'main' } },
+      }).success,
+    ).toBe(false);
+  });
+
+  it('carries media (type defaulted) and interactive messages', () => {
+    const media = sessionCommandSchema.parse({
+      ...ref,
+      type: 'message.send',
+      message: { kind: 'media', body: { to: PHONE, url: 'https://cdn.example.test/a.jpg' } },
+    });
+    expect(media).toMatchObject({ message: { kind: 'media', body: { type: 'image' } } });
+    const interactive = sessionCommandSchema.parse({
+      ...ref,
+      type: 'message.send',
+      message: {
+        kind: 'interactive',
+        body: { to: PHONE, text: 'Pick', actions: [{ type: 'reply', id: 'a', label: 'A' }] },
+      },
+    });
+    expect(interactive).toMatchObject({ message: { kind: 'interactive' } });
+  });
+
+  it('refuses an interactive message with duplicate ids, at the duplicate', () => {
+    const result = sessionCommandSchema.safeParse({
+      ...ref,
+      type: 'message.send',
+      message: {
+        kind: 'interactive',
+        body: {
+          to: PHONE,
+          text: 'Pick',
+          actions: [
+            { type: 'reply', id: 'a', label: 'A' },
+            { type: 'reply', id: 'a', label: 'B' },
+          ],
+        },
+      },
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path)).toEqual([['message', 'body', 'actions', 1, 'id']]);
+  });
+
+  it('checks the limits of start, outbox and disconnect', () => {
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: -1 }).success).toBe(false);
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: 1.5 }).success).toBe(false);
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 0 }).success).toBe(false);
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1001 }).success).toBe(false);
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1000 }).success).toBe(true);
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.disconnect'], reason: 'crash' }).success).toBe(
+      false,
+    );
+    expect(
+      sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.disconnect'], reason: 'logged_out' }).success,
+    ).toBe(true);
+  });
+});
+
+describe('command replies', () => {
+  it('replyOk round-trips through commandReplySchema, result kept as is', () => {
+    const result = { sessionId: 'main', state: 'connected', nested: [1, { a: null }] };
+    const reply = replyOk(result);
+    expect(reply).toEqual({ ok: true, result });
+    expect(commandReplySchema.parse(JSON.parse(JSON.stringify(reply)))).toEqual(reply);
+  });
+
+  it('replyOk without a result round-trips too', () => {
+    expect(commandReplySchema.parse(JSON.parse(JSON.stringify(replyOk(null))))).toEqual({ ok: true, result: null });
+  });
+
+  it.each(Object.keys(ERROR_STATUS) as ErrorCode[])('replyError(%s) round-trips', (code) => {
+    const reply = replyError(code, 'Something went wrong.');
+    expect(reply).toEqual({ ok: false, error: { code, message: 'Something went wrong.' } });
+    expect(commandReplySchema.parse(JSON.parse(JSON.stringify(reply)))).toEqual(reply);
+  });
+
+  it('refuses an error code outside the contract and a reply without ok', () => {
+    expect(
+      commandReplySchema.safeParse({ ok: false, error: { code: 'kaboom', message: 'x' } }).success,
+    ).toBe(false);
+    expect(commandReplySchema.safeParse({ ok: false, error: { code: 'not_found' } }).success).toBe(false);
+    expect(commandReplySchema.safeParse({ result: 1 }).success).toBe(false);
+  });
+});
+
+describe('command result schemas', () => {
+  const session = {
+    sessionId: 'main',
+    phoneNumber: PHONE,
+    connected: true,
+    state: 'connected',
+    updatedAt: '2026-01-02T03:04:05.678Z',
+    reason: null,
+  };
+  const RESULTS: Record<SessionCommandType, unknown> = {
+    'session.start': session,
+    'session.status': session,
+    'session.qr': { sessionId: 'main', state: 'qr_ready', qr: '2@abc' },
+    'session.pairing_code': { sessionId: 'main', state: 'pairing_code_ready', pairingCode: 'ABCD-EFGH' },
+    'session.logout': { ...session, connected: false, state: 'disconnected', reason: 'logged_out' },
+    'session.delete': { ...session, connected: false, state: 'disconnected' },
+    'message.send': { key: { remoteJid: `${PHONE}@s.whatsapp.net`, fromMe: true, id: 'MSG1' } },
+    'sandbox.scan': session,
+    'sandbox.inbound': { id: 'IN1' },
+    'sandbox.outbox': [
+      { id: 'O1', to: PHONE, type: 'text', content: { text: 'hi' }, createdAt: '2026-01-02T03:04:05.678Z' },
+    ],
+    'sandbox.disconnect': { ...session, connected: false, state: 'disconnected', reason: 'network' },
+  };
+
+  it('has a result schema for every command type', () => {
+    expect(Object.keys(COMMAND_RESULT_SCHEMAS).sort()).toEqual(Object.keys(COMMANDS).sort());
+  });
+
+  it.each(Object.keys(RESULTS) as SessionCommandType[])(
+    'accepts a %s result carried in a replyOk',
+    (type) => {
+      const reply = commandReplySchema.parse(JSON.parse(JSON.stringify(replyOk(RESULTS[type]))));
+      if (!reply.ok) throw new Error('expected an ok reply');
+      expect(COMMAND_RESULT_SCHEMAS[type].parse(reply.result)).toEqual(RESULTS[type]);
+    },
+  );
+
+  it('refuses results of the wrong shape', () => {
+    expect(COMMAND_RESULT_SCHEMAS['session.status'].safeParse({ sessionId: 'main' }).success).toBe(false);
+    expect(COMMAND_RESULT_SCHEMAS['session.status'].safeParse({ ...session, state: 'asleep' }).success).toBe(false);
+    expect(
+      COMMAND_RESULT_SCHEMAS['session.pairing_code'].safeParse({
+        sessionId: 'main',
+        state: 'qr_ready',
+        pairingCode: 'X',
+      }).success,
+    ).toBe(false);
+    expect(
+      COMMAND_RESULT_SCHEMAS['message.send'].safeParse({ key: { remoteJid: 'x', fromMe: false, id: 'M' } })
+        .success,
+    ).toBe(false);
+    expect(COMMAND_RESULT_SCHEMAS['sandbox.outbox'].safeParse({}).success).toBe(false);
+  });
+});

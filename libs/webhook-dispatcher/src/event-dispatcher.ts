@@ -1,6 +1,6 @@
 import { deliveryIdForEvent } from '@jumbe/domain';
 import type { DeliverableEvent } from '@jumbe/messaging';
-import type { WebhookDeliveryRepository } from '@jumbe/persistence';
+import type { DeliveryRecord, WebhookDeliveryRepository } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { WebhookDirectory } from './webhook-directory';
 import type { Delivery, WebhookPoster } from './webhook-poster';
@@ -25,6 +25,8 @@ type StreamPayload = Delivery['payload'] & { customerId: string };
  */
 export class EventDispatcher {
   private readonly queues = new Map<string, SessionQueue>();
+  /** Attempts made but not yet recorded: a retry records them instead of POSTing again. */
+  private readonly unrecorded = new Map<string, DeliveryRecord>();
   private readonly keepalive: NodeJS.Timeout;
   private stopped = false;
 
@@ -52,6 +54,7 @@ export class EventDispatcher {
     this.stopped = true;
     clearInterval(this.keepalive);
     this.queues.clear();
+    this.unrecorded.clear();
   }
 
   /** Forgets the queued events of sessions in a shard this dispatcher no longer owns. */
@@ -78,12 +81,23 @@ export class EventDispatcher {
   }
 
   private async deliver(event: DeliverableEvent): Promise<void> {
+    const record = this.unrecorded.get(event.eventId) ?? (await this.attempt(event));
+    if (record === null) return event.ack();
+    // Kept until recorded: if recording fails, the retry records this attempt, it does not POST again.
+    this.unrecorded.set(event.eventId, record);
+    await this.deliveries.record(record);
+    this.unrecorded.delete(event.eventId);
+    await event.ack();
+  }
+
+  /** POSTs the event once; null when there is nothing to send (already recorded, or no enabled webhook). */
+  private async attempt(event: DeliverableEvent): Promise<DeliveryRecord | null> {
     const payload = event.payload as StreamPayload;
-    if (await this.deliveries.isRecorded(event.eventId)) return event.ack();
+    if (await this.deliveries.isRecorded(event.eventId)) return null;
     const webhook = await this.directory.get(payload.customerId);
     // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6).
-    if (!webhook || !webhook.enabled) return event.ack();
-    const record = await this.poster.post({
+    if (!webhook || !webhook.enabled) return null;
+    return this.poster.post({
       accountId: payload.customerId,
       eventId: event.eventId,
       // The same event always gets the same delivery id, so a resend after a crash can be de-duplicated.
@@ -92,8 +106,6 @@ export class EventDispatcher {
       secret: webhook.secret,
       payload,
     });
-    await this.deliveries.record(record);
-    await event.ack();
   }
 
   private keepWaitingEventsAlive(): void {

@@ -113,18 +113,26 @@ describe('session commands', () => {
       },
     });
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => issue.path)).toEqual([['message', 'body', 'actions', 1, 'id']]);
+    expect(result.error?.issues.map((issue) => issue.path)).toEqual([
+      ['message', 'body', 'actions', 1, 'id'],
+    ]);
   });
 
   it('checks the limits of start, outbox and disconnect', () => {
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: -1 }).success).toBe(false);
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: 1.5 }).success).toBe(false);
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 0 }).success).toBe(false);
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1001 }).success).toBe(false);
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1000 }).success).toBe(true);
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.disconnect'], reason: 'crash' }).success).toBe(
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: -1 }).success).toBe(
       false,
     );
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: 1.5 }).success).toBe(
+      false,
+    );
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 0 }).success).toBe(false);
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1001 }).success).toBe(
+      false,
+    );
+    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1000 }).success).toBe(true);
+    expect(
+      sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.disconnect'], reason: 'crash' }).success,
+    ).toBe(false);
     expect(
       sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.disconnect'], reason: 'logged_out' }).success,
     ).toBe(true);
@@ -140,7 +148,10 @@ describe('command replies', () => {
   });
 
   it('replyOk without a result round-trips too', () => {
-    expect(commandReplySchema.parse(JSON.parse(JSON.stringify(replyOk(null))))).toEqual({ ok: true, result: null });
+    expect(commandReplySchema.parse(JSON.parse(JSON.stringify(replyOk(null))))).toEqual({
+      ok: true,
+      result: null,
+    });
   });
 
   it.each(Object.keys(ERROR_STATUS) as ErrorCode[])('replyError(%s) round-trips', (code) => {
@@ -150,9 +161,9 @@ describe('command replies', () => {
   });
 
   it('refuses an error code outside the contract and a reply without ok', () => {
-    expect(
-      commandReplySchema.safeParse({ ok: false, error: { code: 'kaboom', message: 'x' } }).success,
-    ).toBe(false);
+    expect(commandReplySchema.safeParse({ ok: false, error: { code: 'kaboom', message: 'x' } }).success).toBe(
+      false,
+    );
     expect(commandReplySchema.safeParse({ ok: false, error: { code: 'not_found' } }).success).toBe(false);
     expect(commandReplySchema.safeParse({ result: 1 }).success).toBe(false);
   });
@@ -198,7 +209,9 @@ describe('command result schemas', () => {
 
   it('refuses results of the wrong shape', () => {
     expect(COMMAND_RESULT_SCHEMAS['session.status'].safeParse({ sessionId: 'main' }).success).toBe(false);
-    expect(COMMAND_RESULT_SCHEMAS['session.status'].safeParse({ ...session, state: 'asleep' }).success).toBe(false);
+    expect(COMMAND_RESULT_SCHEMAS['session.status'].safeParse({ ...session, state: 'asleep' }).success).toBe(
+      false,
+    );
     expect(
       COMMAND_RESULT_SCHEMAS['session.pairing_code'].safeParse({
         sessionId: 'main',

@@ -33,7 +33,10 @@ describe('parseInput', () => {
     expect(error.message).toBe('Invalid query: /text: required string is missing');
     expect(error.toBody()).toEqual({
       message: 'Invalid query: /text: required string is missing',
-      error: { code: 'validation_error', details: [{ path: '/text', problem: 'required string is missing' }] },
+      error: {
+        code: 'validation_error',
+        details: [{ path: '/text', problem: 'required string is missing' }],
+      },
     });
   });
 
@@ -133,11 +136,7 @@ describe('problem details', () => {
     ]);
   });
 
-  // BUG (libs/contracts/src/http/validation.ts:19 and :51): Zod 4 leaves `input` out of its issues
-  // unless parsing is asked to `reportInput`, so `issue.input === undefined` always holds and a
-  // value of the wrong type ({ "text": 5 }) is reported as "required number is missing" — telling
-  // the client to add a field they did send. Fix: `schema.safeParse(input, { reportInput: true })`
-  // in parseInput (keeping `input` out of the details, which only carry path and problem).
+  // Regression: issues carry their input, so a present value of the wrong type is not reported as missing.
   it('says a present value of the wrong type has the wrong type, not that it is missing', () => {
     const schema = z.strictObject({ name: z.string(), count: z.number() });
     expect(rejection(schema, { name: 5, count: 'three' }).details).toEqual([
@@ -147,7 +146,9 @@ describe('problem details', () => {
     expect(rejection(sendTextSchema, { to: PHONE, text: null }).details).toEqual([
       { path: '/text', problem: 'expected string' },
     ]);
-    expect(rejection(sendTextSchema, 'not an object').message).toBe('Invalid request body: /: expected object');
+    expect(rejection(sendTextSchema, 'not an object').message).toBe(
+      'Invalid request body: /: expected object',
+    );
   });
 
   it('uses the schema message for other problems', () => {

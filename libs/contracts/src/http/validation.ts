@@ -16,7 +16,8 @@ export function parseInput<S extends z.ZodType>(
   input: unknown,
   what = 'request body',
 ): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput lets a wrong-typed value be told apart from a missing one.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw validationFailure(result.error.issues, what);
 }

@@ -29,7 +29,11 @@ describe('send text', () => {
   it('takes text up to 65,536 characters', () => {
     expect(MAX_TEXT_LENGTH).toBe(65_536);
     const text = 'x'.repeat(65_536);
-    expect(parseInput(sendTextSchema, { to: PHONE, text })).toEqual({ sessionId: 'default', to: PHONE, text });
+    expect(parseInput(sendTextSchema, { to: PHONE, text })).toEqual({
+      sessionId: 'default',
+      to: PHONE,
+      text,
+    });
   });
 
   it('refuses text of 65,537 characters and empty text', () => {
@@ -170,8 +174,16 @@ describe('send interactive', () => {
     ['copy with empty value', { type: 'copy', label: 'Copy', value: '' }, '/actions/0/value'],
     ['call without phoneNumber', { type: 'call', label: 'Call' }, '/actions/0/phoneNumber'],
     ['list without sections', { type: 'list', label: 'Menu' }, '/actions/0/sections'],
-    ['list without label', { type: 'list', sections: [{ title: 's', rows: [{ id: 'a', title: 'A' }] }] }, '/actions/0/label'],
-    ['catalog without businessPhoneNumber', { type: 'catalog', label: 'Shop' }, '/actions/0/businessPhoneNumber'],
+    [
+      'list without label',
+      { type: 'list', sections: [{ title: 's', rows: [{ id: 'a', title: 'A' }] }] },
+      '/actions/0/label',
+    ],
+    [
+      'catalog without businessPhoneNumber',
+      { type: 'catalog', label: 'Shop' },
+      '/actions/0/businessPhoneNumber',
+    ],
     ['location_request without label', { type: 'location_request' }, '/actions/0/label'],
   ])('refuses a %s, at that field', (_, action, path) => {
     const error = rejection(sendInteractiveSchema, message([action]));
@@ -183,12 +195,20 @@ describe('send interactive', () => {
       '/actions/0/type',
     ]);
     expect(
-      paths(rejection(sendInteractiveSchema, message([{ type: 'reply', id: 'a', label: 'A', url: 'https://a.test' }]))),
+      paths(
+        rejection(
+          sendInteractiveSchema,
+          message([{ type: 'reply', id: 'a', label: 'A', url: 'https://a.test' }]),
+        ),
+      ),
     ).toEqual(['/actions/0/url']);
   });
 
   it('refuses a call or catalog number that is not 7 to 15 digits as invalid_phone', () => {
-    const call = rejection(sendInteractiveSchema, message([{ type: 'call', label: 'Call', phoneNumber: '+2547' }]));
+    const call = rejection(
+      sendInteractiveSchema,
+      message([{ type: 'call', label: 'Call', phoneNumber: '+2547' }]),
+    );
     expect(call.code).toBe('invalid_phone');
     expect(paths(call)).toEqual(['/actions/0/phoneNumber']);
     const catalog = rejection(
@@ -198,16 +218,19 @@ describe('send interactive', () => {
     expect(catalog.code).toBe('invalid_phone');
   });
 
-  it.each(['ftp://files.example.test', 'javascript:alert(1)', 'mailto:a@example.test', 'tel:+254700000000', '/relative'])(
-    'refuses a url action to %s (http and https only)',
-    (url) => {
-      const error = rejection(sendInteractiveSchema, message([{ type: 'url', label: 'Open', url }]));
-      expect(error.code).toBe('validation_error');
-      expect(error.details).toEqual([
-        { path: '/actions/0/url', problem: 'url must be an absolute http:// or https:// URL' },
-      ]);
-    },
-  );
+  it.each([
+    'ftp://files.example.test',
+    'javascript:alert(1)',
+    'mailto:a@example.test',
+    'tel:+254700000000',
+    '/relative',
+  ])('refuses a url action to %s (http and https only)', (url) => {
+    const error = rejection(sendInteractiveSchema, message([{ type: 'url', label: 'Open', url }]));
+    expect(error.code).toBe('validation_error');
+    expect(error.details).toEqual([
+      { path: '/actions/0/url', problem: 'url must be an absolute http:// or https:// URL' },
+    ]);
+  });
 
   it('refuses a non-http(s) merchantUrl', () => {
     const error = rejection(
@@ -218,7 +241,10 @@ describe('send interactive', () => {
   });
 
   it('refuses a list without sections and a section without rows', () => {
-    const noSections = rejection(sendInteractiveSchema, message([{ type: 'list', label: 'Menu', sections: [] }]));
+    const noSections = rejection(
+      sendInteractiveSchema,
+      message([{ type: 'list', label: 'Menu', sections: [] }]),
+    );
     expect(noSections.details).toEqual([
       { path: '/actions/0/sections', problem: 'a list needs at least one section' },
     ]);
@@ -264,8 +290,20 @@ describe('send interactive', () => {
           type: 'list',
           label: 'Menu',
           sections: [
-            { title: 'Hot', rows: [{ id: 'tea', title: 'Tea' }, { id: 'coffee', title: 'Coffee' }] },
-            { title: 'Cold', rows: [{ id: 'juice', title: 'Juice' }, { id: 'tea', title: 'Iced tea' }] },
+            {
+              title: 'Hot',
+              rows: [
+                { id: 'tea', title: 'Tea' },
+                { id: 'coffee', title: 'Coffee' },
+              ],
+            },
+            {
+              title: 'Cold',
+              rows: [
+                { id: 'juice', title: 'Juice' },
+                { id: 'tea', title: 'Iced tea' },
+              ],
+            },
           ],
         },
       ]),

@@ -29,7 +29,7 @@ export async function createHttpApp(
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
-  installRawBodyCollector(fastify, config.bodyLimitBytes);
+  installRawBodyCollector(fastify, config.bodyLimitBytes, config.bodyLimitBytes * 4);
   // Nest routes Fastify's own errors (bad content-length, not found…) through this filter too.
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   await app.register(fastifySwagger, {

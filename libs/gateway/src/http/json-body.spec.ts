@@ -107,7 +107,7 @@ describe('decodeJsonBody', () => {
 
 describe('decodeJsonBody on what installRawBodyCollector collects', () => {
   const app = Fastify();
-  installRawBodyCollector(app, LIMIT);
+  installRawBodyCollector(app, LIMIT, LIMIT * 4);
   app.post('/echo', async (request) => ({ decoded: decodeJsonBody(request.body, LIMIT) ?? null }));
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof ApiError) return reply.status(error.status).send(error.toBody());

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /**
  * What the transport collected of a request body, before any judgement. Judging (413, 415, 400)
  * happens after authentication, so a request with a bad key gets 401 whatever its body
- * (CONTRACT §2) — Fastify's own parsers would reject bodies before our guards could run.
+ * (CONTRACT §2) — Fastify's own parsers would reject bodies before our guards could run. (Only a
+ * body beyond the socket limit, 4× the configured one, is refused by Fastify itself, with 413.)
  */
 export class RawBody {
   constructor(
@@ -14,34 +15,26 @@ export class RawBody {
 }
 
 /**
- * Replaces Fastify's body parsers with one that only collects bytes, up to `limitBytes`.
- * Past the limit it keeps draining the stream (so the client can read our 413) without storing it.
+ * Replaces Fastify's body parsers with one that only collects bytes (Fastify's own buffered
+ * reader, the fast path). The configured limit is judged later, after authentication; Fastify
+ * itself refuses only bodies beyond `socketLimitBytes`, which is well above it.
  */
-export function installRawBodyCollector(fastify: FastifyInstance, limitBytes: number): void {
+export function installRawBodyCollector(
+  fastify: FastifyInstance,
+  limitBytes: number,
+  socketLimitBytes: number,
+): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (request: FastifyRequest, payload, done) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    payload.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limitBytes) {
-        tooLarge = true;
-        chunks.length = 0;
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    payload.on('end', () => {
+  fastify.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: socketLimitBytes },
+    (request: FastifyRequest, body, done) => {
+      const bytes = body as Buffer;
+      const tooLarge = bytes.length > limitBytes;
       done(
         null,
-        new RawBody(
-          tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks),
-          request.headers['content-type'] ?? '',
-          tooLarge,
-        ),
+        new RawBody(tooLarge ? Buffer.alloc(0) : bytes, request.headers['content-type'] ?? '', tooLarge),
       );
-    });
-    payload.on('error', (error) => done(error, undefined));
-  });
+    },
+  );
 }

@@ -11,6 +11,7 @@ import { join, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Redis from 'ioredis';
+import { connect } from 'nats';
 import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -172,6 +173,13 @@ async function main() {
     const keys = await redis.keys(`${deployment}/*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
+    // The deployment's event stream (named as libs/contracts eventStreamName does).
+    const nats = await connect({ servers: env.JUMBE_NATS_URL.replace(/^nats:\/\//, '') });
+    const manager = await nats.jetstreamManager();
+    await manager.streams
+      .delete(`JUMBE_EVENTS_${deployment.toUpperCase().replace(/-/g, '_')}`)
+      .catch(() => undefined);
+    await nats.close();
   }
 
   const goals = { 'all-in-one': 0.6, 'distributed (1 gateway, 1 worker)': 0.4 };

@@ -1,3 +1,5 @@
+import { deliverySchema } from '@jumbe/contracts';
+import type { z } from 'zod';
 import { shardOf } from '@jumbe/domain';
 import {
   type ApiClient,
@@ -25,19 +27,8 @@ interface Subscriber {
   secret: string;
 }
 
-interface Delivery {
-  id: string;
-  event: string;
-  sessionId: string;
-  url: string;
-  status: 'success' | 'failed';
-  statusCode: number | null;
-  error: string | null;
-  response: string | null;
-  durationMs: number;
-  createdAt: string;
-  attemptedAt: string;
-}
+/** A delivery as GET /api/v1/webhook lists it (CONTRACT §6). */
+type Delivery = z.output<typeof deliverySchema>;
 
 /** The resident memory of a process, in bytes, as Linux reports it. */
 async function residentBytes(pid: number): Promise<number> {

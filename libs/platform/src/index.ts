@@ -6,3 +6,4 @@ export * from './version';
 export * from './run-service';
 export * from './health/health.module';
 export * from './run-background-service';
+export * from './managed-work';

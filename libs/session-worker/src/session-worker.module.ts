@@ -1,22 +1,12 @@
 import { NetworkCredentialStore, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
-import { ShardKeeper } from '@jumbe/coordination';
-import type { Infrastructure } from '@jumbe/platform';
-import {
-  type BeforeApplicationShutdown,
-  type DynamicModule,
-  Inject,
-  Injectable,
-  Module,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { newMemberId, ShardKeeper } from '@jumbe/coordination';
+import { type Infrastructure, ManagedWork } from '@jumbe/platform';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { InboundRelay } from './inbound-relay';
 import { createNetworkDriver } from './network-driver-factory';
 import { SessionCommandHandler } from './session-command-handler';
 import { SessionHost } from './session-host';
 import { WorkerShardOwner } from './worker-shard-owner';
-import { newWorkerId } from './worker-identity';
-
-const WORKER_INFRASTRUCTURE = Symbol('WORKER_INFRASTRUCTURE');
 
 function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
   const { dataSource, logger } = infrastructure;
@@ -35,7 +25,7 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
       logger,
     },
   );
-  const workerId = newWorkerId();
+  const workerId = newMemberId();
   return new ShardKeeper(
     workerId,
     infrastructure.ownership('session-worker').leases,
@@ -45,32 +35,16 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
   );
 }
 
-/** Starts taking shards when the app is up; hands them over before it stops (SIGTERM). */
-@Injectable()
-class SessionWorkerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(@Inject(ShardKeeper) private readonly keeper: ShardKeeper) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.keeper.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.keeper.stop();
-  }
-}
-
 /** The session worker: owns a share of the sessions and carries out commands on them. */
 @Module({})
 export class SessionWorkerModule {
   static register(infrastructure: Infrastructure): DynamicModule {
     return {
       module: SessionWorkerModule,
+      // Takes its shards once the app is up; hands them over before it stops (SIGTERM).
       providers: [
-        { provide: WORKER_INFRASTRUCTURE, useValue: infrastructure },
-        { provide: ShardKeeper, useFactory: createShardKeeper, inject: [WORKER_INFRASTRUCTURE] },
-        SessionWorkerLifecycle,
+        { provide: ManagedWork, useFactory: () => new ManagedWork(createShardKeeper(infrastructure)) },
       ],
-      exports: [ShardKeeper],
     };
   }
 }

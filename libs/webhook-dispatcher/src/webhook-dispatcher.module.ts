@@ -1,26 +1,15 @@
 import { DISPATCH_QUEUE, DISPATCH_SUBJECT } from '@jumbe/contracts';
-import { DEFAULT_SHARD_KEEPER_OPTIONS, ShardKeeper } from '@jumbe/coordination';
+import { DEFAULT_SHARD_KEEPER_OPTIONS, newMemberId, ShardKeeper } from '@jumbe/coordination';
 import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import type { BusSubscription } from '@jumbe/messaging';
 import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
-import {
-  type BeforeApplicationShutdown,
-  type DynamicModule,
-  Inject,
-  Injectable,
-  Module,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { type Infrastructure, ManagedWork } from '@jumbe/platform';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { DispatchCommandHandler } from './dispatch-command-handler';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';
 import { EventDispatcher } from './event-dispatcher';
 import { WebhookDirectory } from './webhook-directory';
 import { WebhookPoster } from './webhook-poster';
-
-const DISPATCHER_INFRASTRUCTURE = Symbol('DISPATCHER_INFRASTRUCTURE');
 
 /** The dispatcher's parts, wired from the infrastructure. */
 class WebhookDispatcherService {
@@ -42,7 +31,7 @@ class WebhookDispatcherService {
     this.dispatcher = new EventDispatcher(this.directory, poster, deliveries, logger);
     this.commands = new DispatchCommandHandler(this.directory, poster, deliveries, logger);
     const ownership = infrastructure.ownership('webhook-dispatcher');
-    const dispatcherId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    const dispatcherId = newMemberId();
     this.keeper = new ShardKeeper(
       dispatcherId,
       ownership.leases,
@@ -72,19 +61,6 @@ class WebhookDispatcherService {
   }
 }
 
-@Injectable()
-class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  constructor(@Inject(WebhookDispatcherService) private readonly service: WebhookDispatcherService) {}
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.service.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.service.stop();
-  }
-}
-
 /** The webhook dispatcher: consumes its shards' events and delivers them, signed, once each. */
 @Module({})
 export class WebhookDispatcherModule {
@@ -92,13 +68,10 @@ export class WebhookDispatcherModule {
     return {
       module: WebhookDispatcherModule,
       providers: [
-        { provide: DISPATCHER_INFRASTRUCTURE, useValue: infrastructure },
         {
-          provide: WebhookDispatcherService,
-          useFactory: (infra: Infrastructure) => new WebhookDispatcherService(infra),
-          inject: [DISPATCHER_INFRASTRUCTURE],
+          provide: ManagedWork,
+          useFactory: () => new ManagedWork(new WebhookDispatcherService(infrastructure)),
         },
-        WebhookDispatcherLifecycle,
       ],
     };
   }

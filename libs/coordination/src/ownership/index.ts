@@ -10,3 +10,4 @@ export * from './worker-registry';
 export * from './redis-worker-registry';
 export * from './memory-worker-registry';
 export * from './shard-keeper';
+export * from './member-id';

@@ -1,37 +1,7 @@
-// Baileys 7 and a few of its dependencies ship as ES modules only. Node (>= 20.19) loads them with
-// require() at run time, but Jest's module system does not on Node 20, so the WhatsApp driver's
-// tests let SWC compile exactly those packages to CommonJS. Everything else is as in the preset.
-const { join } = require('node:path');
-const preset = require('../../jest.preset.js');
-
-const esmOnly = [
-  '@whiskeysockets/baileys',
-  'whatsapp-rust-bridge',
-  'p-queue',
-  'p-timeout',
-  'music-metadata',
-  'file-type',
-  'strtok3',
-  'token-types',
-  'uint8array-extras',
-  '@borewit/text-codec',
-  '@tokenizer/inflate',
-];
-const swcJs = [
-  '@swc/jest',
-  { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
-];
-
-module.exports = {
-  ...preset,
+// The WhatsApp driver's tests load Baileys (ES modules only): see jest.baileys.js.
+module.exports = require('../../jest.baileys.js')({
+  ...require('../../jest.preset.js'),
   displayName: 'network',
   rootDir: __dirname,
   passWithNoTests: true,
-  transform: { ...preset.transform, '^.+\\.m?js$': swcJs },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
-  moduleNameMapper: {
-    ...preset.moduleNameMapper,
-    // It exports only an `import` condition, which Jest's CommonJS resolver does not match.
-    '^whatsapp-rust-bridge$': join(__dirname, '../../node_modules/whatsapp-rust-bridge/dist/index.js'),
-  },
-};
+});

@@ -22,4 +22,9 @@ export interface JumbeConfig {
   deployment: string | null;
   /** How long the gateway waits for the worker that owns a session. */
   commandTimeoutMs: number;
+  /**
+   * JUMBE_WHATSAPP_VERSION: the WhatsApp Web client version sockets announce (`2.3000.N`); null:
+   * fetched from WhatsApp when the first session opens, falling back to Baileys' pinned one.
+   */
+  whatsappVersion: string | null;
 }

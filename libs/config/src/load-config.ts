@@ -37,6 +37,10 @@ const environmentSchema = z.object({
     .default(1024 * 1024),
   JUMBE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   JUMBE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  JUMBE_WHATSAPP_VERSION: z
+    .string()
+    .regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}$/, 'must be a WhatsApp Web version such as 2.3000.1023456789')
+    .optional(),
   JUMBE_DEPLOYMENT: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
@@ -83,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     rateLimitPerMinute: value.JUMBE_RATE_LIMIT_PER_MINUTE ?? null,
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
     deployment: value.JUMBE_DEPLOYMENT ?? null,
+    whatsappVersion: value.JUMBE_WHATSAPP_VERSION ?? null,
   };
 }
 

@@ -6,4 +6,8 @@ export type DisconnectReason =
   | 'network_error'
   | 'connection_replaced'
   | 'forbidden'
+  | 'multidevice_mismatch'
+  | 'client_outdated'
+  | 'bad_session'
+  | 'network_refused'
   | 'shutdown';

@@ -7,8 +7,9 @@ export interface NetworkDriver {
   readonly name: 'whatsapp' | 'sandbox';
   /**
    * Opens (or re-opens from stored credentials) the session's connection. `linked` tells whether
-   * credentials exist (reconnect: `connecting`, then `connected`) or a fresh login is needed
-   * (emit `qr`). Events start after the returned promise resolves. `token` is the fencing token of
+   * the caller's record says the session is linked (reconnect: `connecting`, then `connected`) or
+   * a fresh login is expected (emit `qr`); a driver that stores credentials decides from them
+   * instead, so a stored link is always resumed, never replaced by a new login. Events start after the returned promise resolves. `token` is the fencing token of
    * the shard lease the caller holds: a driver that stores credentials guards every write with it
    * (refused once a newer owner holds the session); the sandbox ignores it.
    */
@@ -18,4 +19,9 @@ export interface NetworkDriver {
 export interface NetworkOpenOptions {
   linked: boolean;
   token?: number;
+  /**
+   * Asked before every (re)connect: false once this worker lost the session's shard, so it steps
+   * back instead of reconnecting and kicking the new owner off the network (a 440 there).
+   */
+  stillOwned?: () => boolean;
 }

@@ -34,14 +34,15 @@ export class LiveSession {
     private readonly onEnded: (session: LiveSession) => void,
   ) {}
 
-  async open(driver: NetworkDriver, linked: boolean): Promise<void> {
+  /** `stillOwned` tells the driver, before each reconnect, whether this worker still owns the shard. */
+  async open(driver: NetworkDriver, linked: boolean, stillOwned: () => boolean): Promise<void> {
     this.network = await driver.open(
       this.ref,
       {
         onLink: (event) => this.onLink(event),
         onInbound: (message) => this.deps.inbound.relay(this.ref, message),
       },
-      { linked, token: this.token },
+      { linked, token: this.token, stillOwned },
     );
   }
 
@@ -134,8 +135,9 @@ export class LiveSession {
       await this.deps.sessions.saveState(this.ref, this.token, this.facts);
       await this.network?.logout();
       await this.deps.credentials.clear(this.ref, this.token);
-    } else if (next.state === 'disconnected' && next.reason !== 'network_error') {
-      // Logged out, refused or expired: the stored credentials can never be used again.
+    } else if (next.state === 'disconnected' && next.reason === 'logged_out') {
+      // Only the network saying the device is logged out voids the credentials. Every other end
+      // (connection replaced, refused, a timeout) keeps them, and a new start resumes from them.
       await this.deps.credentials.clear(this.ref, this.token);
     }
   }

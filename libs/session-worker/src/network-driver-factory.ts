@@ -26,6 +26,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,
+    version: config.whatsappVersion ?? undefined,
     // A pairing code must be answered before the gateway gives up on the command.
     pairingCodeWaitMs: Math.max(2_000, config.commandTimeoutMs - 3_000),
   });

@@ -11,6 +11,7 @@ import {
 } from '@jumbe/network';
 import type { SendFailureRepository, SessionRecord } from '@jumbe/persistence';
 import { LiveSession, type LiveSessionDeps } from './live-session';
+import { SessionLocks } from './session-locks';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
@@ -27,6 +28,7 @@ const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
 export class SessionHost {
   private readonly live = new Map<string, LiveSession>();
   private readonly shardTokens = new Map<number, number>();
+  private readonly locks = new SessionLocks();
 
   constructor(
     private readonly driver: NetworkDriver,
@@ -42,12 +44,14 @@ export class SessionHost {
     const records = await this.deps.sessions.listActiveInShards([shard]);
     this.shardTokens.set(shard, token);
     for (const record of records) {
-      await this.restore(record, token).catch((error: unknown) =>
-        this.deps.logger.error(
-          { err: error, accountId: record.accountId, sessionId: record.sessionId },
-          'restore failed',
-        ),
-      );
+      await this.locks
+        .exclusive(refKey(record), () => this.restore(record, token))
+        .catch((error: unknown) =>
+          this.deps.logger.error(
+            { err: error, accountId: record.accountId, sessionId: record.sessionId },
+            'restore failed',
+          ),
+        );
     }
   }
 
@@ -55,10 +59,28 @@ export class SessionHost {
   async dropShard(shard: number): Promise<void> {
     this.shardTokens.delete(shard);
     const leaving = [...this.live.values()].filter((session) => session.shard === shard);
-    await Promise.all(leaving.map((session) => session.close()));
+    await Promise.all(
+      leaving.map((session) => this.locks.exclusive(refKey(session.ref), () => session.close())),
+    );
   }
 
-  async execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+  /**
+   * Carries out one command. Commands of one session never overlap a lifecycle change of it
+   * (see SessionLocks); reads take no lock.
+   */
+  execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+    const key = refKey(command);
+    switch (LOCKING[command.type]) {
+      case 'exclusive':
+        return this.locks.exclusive(key, () => this.run(command));
+      case 'shared':
+        return this.locks.shared(key, () => this.run(command));
+      case 'none':
+        return this.run(command);
+    }
+  }
+
+  private async run(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
     switch (command.type) {
       case 'session.start':
         return (await this.start(command, command.maxSessions)).view();
@@ -211,6 +233,12 @@ export class SessionHost {
 
   private async restore(record: SessionRecord, token: number): Promise<void> {
     if (this.live.has(refKey(record))) return;
+    if (this.shardTokens.get(record.shard) !== token) return;
+    // Fence the previous owner per session before its credentials are read (see takeOwnership).
+    if (!(await this.deps.sessions.takeOwnership(record, token))) {
+      this.deps.logger.warn({ ...refOf(record) }, 'session held by a newer owner; not restored here');
+      return;
+    }
     const linked =
       record.phoneNumber !== null && (record.state === 'connected' || record.state === 'connecting');
     await this.connect({ ...record, ownerToken: token }, linked);
@@ -232,7 +260,7 @@ export class SessionHost {
     );
     this.live.set(refKey(record), session);
     try {
-      await session.open(this.driver, linked);
+      await session.open(this.driver, linked, () => this.shardTokens.get(record.shard) === token);
     } catch (error) {
       this.live.delete(refKey(record));
       const message = `Could not reach the messaging network: ${(error as Error).message}`;
@@ -265,6 +293,26 @@ export class SessionHost {
     return this.driver.control();
   }
 }
+
+/** How each command holds its session: lifecycle changes alone, sends side by side, reads freely. */
+const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> = {
+  'session.start': 'exclusive',
+  'session.pairing_code': 'exclusive',
+  'session.logout': 'exclusive',
+  'session.delete': 'exclusive',
+  'sandbox.scan': 'exclusive',
+  'sandbox.disconnect': 'exclusive',
+  'message.send': 'shared',
+  'session.status': 'none',
+  'session.qr': 'none',
+  'sandbox.inbound': 'none',
+  'sandbox.outbox': 'none',
+};
+
+const refOf = (record: SessionRecord): SessionRef => ({
+  accountId: record.accountId,
+  sessionId: record.sessionId,
+});
 
 const viewOf = (record: SessionRecord): SessionView => sessionView({ ...record });
 

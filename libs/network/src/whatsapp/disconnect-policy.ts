@@ -12,7 +12,28 @@ export const WA_STATUS = {
   multideviceMismatch: 411,
   forbidden: 403,
   unavailableService: 503,
+  /** Not in Baileys' enum; seen from WhatsApp's servers (payment required / not acceptable). */
+  paymentRequired: 402,
+  clientOutdated: 405,
+  notAcceptable: 406,
 } as const;
+
+/**
+ * Closes that a retry may cure once or twice (a version refresh, a server hiccup) but that would
+ * otherwise loop forever: after `maxRefusals` in a row, the session ends with a reason an operator
+ * can see, and keeps its credentials.
+ */
+const REFUSAL_REASONS = new Map<number, DisconnectReason>([
+  [WA_STATUS.paymentRequired, 'network_refused'],
+  [WA_STATUS.clientOutdated, 'client_outdated'],
+  [WA_STATUS.notAcceptable, 'network_refused'],
+  [WA_STATUS.badSession, 'bad_session'],
+]);
+
+/** Whether this close counts towards the bounded refusals (see REFUSAL_REASONS). */
+export function isRefusal(statusCode: number | undefined): boolean {
+  return statusCode !== undefined && REFUSAL_REASONS.has(statusCode);
+}
 
 /** Baileys' message when every QR ref the server gave has been shown and none was scanned. */
 export const QR_REFS_ENDED = 'QR refs attempts ended';
@@ -27,6 +48,10 @@ export interface CloseFacts {
   loginOffered: boolean;
   /** The login attempt has used up its time (only meaningful while not linked). */
   loginExpired: boolean;
+  /** Refusal closes (see isRefusal) in a row, this one included, since the last open. */
+  refusals: number;
+  /** How many refusals in a row end the session. */
+  maxRefusals: number;
 }
 
 export type CloseDecision =
@@ -42,7 +67,10 @@ export type CloseDecision =
  * Baileys reconnect logic, made explicit per DisconnectReason:
  * - restartRequired (after a pairing, or asked by the server): reconnect at once;
  * - loggedOut: the phone unlinked the device, credentials are void;
- * - connectionReplaced / forbidden: final, never an automatic fight for the connection;
+ * - connectionReplaced / forbidden / multidevice mismatch: final, never an automatic fight for the
+ *   connection, credentials kept (a new start resumes from them);
+ * - 402 / 405 / 406 / 500: retried with backoff (405 after refreshing the client version), ended
+ *   after `maxRefusals` in a row with a reason of their own, credentials kept;
  * - before linking, a timeout after a QR was offered is the QR expiring (`qr_timeout`);
  * - anything else (connection lost, timed out, closed, service unavailable, a network error) is
  *   transient: a linked session retries with backoff forever, a login retries until its time is up.
@@ -53,7 +81,9 @@ export function decideAfterClose(facts: CloseFacts): CloseDecision {
   if (statusCode === WA_STATUS.loggedOut) return end('logged_out', true);
   if (statusCode === WA_STATUS.connectionReplaced) return end('connection_replaced', false);
   if (statusCode === WA_STATUS.forbidden) return end('forbidden', false);
-  if (statusCode === WA_STATUS.multideviceMismatch) return end('forbidden', false);
+  if (statusCode === WA_STATUS.multideviceMismatch) return end('multidevice_mismatch', false);
+  const refused = statusCode === undefined ? undefined : REFUSAL_REASONS.get(statusCode);
+  if (refused && facts.refusals >= facts.maxRefusals) return end(refused, false);
   if (!facts.linked) {
     const qrExpired =
       facts.loginOffered && (statusCode === WA_STATUS.timedOut || facts.message.includes(QR_REFS_ENDED));

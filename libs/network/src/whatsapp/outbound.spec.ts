@@ -32,6 +32,7 @@ async function connected(overrides: Partial<WhatsAppNetworkOptions> = {}) {
     secretKey: 'test-secret-key-with-enough-characters',
     logger: pino({ level: 'silent' }),
     socketFactory: network.factory,
+    fetchVersion: async () => null,
     connectSpacingMs: 0,
     allowPrivateNetworks: true,
     ...overrides,

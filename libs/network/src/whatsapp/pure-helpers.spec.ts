@@ -10,6 +10,8 @@ describe('decideAfterClose (Baileys DisconnectReason → what the session does)'
     linked: true,
     loginOffered: false,
     loginExpired: false,
+    refusals: 0,
+    maxRefusals: 5,
   };
   const login: CloseFacts = { ...linked, linked: false };
 
@@ -23,9 +25,23 @@ describe('decideAfterClose (Baileys DisconnectReason → what the session does)'
     [401, { action: 'end', reason: 'logged_out', clearCredentials: true }],
     [440, { action: 'end', reason: 'connection_replaced', clearCredentials: false }],
     [403, { action: 'end', reason: 'forbidden', clearCredentials: false }],
-    [411, { action: 'end', reason: 'forbidden', clearCredentials: false }],
+    [411, { action: 'end', reason: 'multidevice_mismatch', clearCredentials: false }],
   ])('linked session, %s', (statusCode, decision) => {
     expect(decideAfterClose({ ...linked, statusCode })).toEqual(decision);
+  });
+
+  it.each([
+    [402, 'network_refused'],
+    [405, 'client_outdated'],
+    [406, 'network_refused'],
+    [500, 'bad_session'],
+  ])('%s is retried, then ends %s after the bounded refusals, keeping credentials', (statusCode, reason) => {
+    expect(decideAfterClose({ ...linked, statusCode, refusals: 4 })).toEqual({ action: 'reconnect_later' });
+    expect(decideAfterClose({ ...linked, statusCode, refusals: 5 })).toEqual({
+      action: 'end',
+      reason,
+      clearCredentials: false,
+    });
   });
 
   it('a QR that expired unscanned is qr_timeout; before any QR a failure is retried', () => {

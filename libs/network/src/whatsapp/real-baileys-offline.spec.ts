@@ -34,6 +34,7 @@ describe('the real Baileys socket without a network (loopback only)', () => {
       secretKey: 'test-secret-key-with-enough-characters',
       logger: pino({ level: 'silent' }),
       socketFactory: factory,
+      fetchVersion: async () => null,
       loginTimeoutMs: 1_500,
       reconnectBaseMs: 100,
       reconnectMaxMs: 200,

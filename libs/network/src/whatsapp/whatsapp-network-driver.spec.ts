@@ -23,6 +23,7 @@ function setup(overrides: Partial<WhatsAppNetworkOptions> = {}) {
     secretKey: 'test-secret-key-with-enough-characters',
     logger: pino({ level: 'silent' }),
     socketFactory: network.factory,
+    fetchVersion: async () => null,
     loginTimeoutMs: 5_000,
     pairingCodeWaitMs: 500,
     reconnectBaseMs: 10,
@@ -443,6 +444,151 @@ describe('WhatsAppNetworkDriver: inbound', () => {
       chat: '99887766554433@lid',
       senderPhoneJid: '255711000222@s.whatsapp.net',
     });
+  });
+});
+
+describe('WhatsAppNetworkDriver: one socket per session, links never lost', () => {
+  it('two concurrent opens of one session never hold two sockets: the later replaces the earlier', async () => {
+    const { network, driver } = setup();
+    const first = new EventRecorder();
+    const second = new EventRecorder();
+    const [a, b] = await Promise.all([
+      driver.open(REF, first, { linked: false, token: TOKEN }),
+      driver.open(REF, second, { linked: false, token: TOKEN }),
+    ]);
+    expect(a).not.toBe(b);
+    await network.socket(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(network.sockets.filter((socket) => !socket.ended)).toHaveLength(1);
+    expect(first.types()).toEqual(['disconnected:shutdown']);
+    expect(driver.openSessions).toBe(1);
+  });
+
+  it('linking on the surviving socket is not undone by the replaced one', async () => {
+    const { network, store, driver } = setup({ loginTimeoutMs: 100 });
+    const first = new EventRecorder();
+    const second = new EventRecorder();
+    await Promise.all([
+      driver.open(REF, first, { linked: false, token: TOKEN }),
+      driver.open(REF, second, { linked: false, token: TOKEN }),
+    ]);
+    await network.socket(1);
+    const socket = network.sockets.find((candidate) => !candidate.ended);
+    if (!socket) throw new Error('no live socket');
+    socket.showQr('2@ref');
+    await socket.linkPhone(PHONE);
+    network.latest.open();
+    await second.untilEvent('connected');
+    // Well past the first login's deadline: nothing may clear the new link's credentials.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(store.has(REF, CREDS_KIND, CREDS_KEY_ID)).toBe(true);
+    expect(second.types()).toEqual(['qr', 'connecting', 'connected']);
+  });
+
+  it('a start over stored linked credentials resumes the link instead of showing a QR', async () => {
+    const { network, store, driver } = setup();
+    await seedLinkedCreds(driver, network, store);
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: false, token: TOKEN });
+    (await network.socket(1)).open();
+    await events.untilEvent('connected');
+    expect(events.types()).toEqual(['connecting', 'connected']);
+    expect(store.has(REF, CREDS_KIND, CREDS_KEY_ID)).toBe(true);
+  });
+
+  it('after 440 the credentials stay and the next start resumes without a new scan', async () => {
+    const { events, network, socket, store, driver } = await connectedSession();
+    await socket.closeWith(440, 'Stream Errored (conflict)');
+    await events.untilEvent('disconnected:connection_replaced');
+    const again = new EventRecorder();
+    await driver.open(REF, again, { linked: false, token: TOKEN });
+    (await network.socket(3)).open();
+    await again.untilEvent('connected');
+    expect(again.links.at(-1)).toEqual({ type: 'connected', phoneNumber: PHONE });
+    expect(store.has(REF, CREDS_KIND, CREDS_KEY_ID)).toBe(true);
+  });
+
+  it('never reconnects once the worker lost the shard: it steps back instead of kicking the new owner', async () => {
+    const { network, driver } = setup();
+    let owned = true;
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: false, token: TOKEN, stillOwned: () => owned });
+    const first = await network.socket(1);
+    first.showQr('2@ref');
+    await first.linkPhone(PHONE);
+    (await network.socket(2)).open();
+    await events.untilEvent('connected');
+    owned = false;
+    await network.latest.closeWith(428, 'Connection Closed');
+    await events.untilEvent('disconnected:shutdown');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(network.sockets).toHaveLength(2);
+  });
+});
+
+describe('WhatsAppNetworkDriver: client version', () => {
+  it('announces the version WhatsApp serves, fetched once for all sessions', async () => {
+    let fetches = 0;
+    const { network, driver } = setup({
+      fetchVersion: async () => {
+        fetches += 1;
+        return [2, 3000, 1111];
+      },
+    });
+    await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
+    await driver.open({ ...REF, sessionId: 'other' }, new EventRecorder(), { linked: false, token: TOKEN });
+    await network.socket(2);
+    expect(network.sockets.map((socket) => socket.config.version)).toEqual([
+      [2, 3000, 1111],
+      [2, 3000, 1111],
+    ]);
+    expect(fetches).toBe(1);
+  });
+
+  it('offline, sockets use the version pinned in Baileys', async () => {
+    const { network, driver } = setup({ fetchVersion: async () => null });
+    await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
+    expect((await network.socket(1)).config.version).toBeUndefined();
+  });
+
+  it('JUMBE_WHATSAPP_VERSION pins the version and nothing is fetched', async () => {
+    const { network, driver } = setup({
+      version: '2.3000.4242',
+      fetchVersion: async () => {
+        throw new Error('must not fetch');
+      },
+    });
+    await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
+    expect((await network.socket(1)).config.version).toEqual([2, 3000, 4242]);
+  });
+
+  it('a 405 fetches the current version before the next socket', async () => {
+    const versions: [number, number, number][] = [
+      [2, 3000, 1],
+      [2, 3000, 2],
+    ];
+    const { events, network, socket } = await connectedSession({
+      fetchVersion: async () => versions.shift() ?? null,
+    });
+    expect(socket.config.version).toEqual([2, 3000, 1]);
+    await socket.closeWith(405, 'Connection Failure');
+    const next = await network.socket(3);
+    expect(next.config.version).toEqual([2, 3000, 2]);
+    next.open();
+    await events.until(
+      () => events.types().filter((type) => type === 'connected').length === 2,
+      'reconnected',
+    );
+  });
+
+  it('405 after 405 ends client_outdated after the bounded tries, keeping the credentials', async () => {
+    const { events, network, socket, store } = await connectedSession({ maxRefusals: 3 });
+    await socket.closeWith(405, 'Connection Failure');
+    for (const count of [3, 4]) await (await network.socket(count)).closeWith(405, 'Connection Failure');
+    await events.untilEvent('disconnected:client_outdated');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(network.sockets).toHaveLength(4);
+    expect(store.has(REF, CREDS_KIND, CREDS_KEY_ID)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import { LRUCache } from 'lru-cache';
-import type { NetworkDriver } from '../network-driver';
+import type { NetworkDriver, NetworkOpenOptions } from '../network-driver';
 import type { NetworkSession } from '../network-session';
 import type { SessionEvents } from '../session-events';
 import { sessionRefKey, type SessionRef } from '../session-ref';
@@ -8,6 +8,7 @@ import { BoundedCache } from './bounded-cache';
 import type { BaileysLogger } from './whatsapp-socket';
 import { LaunchQueue } from './launch-queue';
 import { SessionMemory } from './session-memory';
+import { parseWaVersion, WaVersionSource } from './wa-version-source';
 import type { WhatsAppSession } from './whatsapp-session';
 import { whatsAppSettings, type WhatsAppNetworkOptions, type WhatsAppSettings } from './whatsapp-settings';
 
@@ -30,13 +31,22 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
   private readonly cipher: SecretBox;
   private readonly launches: LaunchQueue;
   private readonly sessions = new Map<string, WhatsAppSession>();
+  /** The open in progress per session: a second open waits for it, so one socket per session. */
+  private readonly opening = new Map<string, Promise<unknown>>();
   private readonly memories = new LRUCache<string, SessionMemory>({ max: MAX_REMEMBERED_SESSIONS });
   private runtime: Promise<Runtime> | null = null;
+  private readonly versions: WaVersionSource;
 
   constructor(options: WhatsAppNetworkOptions) {
     this.settings = whatsAppSettings(options);
     this.cipher = new SecretBox(options.secretKey, SECRET_PURPOSES.networkCredentials);
     this.launches = new LaunchQueue(this.settings.connectSpacingMs);
+    const pinned = this.settings.version === undefined ? undefined : parseWaVersion(this.settings.version);
+    if (pinned === null) throw new Error(`not a WhatsApp Web version: ${this.settings.version}`);
+    this.versions = new WaVersionSource(
+      pinned,
+      this.settings.fetchVersion ?? (async () => (await this.loadRuntime()).fetchWaVersion()),
+    );
   }
 
   /** Connections open in this driver right now. */
@@ -44,17 +54,38 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     return this.sessions.size;
   }
 
-  async open(
+  /**
+   * Opens the session's connection. Opens of one session run one after another (registered before
+   * any await), so two concurrent opens can never hold two sockets for one session; the later one
+   * replaces the earlier, which steps back quietly and keeps the credentials.
+   */
+  open(ref: SessionRef, events: SessionEvents, options: NetworkOpenOptions): Promise<NetworkSession> {
+    const { token } = options;
+    if (token === undefined) {
+      return Promise.reject(
+        new Error('the WhatsApp driver needs the shard fencing token to store credentials'),
+      );
+    }
+    const key = sessionRefKey(ref);
+    const previous = this.opening.get(key) ?? Promise.resolve();
+    const opened = previous
+      .catch(() => undefined)
+      .then(() => this.openNow(key, ref, events, { ...options, token }));
+    this.opening.set(key, opened);
+    const forget = () => {
+      if (this.opening.get(key) === opened) this.opening.delete(key);
+    };
+    opened.then(forget, forget);
+    return opened;
+  }
+
+  private async openNow(
+    key: string,
     ref: SessionRef,
     events: SessionEvents,
-    options: { linked: boolean; token?: number },
+    options: NetworkOpenOptions & { token: number },
   ): Promise<NetworkSession> {
-    if (options.token === undefined) {
-      throw new Error('the WhatsApp driver needs the shard fencing token to store credentials');
-    }
-    const token = options.token;
-    const key = sessionRefKey(ref);
-    // One connection per session in a worker: an older one steps back quietly (keeps credentials).
+    const { token, linked: expectLinked } = options;
     await this.sessions.get(key)?.close();
     const runtime = await this.loadRuntime();
     const logger = this.settings.logger.child({
@@ -85,10 +116,11 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
         void session?.close();
       },
     };
-    // A fresh login voids whatever an earlier link left behind; a reconnect uses what is stored.
-    const auth = options.linked
-      ? await runtime.PostgresAuthState.load(authOptions)
-      : await runtime.PostgresAuthState.fresh(authOptions);
+    // Linked or not is decided by the stored credentials, never by the caller's view of the state:
+    // a hand-over between the scan and the first `connected`, or a start after a close that kept
+    // the credentials (440, 403, ...), resumes the link instead of wiping it.
+    const stored = await runtime.PostgresAuthState.load(authOptions);
+    const auth = stored.linked || expectLinked ? stored : await runtime.PostgresAuthState.fresh(authOptions);
 
     session = new runtime.WhatsAppSession({
       ref: { ...ref },
@@ -100,12 +132,14 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       logger,
       baileysLogger,
       schedule: (start) => this.launches.schedule(start),
+      stillOwned: options.stillOwned ?? (() => true),
+      versions: this.versions,
       onEnded: (ended) => {
         if (this.sessions.get(key) === ended) this.sessions.delete(key);
       },
     });
     this.sessions.set(key, session);
-    if (!options.linked) session.beginLogin();
+    if (!auth.linked && !expectLinked) session.beginLogin();
     else if (!auth.linked) {
       logger.warn('no stored WhatsApp credentials for a linked session; it must be linked again');
       session.failImmediately('logged_out');

@@ -1,7 +1,8 @@
 // Loaded on the first `open` only (see WhatsAppNetworkDriver): everything that needs Baileys at
 // run time is reached from here, so processes on the sandbox network never load the library.
-import { makeWASocket } from '@whiskeysockets/baileys';
+import { fetchLatestWaWebVersion, makeWASocket } from '@whiskeysockets/baileys';
 import { LRUCache } from 'lru-cache';
+import type { WaVersion } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
 export { PostgresAuthState } from './postgres-auth-state';
@@ -16,6 +17,15 @@ export const baileysSocketFactory: WhatsAppSocketFactory = (config) => {
   boundLidMappingCache(socket.signalRepository.lidMapping);
   return socket;
 };
+
+/** How long the worker waits for web.whatsapp.com to tell the current client version. */
+const VERSION_FETCH_TIMEOUT_MS = 5_000;
+
+/** WhatsApp Web's current client version, or null offline (Baileys' pinned one is used then). */
+export async function fetchWaVersion(): Promise<WaVersion | null> {
+  const found = await fetchLatestWaWebVersion({ signal: AbortSignal.timeout(VERSION_FETCH_TIMEOUT_MS) });
+  return found.isLatest ? (found.version as WaVersion) : null;
+}
 
 /**
  * Baileys' LID mapping store caches every mapping it ever saw for three days with no size limit,

@@ -20,12 +20,13 @@ import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import type { SessionRef } from '../session-ref';
 import { backoffDelay } from './backoff';
-import { decideAfterClose } from './disconnect-policy';
+import { decideAfterClose, isRefusal, WA_STATUS } from './disconnect-policy';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { fetchMedia, mediaMessageContent } from './media-content';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { SessionMemory } from './session-memory';
+import type { WaVersionSource } from './wa-version-source';
 import type { WhatsAppSettings } from './whatsapp-settings';
 import type { BaileysLogger, WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp-socket';
 
@@ -46,6 +47,10 @@ export interface WhatsAppSessionContext {
   baileysLogger: BaileysLogger;
   /** Runs `start` when this driver may open its next socket (staggering); returns a cancel. */
   schedule: (start: () => void) => () => void;
+  /** The client version each new socket announces (refreshed after a 405). */
+  versions: WaVersionSource;
+  /** False once the worker lost the session's shard: never reconnect then. */
+  stillOwned: () => boolean;
   /** Tells the driver the connection ended, so it forgets it. */
   onEnded: (session: WhatsAppSession) => void;
 }
@@ -63,6 +68,8 @@ export class WhatsAppSession implements NetworkSession {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private loginTimer: NodeJS.Timeout | undefined;
   private attempts = 0;
+  /** Refusal closes (402, 405, 406, 500) in a row since the last open. */
+  private refusals = 0;
   /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
   private offeredLogin: 'qr' | 'pairing_code' | null = null;
   private loginExpired = false;
@@ -196,24 +203,37 @@ export class WhatsAppSession implements NetworkSession {
 
   // ── Sockets ──
 
+  /** Read through a method so the compiler does not narrow the phase across an await. */
+  private hasEnded(): boolean {
+    return this.phase === 'ended';
+  }
+
   private scheduleConnect(delayMs: number): void {
     this.clearScheduledStart();
     const start = () => {
       this.cancelStart = this.context.schedule(() => {
         this.cancelStart = null;
-        this.connect();
+        void this.connect();
       });
     };
     if (delayMs <= 0) start();
     else this.reconnectTimer = setTimeout(start, delayMs).unref();
   }
 
-  private connect(): void {
+  private async connect(): Promise<void> {
     if (this.phase === 'ended') return;
+    const version = await this.context.versions.current();
+    if (this.hasEnded()) return;
+    if (!this.context.stillOwned()) {
+      // Another worker owns the session now: reconnecting would kick it off (440) there.
+      this.context.logger.warn('shard lease lost; not reconnecting here');
+      void this.finish('shutdown', { clearCredentials: false });
+      return;
+    }
     this.loginReady = false;
     let socket: WhatsAppSocket;
     try {
-      socket = this.context.socketFactory(this.socketConfig());
+      socket = this.context.socketFactory({ ...this.socketConfig(), ...(version ? { version } : {}) });
     } catch (error) {
       this.context.logger.warn({ err: error }, 'could not create a WhatsApp socket; retrying');
       this.onSocketClosed(undefined, messageOf(error));
@@ -276,6 +296,7 @@ export class WhatsAppSession implements NetworkSession {
     if (update.connection === 'open') {
       this.clearLoginTimer();
       this.attempts = 0;
+      this.refusals = 0;
       this.offeredLogin = null;
       this.phase = 'connected';
       this.emit({
@@ -294,13 +315,18 @@ export class WhatsAppSession implements NetworkSession {
 
   private onSocketClosed(statusCode: number | undefined, message: string): void {
     if (this.phase === 'ended') return;
+    this.refusals = isRefusal(statusCode) ? this.refusals + 1 : 0;
     const decision = decideAfterClose({
       statusCode,
       message,
       linked: this.phase !== 'awaiting_login',
       loginOffered: this.offeredLogin !== null,
       loginExpired: this.loginExpired,
+      refusals: this.refusals,
+      maxRefusals: this.context.settings.maxRefusals,
     });
+    // WhatsApp refuses clients older than its minimum: learn the current version before retrying.
+    if (statusCode === WA_STATUS.clientOutdated) void this.context.versions.refresh();
     this.context.logger.info(
       { statusCode, reason: message, decision: decision.action },
       'WhatsApp connection closed',

@@ -1,6 +1,7 @@
 import type { HostResolver } from '@jumbe/egress';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
+import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
 export interface WhatsAppNetworkOptions {
@@ -42,10 +43,18 @@ export interface WhatsAppNetworkOptions {
   sendTimeoutMs?: number;
   /** Injectable randomness (backoff jitter) for tests. */
   random?: () => number;
+  /** JUMBE_WHATSAPP_VERSION (`2.3000.N`): the client version to announce, never fetched. */
+  version?: string;
+  /** Finds WhatsApp's current client version; defaults to Baileys' fetchLatestWaWebVersion. */
+  fetchVersion?: WaVersionFetcher;
+  /** Refusal closes (402, 405, 406, 500) in a row before a session ends with their reason; default 5. */
+  maxRefusals?: number;
 }
 
-export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, 'socketFactory' | 'mediaResolver'>> &
-  Pick<WhatsAppNetworkOptions, 'socketFactory' | 'mediaResolver'>;
+type OptionalSettings = 'socketFactory' | 'mediaResolver' | 'version' | 'fetchVersion';
+
+export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
+  Pick<WhatsAppNetworkOptions, OptionalSettings>;
 
 export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSettings {
   return {
@@ -63,5 +72,6 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     maxPendingInbound: options.maxPendingInbound ?? 1_000,
     sendTimeoutMs: options.sendTimeoutMs ?? 60_000,
     random: options.random ?? Math.random,
+    maxRefusals: options.maxRefusals ?? 5,
   };
 }

@@ -112,6 +112,21 @@ export class SessionRepository {
     }
   }
 
+  /**
+   * Makes this worker the session's owner before it reads the credentials: from here on, a write
+   * of the previous owner (an older token) is refused, so its late credential writes can never
+   * land between our read and our first write. False when a newer owner already holds it.
+   */
+  async takeOwnership(ref: SessionRef, token: number): Promise<boolean> {
+    const rows = (await this.dataSource.query(
+      `UPDATE sessions SET owner_token = $3
+        WHERE account_id = $1 AND session_id = $2 AND owner_token <= $3
+        RETURNING session_id`,
+      [ref.accountId, ref.sessionId, token],
+    )) as [unknown[], number] | unknown[];
+    return affected(rows) > 0;
+  }
+
   /** Removes the record (its stored credentials go with it); fenced like every worker write. */
   async delete(ref: SessionRef, token: number): Promise<boolean> {
     const result = await this.sessions

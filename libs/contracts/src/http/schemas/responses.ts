@@ -18,7 +18,22 @@ export const sessionSchema = z.object({
   connected: z.boolean(),
   state: z.enum(SESSION_STATES),
   updatedAt: isoTime.nullable(),
-  reason: z.string().nullable(),
+  reason: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the session is disconnected (null otherwise). Credentials are deleted only for logged_out and number_in_use; after any other reason POST /session/start resumes the link without a new scan. ' +
+        'logged_out: the phone unlinked the device (WhatsApp 401) or POST /session/logout; ' +
+        'qr_timeout: the QR or pairing code was not used in time; ' +
+        'number_in_use: the number is connected to another session of this deployment; ' +
+        'network_error: WhatsApp could not be reached before a login was offered; ' +
+        'connection_replaced: the same device connected elsewhere (440); ' +
+        'forbidden: WhatsApp refused the number (403); ' +
+        'multidevice_mismatch: WhatsApp asked the device to re-sync (411); ' +
+        'client_outdated: WhatsApp kept refusing the client version (405), after refetching it; ' +
+        'bad_session: WhatsApp kept reporting a bad session (500); ' +
+        'network_refused: WhatsApp kept refusing the connection (402 or 406).',
+    ),
 });
 
 export const qrSchema = z.object({ sessionId: z.string(), state: z.enum(SESSION_STATES), qr: z.string() });

@@ -224,6 +224,22 @@ describe('toInboundMessage: fixtures in the shapes Baileys emits', () => {
     expect(map(raw, sender)).toMatchObject({ participant: '88001122334455@lid', senderPhoneJid: sender });
   });
 
+  it('13b. hosted LID sender (@hosted.lid), through its @hosted alt or the LID mapping store', async () => {
+    const withAlt = received({
+      key: { remoteJid: '99887766554433@hosted.lid', remoteJidAlt: '255733444555:0@hosted' },
+      message: { conversation: 'hosted' },
+    });
+    expect(await resolveSenderPhoneJid(withAlt, async () => null)).toBe('255733444555@s.whatsapp.net');
+    const viaStore = received({
+      key: { remoteJid: GROUP, participant: '99887766554433@hosted.lid', id: 'G3' },
+      message: { conversation: 'hosted in group' },
+    });
+    const sender = await resolveSenderPhoneJid(viaStore, async (lid) =>
+      lid === '99887766554433@lid' ? '255733444555:0@hosted' : null,
+    );
+    expect(sender).toBe('255733444555@s.whatsapp.net');
+  });
+
   it('14. unresolvable LID stays a LID (nothing invented)', async () => {
     const raw = received({ key: { remoteJid: '174592201392316@lid' }, message: { conversation: 'x' } });
     expect(await resolveSenderPhoneJid(raw, async () => null)).toBeNull();

@@ -6,6 +6,7 @@ import type {
 } from '@jumbe/domain';
 import {
   getContentType,
+  jidDecode,
   jidNormalizedUser,
   normalizeMessageContent,
   type proto,
@@ -54,15 +55,29 @@ export async function resolveSenderPhoneJid(
   const key = message.key;
   const inGroup = (key.remoteJid ?? '').endsWith('@g.us');
   const sender = inGroup ? (key.participant ?? message.participant) : key.remoteJid;
-  if (!sender || !sender.endsWith('@lid')) return null;
-  const alt = inGroup ? key.participantAlt : key.remoteJidAlt;
-  if (alt && alt.endsWith('@s.whatsapp.net')) return jidNormalizedUser(alt);
+  if (!sender || !isAnyLid(sender)) return null;
+  const alt = phoneJidOf(inGroup ? key.participantAlt : key.remoteJidAlt);
+  if (alt) return alt;
   try {
-    const pn = await lookupPn(sender);
-    return pn ? jidNormalizedUser(pn) : null;
+    // Baileys' mapping store is keyed by the LID's user part, but its lookup only accepts `@lid`:
+    // a hosted LID (`@hosted.lid`, numbers on WhatsApp's hosted business platform) is asked for
+    // by the same user part.
+    return phoneJidOf(await lookupPn(`${jidDecode(sender)?.user ?? ''}@lid`));
   } catch {
     return null;
   }
+}
+
+function isAnyLid(jid: string): boolean {
+  return jid.endsWith('@lid') || jid.endsWith('@hosted.lid');
+}
+
+/** A phone-number JID (`…@s.whatsapp.net`, or a hosted `…@hosted`) as `<digits>@s.whatsapp.net`. */
+function phoneJidOf(jid: string | null | undefined): string | null {
+  if (!jid) return null;
+  if (jid.endsWith('@s.whatsapp.net')) return jidNormalizedUser(jid);
+  const user = jid.endsWith('@hosted') ? jidDecode(jid)?.user : undefined;
+  return user ? `${user}@s.whatsapp.net` : null;
 }
 
 /**

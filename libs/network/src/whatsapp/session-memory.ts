@@ -21,6 +21,8 @@ export class SessionMemory {
   readonly userDevices = new BoundedCache({ max: 2_000, ttlMs: 5 * 60 * 1000 });
   readonly placeholderResends = new BoundedCache({ max: 500, ttlMs: HOUR });
   readonly callOffers = new BoundedCache({ max: 100, ttlMs: 5 * 60 * 1000 });
+  /** Group metadata for sends to groups (`cachedGroupMetadata`); dropped on any group change. */
+  readonly groups = new BoundedCache({ max: 200, ttlMs: 15 * 60 * 1000 });
 
   rememberSent(id: string | null | undefined, message: proto.IMessage | null | undefined): void {
     if (id && message) this.sent.set(id, message);

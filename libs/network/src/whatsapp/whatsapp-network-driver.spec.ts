@@ -526,6 +526,51 @@ describe('WhatsAppNetworkDriver: one socket per session, links never lost', () =
   });
 });
 
+describe('WhatsAppNetworkDriver: smaller real-network behaviours', () => {
+  it('never decrypts status broadcasts (shouldIgnoreJid), but reads every chat', async () => {
+    const { network, driver } = setup();
+    await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
+    const { config } = await network.socket(1);
+    expect(config.shouldIgnoreJid?.('status@broadcast')).toBe(true);
+    expect(config.shouldIgnoreJid?.('255711111111@s.whatsapp.net')).toBe(false);
+    expect(config.shouldIgnoreJid?.('120363000000000000@g.us')).toBe(false);
+  });
+
+  it('asks the server for a group once per change, not on every group send', async () => {
+    const { socket } = await connectedSession();
+    const group = { id: '120363000000000001@g.us', subject: 'Team', participants: [] } as never;
+    socket.groups.set('120363000000000001@g.us', group);
+    const cached = socket.config.cachedGroupMetadata;
+    if (!cached) throw new Error('no cachedGroupMetadata');
+    expect(await cached('120363000000000001@g.us')).toBe(group);
+    expect(await cached('120363000000000001@g.us')).toBe(group);
+    expect(socket.groupQueries).toBe(1);
+    socket.emit('group-participants.update', {
+      id: '120363000000000001@g.us',
+      author: '',
+      participants: [],
+      action: 'add',
+    });
+    await cached('120363000000000001@g.us');
+    expect(socket.groupQueries).toBe(2);
+  });
+
+  it('a connection drop after a pairing code was issued offers a new login instead of ending logged_out', async () => {
+    const { network, driver } = setup();
+    const events = new EventRecorder();
+    const session = await driver.open(REF, events, { linked: false, token: TOKEN });
+    const socket = await network.socket(1);
+    socket.showQr('2@ref');
+    await session.requestPairingCode(PHONE);
+    await socket.closeWith(428, 'Connection Terminated');
+    const next = await network.socket(2);
+    // Over the old `me`, Baileys would log in as an unregistered device and be answered 401.
+    expect(next.config.auth.creds.me).toBeUndefined();
+    next.showQr('2@ref-2');
+    expect(events.types()).toEqual(['qr', 'pairing_code', 'qr']);
+  });
+});
+
 describe('WhatsAppNetworkDriver: client version', () => {
   it('announces the version WhatsApp serves, fetched once for all sessions', async () => {
     let fetches = 0;

@@ -3,7 +3,9 @@ import { isValidPhoneNumber } from '@jumbe/domain';
 import {
   Browsers,
   type ConnectionState,
+  type GroupMetadata,
   generateWAMessageFromContent,
+  isJidStatusBroadcast,
   jidDecode,
   proto,
   type UserFacingSocketConfig,
@@ -249,10 +251,40 @@ export class WhatsAppSession implements NetworkSession {
           this.context.logger.error({ err: error }, 'could not store WhatsApp credentials'),
         );
     });
+    this.keepGroupMetadata(socket);
     socket.ev.on('messages.upsert', ({ messages, type }) => {
       if (this.socket !== socket || (type !== 'notify' && type !== 'append')) return;
       void this.receive(socket, messages);
     });
+  }
+
+  /**
+   * Fills the group-metadata cache Baileys reads before a group send: from the groups the server
+   * announces, and on a miss from one lookup of ours that later sends reuse;
+   * any change to a group drops its entry, so the next send reads it anew.
+   */
+  private keepGroupMetadata(socket: WhatsAppSocket): void {
+    const { groups } = this.context.memory;
+    socket.ev.on('groups.upsert', (metadata) => {
+      for (const group of metadata) groups.set(group.id, group);
+    });
+    socket.ev.on('groups.update', (updates) => {
+      for (const update of updates) if (update.id) groups.del(update.id);
+    });
+    socket.ev.on('group-participants.update', ({ id }) => groups.del(id));
+  }
+
+  private async groupMetadata(jid: string): Promise<GroupMetadata | undefined> {
+    const { groups } = this.context.memory;
+    const cached = groups.get<GroupMetadata>(jid);
+    if (cached || !this.socket) return cached;
+    try {
+      const fetched = await this.socket.groupMetadata(jid);
+      groups.set(jid, fetched);
+      return fetched;
+    } catch {
+      return undefined; // Baileys asks the server itself and reports its own error.
+    }
   }
 
   private socketConfig(): UserFacingSocketConfig {
@@ -268,6 +300,10 @@ export class WhatsAppSession implements NetworkSession {
       markOnlineOnConnect: false,
       emitOwnEvents: false,
       generateHighQualityLinkPreview: false,
+      // Status updates are dropped anyway: never spend a decryption (and a retry) on them.
+      shouldIgnoreJid: (jid) => isJidStatusBroadcast(jid),
+      // Without it, every group send asks the server for the group's participants first.
+      cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       // Serves a recipient's retry request for a message this session sent.
       getMessage: async (key) => (key.id ? memory.sent.get(key.id) : undefined),
       msgRetryCounterCache: memory.retryCounters,
@@ -339,6 +375,7 @@ export class WhatsAppSession implements NetworkSession {
       this.phase = 'connecting';
       this.emit({ type: 'connecting' });
     }
+    if (this.phase === 'awaiting_login' && decision.action === 'reconnect_later') this.forgetUnusedCode();
     if (decision.action === 'reconnect_now') {
       this.scheduleConnect(0);
       return;
@@ -388,6 +425,25 @@ export class WhatsAppSession implements NetworkSession {
     stopSocket(this.detachSocket());
     // An unscanned QR or an unused pairing code leaves nothing worth keeping.
     void this.finish(offered ? 'qr_timeout' : 'network_error', { clearCredentials: true });
+  }
+
+  /**
+   * A pairing code stores the number as `me` before the phone confirms; a socket opened over such
+   * credentials logs in as that (unregistered) device and WhatsApp answers 401, which would end
+   * the session `logged_out`. So after a drop before the code was used, the next socket registers
+   * afresh and offers a QR (the code died with the old connection; a new one can be asked for).
+   */
+  private forgetUnusedCode(): void {
+    const creds = this.context.auth.state.creds;
+    if (!creds.me || this.context.auth.linked) return;
+    creds.me = undefined;
+    creds.pairingCode = undefined;
+    this.offeredLogin = null;
+    this.context.auth
+      .saveCreds()
+      .catch((error: unknown) =>
+        this.context.logger.error({ err: error }, 'could not store WhatsApp credentials'),
+      );
   }
 
   private markLoginReady(): void {

@@ -3,6 +3,7 @@ import type {
   BaileysEventMap,
   BinaryNode,
   Contact,
+  GroupMetadata,
   proto,
   SocketConfig,
   UserFacingSocketConfig,
@@ -24,6 +25,8 @@ export interface WhatsAppSocket {
     lidMapping: { getPNForLID(lid: string): Promise<string | null> };
   };
   requestPairingCode(phoneNumber: string): Promise<string>;
+  /** Asks the server for a group's subject and participants. */
+  groupMetadata(jid: string): Promise<GroupMetadata>;
   sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined>;
   relayMessage(
     jid: string,

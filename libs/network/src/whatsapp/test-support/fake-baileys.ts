@@ -4,6 +4,7 @@ import {
   type BinaryNode,
   type Contact,
   generateWAMessage,
+  type GroupMetadata,
   proto,
   type UserFacingSocketConfig,
   type WAMessage,
@@ -129,6 +130,17 @@ export class FakeBaileysSocket implements WhatsAppSocket {
     creds.me = { id: `${phoneNumber}@s.whatsapp.net`, name: '~' };
     this.emit('creds.update', creds);
     return this.pairingCode;
+  }
+
+  /** Groups the server knows: `groupMetadata` answers from here and counts the queries. */
+  readonly groups = new Map<string, GroupMetadata>();
+  groupQueries = 0;
+
+  async groupMetadata(jid: string): Promise<GroupMetadata> {
+    this.groupQueries += 1;
+    const group = this.groups.get(jid);
+    if (!group) throw boom(404, 'item-not-found');
+    return group;
   }
 
   async sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined> {

@@ -19,6 +19,8 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
   const RECOVERY_TIMEOUT_MS = 20_000;
   /** ...and keep working for this long (two shard-keeper ticks and then some). */
   const RECOVERY_STABLE_MS = 2_500;
+  /** A request sent this soon after a cut may already be on the wire before the client notices. */
+  const IN_FLIGHT_GRACE_MS = 50;
   /** JUMBE_COMMAND_TIMEOUT_MS defaults to 15 s: anything slower than that plus a margin is a hang. */
   const HANG_LIMIT_MS = 16_000;
   /** Bounds on the background load, whatever happens: ~40 s of ticks, 40 requests in flight at most. */
@@ -169,8 +171,25 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
 
       // Never a 500 (or any other status), never a hang or a dropped connection, from the cut
       // until recovery.
-      const unexpected = all.filter((s) => s.status !== 200 && s.status !== 503);
-      expect(unexpected.map(describeSample)).toEqual([]);
+      // One exception: a command already on its way to the worker when the bus is cut can only be
+      // answered 504 `timeout` ("outcome unknown; check before retrying"): it may have been carried
+      // out, so a 503 ("not done, retry") would invite a duplicate send.
+      const inFlightAtCut = (s: Sample) =>
+        dependency === 'nats' && s.status === 504 && s.startedAt <= cutAt + IN_FLIGHT_GRACE_MS;
+      // And the simulated network keeps its phones in Redis: with Redis gone, a send that already
+      // passed the gateway reaches a network that is down too, and is refused as it would be by
+      // WhatsApp (502 `network_error`, recorded as a failed send), not left hanging.
+      const sandboxNetworkDown = (s: Sample) =>
+        dependency === 'redis' &&
+        s.status === 502 &&
+        s.body.includes('"network_error"') &&
+        s.body.includes('the sandbox network did not take the message');
+      const unexpected = all.filter(
+        (s) => s.status !== 200 && s.status !== 503 && !inFlightAtCut(s) && !sandboxNetworkDown(s),
+      );
+      expect(
+        unexpected.map((s) => `${describeSample(s)} (started ${s.startedAt - cutAt} ms after the cut)`),
+      ).toEqual([]);
       expect(all.filter((s) => s.ms > HANG_LIMIT_MS).map(describeSample)).toEqual([]);
       // A 503 `unavailable` means "retry shortly": every one says when (CONTRACT §2). Health's 503
       // is a status report, not an error envelope, and carries none.

@@ -22,4 +22,8 @@ export interface JumbeConfig {
   deployment: string | null;
   /** How long the gateway waits for the worker that owns a session. */
   commandTimeoutMs: number;
+  /** Sessions a worker restores at once when it takes shards over. */
+  restoreConcurrency: number;
+  /** Real network only: least time between two WhatsApp connections a worker opens. */
+  connectSpacingMs: number;
 }

@@ -37,6 +37,8 @@ const environmentSchema = z.object({
     .default(1024 * 1024),
   JUMBE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).optional(),
   JUMBE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  JUMBE_RESTORE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  JUMBE_CONNECT_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   JUMBE_DEPLOYMENT: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
@@ -82,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     bodyLimitBytes: value.JUMBE_BODY_LIMIT_BYTES,
     rateLimitPerMinute: value.JUMBE_RATE_LIMIT_PER_MINUTE ?? null,
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
+    restoreConcurrency: value.JUMBE_RESTORE_CONCURRENCY,
+    connectSpacingMs: value.JUMBE_CONNECT_SPACING_MS,
     deployment: value.JUMBE_DEPLOYMENT ?? null,
   };
 }

@@ -11,12 +11,26 @@ import {
 } from '@jumbe/network';
 import type { SendFailureRepository, SessionRecord } from '@jumbe/persistence';
 import { LiveSession, type LiveSessionDeps } from './live-session';
+import { type PendingRestore, RestoreQueue } from './restore-queue';
+import { ShardMovingError } from './shard-moving-error';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
 export interface SessionHostDeps extends LiveSessionDeps {
   failures: SendFailureRepository;
 }
+
+export interface SessionHostOptions {
+  /** Sessions restored at once when shards are adopted (JUMBE_RESTORE_CONCURRENCY). */
+  restoreConcurrency: number;
+  /** How long a command for a session still being restored waits before `session_restoring`. */
+  restoreWaitMs: number;
+}
+
+export const DEFAULT_SESSION_HOST_OPTIONS: SessionHostOptions = {
+  restoreConcurrency: 32,
+  restoreWaitMs: 5_000,
+};
 
 const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
 
@@ -27,38 +41,70 @@ const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
 export class SessionHost {
   private readonly live = new Map<string, LiveSession>();
   private readonly shardTokens = new Map<number, number>();
+  /** Shards adopted whose sessions are still being listed: their commands wait for the list. */
+  private readonly listing = new Map<number, Promise<unknown>>();
+  /** Sessions of adopted shards not restored yet: their commands wait for them (bounded). */
+  private readonly restoring = new Map<string, PendingRestore>();
+  private readonly restores: RestoreQueue;
 
   constructor(
     private readonly driver: NetworkDriver,
     private readonly deps: SessionHostDeps,
-  ) {}
+    private readonly options: SessionHostOptions = DEFAULT_SESSION_HOST_OPTIONS,
+  ) {
+    this.restores = new RestoreQueue(options.restoreConcurrency);
+  }
 
   ownsShard(shard: number): boolean {
     return this.shardTokens.has(shard);
   }
 
-  /** Takes a shard over: its active sessions reconnect here from their stored state. */
+  /** True while this worker serves `shard` under the lease granted with `token`. */
+  holdsShard(shard: number, token: number): boolean {
+    return this.shardTokens.get(shard) === token;
+  }
+
+  /**
+   * Takes a shard over: its active sessions (one query) reconnect here from their stored state,
+   * `restoreConcurrency` at a time over all shards. The shard serves commands from the moment this
+   * is called: a command for a session not yet restored waits for it (see `untilRestored`).
+   * Resolves when every session of the shard has been restored or has failed to.
+   */
   async adoptShard(shard: number, token: number): Promise<void> {
-    const records = await this.deps.sessions.listActiveInShards([shard]);
     this.shardTokens.set(shard, token);
-    for (const record of records) {
-      await this.restore(record, token).catch((error: unknown) =>
-        this.deps.logger.error(
-          { err: error, accountId: record.accountId, sessionId: record.sessionId },
-          'restore failed',
-        ),
-      );
+    const listed = this.deps.sessions.listActiveInShards([shard]);
+    this.listing.set(shard, listed);
+    let records: SessionRecord[];
+    try {
+      records = await listed;
+    } finally {
+      if (this.listing.get(shard) === listed) this.listing.delete(shard);
     }
+    if (!this.holdsShard(shard, token)) return;
+    const pending = records
+      .filter((record) => !this.live.has(refKey(record)))
+      .map((record) => {
+        const key = refKey(record);
+        const restore = this.restores.add(() => this.restoreInTurn(record, token));
+        this.restoring.set(key, restore);
+        void restore.done.then(() => {
+          if (this.restoring.get(key) === restore) this.restoring.delete(key);
+        });
+        return restore.done;
+      });
+    await Promise.all(pending);
   }
 
   /** Gives a shard up: its sessions close without a state change, for the next owner to restore. */
   async dropShard(shard: number): Promise<void> {
     this.shardTokens.delete(shard);
+    this.listing.delete(shard);
     const leaving = [...this.live.values()].filter((session) => session.shard === shard);
     await Promise.all(leaving.map((session) => session.close()));
   }
 
   async execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+    await this.untilRestored(command);
     switch (command.type) {
       case 'session.start':
         return (await this.start(command, command.maxSessions)).view();
@@ -209,6 +255,36 @@ export class SessionHost {
     return this.status(command);
   }
 
+  /**
+   * Waits, at most `restoreWaitMs`, until the session is restored if its shard was just adopted;
+   * its restore jumps the queue. A session already restored (or not active) never waits.
+   */
+  private async untilRestored(ref: SessionRef): Promise<void> {
+    const deadline = Date.now() + this.options.restoreWaitMs;
+    const listed = this.listing.get(shardOf(ref.accountId, ref.sessionId));
+    if (listed && !(await settlesWithin(listed, deadline))) throw restoring(ref);
+    const pending = this.restoring.get(refKey(ref));
+    if (!pending) return;
+    this.restores.hurry(pending);
+    if (!(await settlesWithin(pending.done, deadline))) throw restoring(ref);
+  }
+
+  /** One queued restore: skipped if the shard has moved on meanwhile, undone if it moved during it. */
+  private async restoreInTurn(record: SessionRecord, token: number): Promise<void> {
+    if (!this.holdsShard(record.shard, token)) return;
+    try {
+      await this.restore(record, token);
+    } catch (error) {
+      this.deps.logger.error(
+        { err: error, accountId: record.accountId, sessionId: record.sessionId },
+        'restore failed',
+      );
+      return;
+    }
+    const session = this.live.get(refKey(record));
+    if (!this.holdsShard(record.shard, token) && session) await session.close();
+  }
+
   private async restore(record: SessionRecord, token: number): Promise<void> {
     if (this.live.has(refKey(record))) return;
     const linked =
@@ -268,11 +344,34 @@ export class SessionHost {
 
 const viewOf = (record: SessionRecord): SessionView => sessionView({ ...record });
 
-/** This worker no longer owns the session's shard (it is moving): the client retries shortly. */
-const notOwner = () =>
-  new ApiError('unavailable', 'The session is moving to another worker. Retry in a moment.', undefined, {
-    'Retry-After': '1',
+/** Resolves true if `promise` settles before `deadline` (ms since the epoch), false otherwise. */
+async function settlesWithin(promise: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
   });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The session's shard was just taken over here and the session is still reconnecting. */
+const restoring = (ref: SessionRef) =>
+  new ApiError(
+    'session_restoring',
+    `Session "${ref.sessionId}" is being restored after moving to another worker. Retry in a moment.`,
+    undefined,
+    { 'Retry-After': '1' },
+  );
+
+/** This worker no longer owns the session's shard (it is moving): the client retries shortly. */
+const notOwner = () => new ShardMovingError();
 
 function mapNetworkError(error: unknown): never {
   if (error instanceof NotReadyError) {

@@ -24,6 +24,11 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
       inbound: new InboundRelay(infrastructure.events),
       logger,
     },
+    {
+      restoreConcurrency: infrastructure.config.restoreConcurrency,
+      // Well inside the gateway's own wait, so the client gets session_restoring, not a timeout.
+      restoreWaitMs: Math.min(5_000, infrastructure.config.commandTimeoutMs / 2),
+    },
   );
   const workerId = newMemberId();
   return new ShardKeeper(

@@ -35,12 +35,16 @@ function start(script, env, label) {
   });
   children.add(child);
   child.once('exit', () => children.delete(child));
-  const log = { renewalMisses: 0 };
+  const log = { renewalMisses: 0, allShardsAt: 0, lastAdoptedAt: 0 };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${label} did not start`)), 120_000);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
         if (line.includes('could not be renewed in time')) log.renewalMisses += 1;
+        // Pino's "time" (ms): when the last shard was acquired, and when the last one was restored.
+        const time = Number(/"time":(\d+)/.exec(line)?.[1] ?? 0);
+        if (line.includes('"shardsHeld":64')) log.allShardsAt = time;
+        if (line.includes('shard acquired')) log.lastAdoptedAt = Math.max(log.lastAdoptedAt, time);
         const match = /"url":"(http:\/\/[^"]+)".*listening/.exec(line);
         if (match) {
           clearTimeout(timer);
@@ -163,7 +167,11 @@ async function scenario(size, adminToken, database) {
     const linkMs = Date.now() - linkStarted;
     const killedAt = Date.now();
     victim.child.kill('SIGKILL');
-    const replacement = await start('dist/apps/session-worker/src/main.js', env, 'worker');
+    const replacement = await start(
+      'dist/apps/session-worker/src/main.js',
+      { ...env, JUMBE_LOG_LEVEL: 'debug' },
+      'worker',
+    );
     const replacementUpMs = Date.now() - killedAt;
     const recovery = await untilEverySessionSends(gateway.url, key, sessionIds, killedAt);
     return {
@@ -172,6 +180,8 @@ async function scenario(size, adminToken, database) {
       newWorkerUpMs: replacementUpMs,
       everySessionSendsMs: recovery.allMs,
       p50SessionMs: recovery.p50Ms,
+      leasesTakenMs: replacement.log.allShardsAt - killedAt,
+      restoredMs: replacement.log.lastAdoptedAt - killedAt,
       goal: `< ${GOAL_MS}`,
       met: recovery.allMs < GOAL_MS,
       renewalMisses: replacement.log.renewalMisses,

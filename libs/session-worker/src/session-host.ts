@@ -34,6 +34,15 @@ export const DEFAULT_SESSION_HOST_OPTIONS: SessionHostOptions = {
 
 const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
 
+/** A session being restored: its place in the restore queue, and when it is back for commands. */
+interface Restoring {
+  pending: PendingRestore;
+  back: Promise<void>;
+}
+
+/** How often a restored session is checked for having finished reconnecting. */
+const RECONNECT_POLL_MS = 50;
+
 /**
  * The sessions of the shards this worker owns: restores them when a shard is adopted, closes them
  * when it is dropped, and carries out the gateway's commands on them.
@@ -44,7 +53,7 @@ export class SessionHost {
   /** Shards adopted whose sessions are still being listed: their commands wait for the list. */
   private readonly listing = new Map<number, Promise<unknown>>();
   /** Sessions of adopted shards not restored yet: their commands wait for them (bounded). */
-  private readonly restoring = new Map<string, PendingRestore>();
+  private readonly restoring = new Map<string, Restoring>();
   private readonly restores: RestoreQueue;
 
   constructor(
@@ -85,12 +94,14 @@ export class SessionHost {
       .filter((record) => !this.live.has(refKey(record)))
       .map((record) => {
         const key = refKey(record);
-        const restore = this.restores.add(() => this.restoreInTurn(record, token));
-        this.restoring.set(key, restore);
-        void restore.done.then(() => {
-          if (this.restoring.get(key) === restore) this.restoring.delete(key);
+        const pending = this.restores.add(() => this.restoreInTurn(record, token));
+        // Restored means reconnected (or given up), not merely reopened: a send must find it connected.
+        const restoring: Restoring = { pending, back: pending.done.then(() => this.reconnected(key)) };
+        this.restoring.set(key, restoring);
+        void restoring.back.then(() => {
+          if (this.restoring.get(key) === restoring) this.restoring.delete(key);
         });
-        return restore.done;
+        return pending.done;
       });
     await Promise.all(pending);
   }
@@ -262,11 +273,19 @@ export class SessionHost {
   private async untilRestored(ref: SessionRef): Promise<void> {
     const deadline = Date.now() + this.options.restoreWaitMs;
     const listed = this.listing.get(shardOf(ref.accountId, ref.sessionId));
-    if (listed && !(await settlesWithin(listed, deadline))) throw restoring(ref);
-    const pending = this.restoring.get(refKey(ref));
-    if (!pending) return;
-    this.restores.hurry(pending);
-    if (!(await settlesWithin(pending.done, deadline))) throw restoring(ref);
+    if (listed && !(await settlesWithin(listed, deadline))) throw restoringError(ref);
+    const restoring = this.restoring.get(refKey(ref));
+    if (!restoring) return;
+    this.restores.hurry(restoring.pending);
+    if (!(await settlesWithin(restoring.back, deadline))) throw restoringError(ref);
+  }
+
+  /** Resolves once the restored session is no longer `connecting` (or after `restoreWaitMs`). */
+  private async reconnected(key: string): Promise<void> {
+    const deadline = Date.now() + this.options.restoreWaitMs;
+    while (this.live.get(key)?.state === 'connecting' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_POLL_MS));
+    }
   }
 
   /** One queued restore: skipped if the shard has moved on meanwhile, undone if it moved during it. */
@@ -362,7 +381,7 @@ async function settlesWithin(promise: Promise<unknown>, deadline: number): Promi
 }
 
 /** The session's shard was just taken over here and the session is still reconnecting. */
-const restoring = (ref: SessionRef) =>
+const restoringError = (ref: SessionRef) =>
   new ApiError(
     'session_restoring',
     `Session "${ref.sessionId}" is being restored after moving to another worker. Retry in a moment.`,

@@ -27,4 +27,8 @@ export interface JumbeConfig {
    * fetched from WhatsApp when the first session opens, falling back to Baileys' pinned one.
    */
   whatsappVersion: string | null;
+  /** Sessions a worker restores at once when it takes shards over. */
+  restoreConcurrency: number;
+  /** Real network only: least time between two WhatsApp connections a worker opens. */
+  connectSpacingMs: number;
 }

@@ -41,6 +41,8 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}$/, 'must be a WhatsApp Web version such as 2.3000.1023456789')
     .optional(),
+  JUMBE_RESTORE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  JUMBE_CONNECT_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   JUMBE_DEPLOYMENT: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
@@ -86,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     bodyLimitBytes: value.JUMBE_BODY_LIMIT_BYTES,
     rateLimitPerMinute: value.JUMBE_RATE_LIMIT_PER_MINUTE ?? null,
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
+    restoreConcurrency: value.JUMBE_RESTORE_CONCURRENCY,
+    connectSpacingMs: value.JUMBE_CONNECT_SPACING_MS,
     deployment: value.JUMBE_DEPLOYMENT ?? null,
     whatsappVersion: value.JUMBE_WHATSAPP_VERSION ?? null,
   };

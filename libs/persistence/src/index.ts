@@ -32,6 +32,7 @@ export {
   type FencedWriteResult,
   type StartClaim,
 } from './repositories/session.repository';
+export { BatchedSessionRepository } from './repositories/batched-session.repository';
 export {
   SendFailureRepository,
   type NewSendFailure,

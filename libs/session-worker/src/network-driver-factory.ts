@@ -29,5 +29,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     version: config.whatsappVersion ?? undefined,
     // A pairing code must be answered before the gateway gives up on the command.
     pairingCodeWaitMs: Math.max(2_000, config.commandTimeoutMs - 3_000),
+    // Paces connection starts (restores included) inside the driver, apart from lease upkeep.
+    connectSpacingMs: config.connectSpacingMs,
   });
 }

@@ -1,7 +1,15 @@
-import { ApiError, type CommandReply, replyError, replyOk, sessionCommandSchema } from '@jumbe/contracts';
+import {
+  ApiError,
+  type CommandReply,
+  replyError,
+  replyMoving,
+  replyOk,
+  sessionCommandSchema,
+} from '@jumbe/contracts';
 import { shardOf } from '@jumbe/domain';
 import type { Logger } from 'pino';
 import type { SessionHost } from './session-host';
+import { ShardMovingError } from './shard-moving-error';
 
 /**
  * The worker's side of the command path: validates a command from the bus, checks it belongs to
@@ -24,11 +32,12 @@ export class SessionCommandHandler {
     }
     const command = parsed.data;
     if (shardOf(command.accountId, command.sessionId) !== shard || !this.host.ownsShard(shard)) {
-      return replyError('unavailable', 'The session is moving to another worker. Retry in a moment.');
+      return replyMoving('The session is moving to another worker. Retry in a moment.');
     }
     try {
       return replyOk(await this.host.execute(command));
     } catch (error) {
+      if (error instanceof ShardMovingError) return replyMoving(error.message);
       if (error instanceof ApiError) return replyError(error.code, error.message);
       this.logger.error({ err: error, type: command.type, sessionId: command.sessionId }, 'command failed');
       return replyError('unavailable', 'The worker could not complete the command. Retry shortly.');

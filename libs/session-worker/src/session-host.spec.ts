@@ -10,7 +10,13 @@ import {
   SessionRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
+import { shardOf } from '@jumbe/domain';
+import { SandboxNetworkDriver } from '@jumbe/network';
+import pino from 'pino';
+import { InboundRelay } from './inbound-relay';
+import { SessionHost } from './session-host';
 import { sessionInUnusedShard, startTestWorker, type TestWorker } from './test-support/host-harness';
+import { RecordingPublisher } from './test-support/recording-publisher';
 
 type Ref = { accountId: string; sessionId: string };
 
@@ -256,6 +262,144 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     expect(await stored(gone)).toMatchObject({ state: 'disconnected', ownerToken: 4 });
     expect(await w.host.execute(sendText(ref, '255711111111', 'back'))).toMatchObject({
       key: { fromMe: true },
+    });
+  });
+
+  describe('while adopting a shard', () => {
+    /** Linked sessions of one shard, as a previous worker left them (connected in PostgreSQL). */
+    async function linkedInOneShard(
+      count: number,
+    ): Promise<{ refs: Ref[]; shard: number; store: MemorySandboxStore }> {
+      const first = await newSession();
+      const refs: Ref[] = [first];
+      for (let n = 0; refs.length < count; n++) {
+        const sessionId = `${first.sessionId}-${n}`;
+        if (shardOf(first.accountId, sessionId) === first.shard)
+          refs.push({ accountId: first.accountId, sessionId });
+      }
+      const store = new MemorySandboxStore();
+      for (const ref of refs) {
+        const phone = newNumber();
+        await sessions.claimStart(ref, first.shard, 4, 10);
+        await sessions.saveState(ref, 4, { state: 'connected', phoneNumber: phone, reason: null });
+        await store.setPendingLogin(ref, { kind: 'qr', qr: 'old' }, 60_000);
+        await store.completeLogin(ref, phone);
+        await store.goOffline(ref);
+      }
+      return { refs, shard: first.shard, store };
+    }
+
+    /** A sandbox driver whose connection for `held` opens only when `release` is called. */
+    function heldBackDriver(store: MemorySandboxStore, held: Ref) {
+      const driver = new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const open = driver.open.bind(driver);
+      driver.open = async (ref, events, options) => {
+        if (ref.sessionId === held.sessionId) await released;
+        return open(ref, events, options);
+      };
+      return { driver, release };
+    }
+
+    function hostOn(driver: SandboxNetworkDriver, restoreWaitMs: number): SessionHost {
+      const host = new SessionHost(
+        driver,
+        {
+          sessions,
+          credentials: new NetworkCredentialStore(db.dataSource),
+          failures: new SendFailureRepository(db.dataSource),
+          inbound: new InboundRelay(new RecordingPublisher()),
+          logger: pino({ level: 'silent' }),
+        },
+        { restoreConcurrency: 1, restoreWaitMs },
+      );
+      return host;
+    }
+
+    it('answers a session already restored at once and one still restoring with session_restoring, then serves it', async () => {
+      const { refs, shard, store } = await linkedInOneShard(3);
+      const [slow, ...others] = refs as [Ref, ...Ref[]];
+      const { driver, release } = heldBackDriver(store, slow);
+      const host = hostOn(driver, 300);
+      const adopted = host.adoptShard(shard, 5);
+      try {
+        // One restore at a time and the slow one never finishes: the others still get served,
+        // each restored ahead of its turn for the command that asks for it.
+        for (const ref of others) {
+          const startedAt = Date.now();
+          expect(await host.execute(status(ref))).toMatchObject({ sessionId: ref.sessionId });
+          expect(Date.now() - startedAt).toBeLessThan(300);
+          await eventually(
+            'connected',
+            async () => (await stateOn({ host } as TestWorker, ref)) === 'connected',
+          );
+          expect(await host.execute(sendText(ref, '255711111111', 'while others restore'))).toMatchObject({
+            key: { fromMe: true },
+          });
+        }
+        const refused = host.execute(sendText(slow, '255711111111', 'too early'));
+        await expect(refused).rejects.toMatchObject({
+          code: 'session_restoring',
+          status: 503,
+          headers: { 'Retry-After': '1' },
+        });
+
+        // Once its connection opens, the same command waits for it and succeeds.
+        const waiting = host.execute(status(slow));
+        release();
+        expect(await waiting).toMatchObject({ sessionId: slow.sessionId });
+        await adopted;
+        await eventually(
+          'connected',
+          async () => (await stateOn({ host } as TestWorker, slow)) === 'connected',
+        );
+      } finally {
+        release();
+        await adopted.catch(() => undefined);
+        await host.dropShard(shard);
+      }
+    });
+
+    it('restores every session of the shard, a bounded number at a time, and leaves them for the next owner when the shard is dropped', async () => {
+      const { refs, shard, store } = await linkedInOneShard(4);
+      const driver = new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 });
+      let open = 0;
+      let mostOpen = 0;
+      const openNow = driver.open.bind(driver);
+      driver.open = async (ref, events, options) => {
+        open += 1;
+        mostOpen = Math.max(mostOpen, open);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        try {
+          return await openNow(ref, events, options);
+        } finally {
+          open -= 1;
+        }
+      };
+      const host = new SessionHost(
+        driver,
+        {
+          sessions,
+          credentials: new NetworkCredentialStore(db.dataSource),
+          failures: new SendFailureRepository(db.dataSource),
+          inbound: new InboundRelay(new RecordingPublisher()),
+          logger: pino({ level: 'silent' }),
+        },
+        { restoreConcurrency: 2, restoreWaitMs: 1_000 },
+      );
+      await host.adoptShard(shard, 6);
+      expect(mostOpen).toBe(2);
+      for (const ref of refs) {
+        await eventually(
+          'connected',
+          async () => (await stateOn({ host } as TestWorker, ref)) === 'connected',
+        );
+      }
+      await host.dropShard(shard);
+      expect(host.ownsShard(shard)).toBe(false);
+      // Left connected in PostgreSQL, for the next owner to restore.
+      for (const ref of refs) expect(await stored(ref)).toMatchObject({ state: 'connected', ownerToken: 6 });
     });
   });
 

@@ -12,6 +12,8 @@ import {
 import type { SendFailureRepository, SessionRecord } from '@jumbe/persistence';
 import { LiveSession, type LiveSessionDeps } from './live-session';
 import { SessionLocks } from './session-locks';
+import { type PendingRestore, RestoreQueue } from './restore-queue';
+import { ShardMovingError } from './shard-moving-error';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
@@ -19,7 +21,28 @@ export interface SessionHostDeps extends LiveSessionDeps {
   failures: SendFailureRepository;
 }
 
+export interface SessionHostOptions {
+  /** Sessions restored at once when shards are adopted (JUMBE_RESTORE_CONCURRENCY). */
+  restoreConcurrency: number;
+  /** How long a command for a session still being restored waits before `session_restoring`. */
+  restoreWaitMs: number;
+}
+
+export const DEFAULT_SESSION_HOST_OPTIONS: SessionHostOptions = {
+  restoreConcurrency: 32,
+  restoreWaitMs: 5_000,
+};
+
 const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
+
+/** A session being restored: its place in the restore queue, and when it is back for commands. */
+interface Restoring {
+  pending: PendingRestore;
+  back: Promise<void>;
+}
+
+/** How often a restored session is checked for having finished reconnecting. */
+const RECONNECT_POLL_MS = 50;
 
 /**
  * The sessions of the shards this worker owns: restores them when a shard is adopted, closes them
@@ -29,35 +52,66 @@ export class SessionHost {
   private readonly live = new Map<string, LiveSession>();
   private readonly shardTokens = new Map<number, number>();
   private readonly locks = new SessionLocks();
+  /** Shards adopted whose sessions are still being listed: their commands wait for the list. */
+  private readonly listing = new Map<number, Promise<unknown>>();
+  /** Sessions of adopted shards not restored yet: their commands wait for them (bounded). */
+  private readonly restoring = new Map<string, Restoring>();
+  private readonly restores: RestoreQueue;
 
   constructor(
     private readonly driver: NetworkDriver,
     private readonly deps: SessionHostDeps,
-  ) {}
+    private readonly options: SessionHostOptions = DEFAULT_SESSION_HOST_OPTIONS,
+  ) {
+    this.restores = new RestoreQueue(options.restoreConcurrency);
+  }
 
   ownsShard(shard: number): boolean {
     return this.shardTokens.has(shard);
   }
 
-  /** Takes a shard over: its active sessions reconnect here from their stored state. */
+  /** True while this worker serves `shard` under the lease granted with `token`. */
+  holdsShard(shard: number, token: number): boolean {
+    return this.shardTokens.get(shard) === token;
+  }
+
+  /**
+   * Takes a shard over: its active sessions (one query) reconnect here from their stored state,
+   * `restoreConcurrency` at a time over all shards. The shard serves commands from the moment this
+   * is called: a command for a session not yet restored waits for it (see `untilRestored`).
+   * Resolves when every session of the shard has been restored or has failed to.
+   */
   async adoptShard(shard: number, token: number): Promise<void> {
-    const records = await this.deps.sessions.listActiveInShards([shard]);
     this.shardTokens.set(shard, token);
-    for (const record of records) {
-      await this.locks
-        .exclusive(refKey(record), () => this.restore(record, token))
-        .catch((error: unknown) =>
-          this.deps.logger.error(
-            { err: error, accountId: record.accountId, sessionId: record.sessionId },
-            'restore failed',
-          ),
-        );
+    const listed = this.deps.sessions.listActiveInShards([shard]);
+    this.listing.set(shard, listed);
+    let records: SessionRecord[];
+    try {
+      records = await listed;
+    } finally {
+      if (this.listing.get(shard) === listed) this.listing.delete(shard);
     }
+    if (!this.holdsShard(shard, token)) return;
+    const pending = records
+      .filter((record) => !this.live.has(refKey(record)))
+      .map((record) => {
+        const key = refKey(record);
+        const pending = this.restores.add(() => this.restoreInTurn(record, token));
+        // Restored means reconnected (or given up), not merely reopened: a send must find it connected.
+        const restoring: Restoring = { pending, back: pending.done.then(() => this.reconnected(key)) };
+        this.restoring.set(key, restoring);
+        void restoring.back.then(() => {
+          if (this.restoring.get(key) === restoring) this.restoring.delete(key);
+        });
+        return pending.done;
+      });
+    await Promise.all(pending);
   }
 
   /** Gives a shard up: its sessions close without a state change, for the next owner to restore. */
   async dropShard(shard: number): Promise<void> {
     this.shardTokens.delete(shard);
+    this.listing.delete(shard);
     const leaving = [...this.live.values()].filter((session) => session.shard === shard);
     await Promise.all(
       leaving.map((session) => this.locks.exclusive(refKey(session.ref), () => session.close())),
@@ -65,10 +119,12 @@ export class SessionHost {
   }
 
   /**
-   * Carries out one command. Commands of one session never overlap a lifecycle change of it
-   * (see SessionLocks); reads take no lock.
+   * Carries out one command. A command for a session still being restored waits for it first
+   * (outside the lock: the restore itself holds the session); then commands of one session never
+   * overlap a lifecycle change of it (see SessionLocks); reads take no lock.
    */
-  execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+  async execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+    await this.untilRestored(command);
     const key = refKey(command);
     switch (LOCKING[command.type]) {
       case 'exclusive':
@@ -231,6 +287,47 @@ export class SessionHost {
     return this.status(command);
   }
 
+  /**
+   * Waits, at most `restoreWaitMs`, until the session is restored if its shard was just adopted;
+   * its restore jumps the queue. A session already restored (or not active) never waits.
+   */
+  private async untilRestored(ref: SessionRef): Promise<void> {
+    const deadline = Date.now() + this.options.restoreWaitMs;
+    const listed = this.listing.get(shardOf(ref.accountId, ref.sessionId));
+    if (listed && !(await settlesWithin(listed, deadline))) throw restoringError(ref);
+    const restoring = this.restoring.get(refKey(ref));
+    if (!restoring) return;
+    this.restores.hurry(restoring.pending);
+    if (!(await settlesWithin(restoring.back, deadline))) throw restoringError(ref);
+  }
+
+  /** Resolves once the restored session is no longer `connecting` (or after `restoreWaitMs`). */
+  private async reconnected(key: string): Promise<void> {
+    const deadline = Date.now() + this.options.restoreWaitMs;
+    while (this.live.get(key)?.state === 'connecting' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_POLL_MS));
+    }
+  }
+
+  /** One queued restore: skipped if the shard has moved on meanwhile, undone if it moved during it. */
+  private async restoreInTurn(record: SessionRecord, token: number): Promise<void> {
+    if (!this.holdsShard(record.shard, token)) return;
+    const key = refKey(record);
+    try {
+      await this.locks.exclusive(key, () => this.restore(record, token));
+    } catch (error) {
+      this.deps.logger.error(
+        { err: error, accountId: record.accountId, sessionId: record.sessionId },
+        'restore failed',
+      );
+      return;
+    }
+    const session = this.live.get(key);
+    if (!this.holdsShard(record.shard, token) && session) {
+      await this.locks.exclusive(key, () => session.close());
+    }
+  }
+
   private async restore(record: SessionRecord, token: number): Promise<void> {
     if (this.live.has(refKey(record))) return;
     if (this.shardTokens.get(record.shard) !== token) return;
@@ -316,11 +413,34 @@ const refOf = (record: SessionRecord): SessionRef => ({
 
 const viewOf = (record: SessionRecord): SessionView => sessionView({ ...record });
 
-/** This worker no longer owns the session's shard (it is moving): the client retries shortly. */
-const notOwner = () =>
-  new ApiError('unavailable', 'The session is moving to another worker. Retry in a moment.', undefined, {
-    'Retry-After': '1',
+/** Resolves true if `promise` settles before `deadline` (ms since the epoch), false otherwise. */
+async function settlesWithin(promise: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
   });
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The session's shard was just taken over here and the session is still reconnecting. */
+const restoringError = (ref: SessionRef) =>
+  new ApiError(
+    'session_restoring',
+    `Session "${ref.sessionId}" is being restored after moving to another worker. Retry in a moment.`,
+    undefined,
+    { 'Retry-After': '1' },
+  );
+
+/** This worker no longer owns the session's shard (it is moving): the client retries shortly. */
+const notOwner = () => new ShardMovingError();
 
 function mapNetworkError(error: unknown): never {
   if (error instanceof NotReadyError) {

@@ -1,4 +1,4 @@
-import { NetworkCredentialStore, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
+import { BatchedSessionRepository, NetworkCredentialStore, SendFailureRepository } from '@jumbe/persistence';
 import { newMemberId, ShardKeeper } from '@jumbe/coordination';
 import { type Infrastructure, ManagedWork } from '@jumbe/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
@@ -18,11 +18,17 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
       logger,
     }),
     {
-      sessions: new SessionRepository(dataSource),
+      // State writes of many sessions at once (a restore) go out together.
+      sessions: new BatchedSessionRepository(dataSource),
       credentials: new NetworkCredentialStore(dataSource),
       failures: new SendFailureRepository(dataSource),
       inbound: new InboundRelay(infrastructure.events),
       logger,
+    },
+    {
+      restoreConcurrency: infrastructure.config.restoreConcurrency,
+      // Well inside the gateway's own wait, so the client gets session_restoring, not a timeout.
+      restoreWaitMs: Math.min(5_000, infrastructure.config.commandTimeoutMs / 2),
     },
   );
   const workerId = newMemberId();

@@ -9,11 +9,14 @@ const SHARD_QUEUE = 'session-workers';
 
 /**
  * What owning a shard means for a session worker: answer the shard's command subject, and keep
- * its sessions connected here. Sessions are restored before the subject is served, so the first
- * command finds them.
+ * its sessions connected here. The subject is served as soon as the shard is held, while its
+ * sessions are still being restored: a command for a restored session is answered at once, one
+ * for a session still restoring waits for it (SessionHost).
  */
 export class WorkerShardOwner implements ShardOwner {
   private readonly subscriptions = new Map<number, BusSubscription>();
+  /** Per shard, the last adopt or drop set-up: they run in order, never interleaved. */
+  private readonly turns = new Map<number, Promise<unknown>>();
 
   constructor(
     private readonly bus: MessageBus,
@@ -22,21 +25,44 @@ export class WorkerShardOwner implements ShardOwner {
   ) {}
 
   async adopt(shard: number, token: number): Promise<void> {
-    await this.host.adoptShard(shard, token);
-    const subscription = await this.bus.serve(
-      shardSubject(shard),
-      (payload) => this.handler.handle(shard, payload),
-      {
-        queue: SHARD_QUEUE,
-      },
-    );
-    this.subscriptions.set(shard, subscription);
+    const { restored } = await this.inTurn(shard, async () => {
+      // Started first, so commands arriving on the new subscription find the shard restoring.
+      const restoring = this.host.adoptShard(shard, token);
+      restoring.catch(() => undefined); // Awaited below; a failure here must not go unhandled.
+      try {
+        const subscription = await this.bus.serve(
+          shardSubject(shard),
+          (payload) => this.handler.handle(shard, payload),
+          { queue: SHARD_QUEUE },
+        );
+        this.subscriptions.set(shard, subscription);
+      } catch (error) {
+        await this.host.dropShard(shard);
+        throw error;
+      }
+      return { restored: restoring };
+    });
+    await restored;
   }
 
   async drop(shard: number): Promise<void> {
-    const subscription = this.subscriptions.get(shard);
-    this.subscriptions.delete(shard);
-    await subscription?.unsubscribe().catch(() => undefined);
-    await this.host.dropShard(shard);
+    await this.inTurn(shard, async () => {
+      const subscription = this.subscriptions.get(shard);
+      this.subscriptions.delete(shard);
+      await subscription?.unsubscribe().catch(() => undefined);
+      await this.host.dropShard(shard);
+    });
+  }
+
+  private inTurn<T>(shard: number, step: () => Promise<T>): Promise<T> {
+    const previous = this.turns.get(shard) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(step);
+    this.turns.set(shard, next);
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.turns.get(shard) === next) this.turns.delete(shard);
+      });
+    return next;
   }
 }

@@ -62,7 +62,18 @@ const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 /** The worker's answer: a result, or a contract error code with a user-facing message. */
 export const commandReplySchema = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), result: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.enum(errorCodes), message: z.string() }) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.enum(errorCodes),
+      message: z.string(),
+      /**
+       * The command was not carried out because the session's shard is changing hands: sending it
+       * again (to whoever owns the shard next) is safe. Absent from workers that predate it.
+       */
+      moving: z.boolean().optional(),
+    }),
+  }),
 ]);
 
 export type CommandReply = z.output<typeof commandReplySchema>;
@@ -71,4 +82,10 @@ export const replyOk = (result: unknown): CommandReply => ({ ok: true, result })
 export const replyError = (code: ErrorCode, message: string): CommandReply => ({
   ok: false,
   error: { code, message },
+});
+
+/** The command was not run here: the shard is moving. The gateway sends it again to the new owner. */
+export const replyMoving = (message: string): CommandReply => ({
+  ok: false,
+  error: { code: 'unavailable', message, moving: true },
 });

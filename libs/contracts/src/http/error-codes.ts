@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   network_error: 502,
   media_fetch_failed: 502,
   unavailable: 503,
+  session_restoring: 503,
   timeout: 504,
 } as const;
 

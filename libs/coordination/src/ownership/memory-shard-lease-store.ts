@@ -4,9 +4,9 @@ import {
   assertValidTtlMs,
   assertValidWorkerId,
 } from './ownership-arguments';
-import type { ShardLeaseHolder, ShardLeaseStore } from './shard-lease-store';
+import type { HeldLease, ShardLeaseHolder, ShardLeaseStore } from './shard-lease-store';
 
-interface HeldLease extends ShardLeaseHolder {
+interface LiveLease extends ShardLeaseHolder {
   expiresAt: number;
 }
 
@@ -17,7 +17,7 @@ interface HeldLease extends ShardLeaseHolder {
  * releases and expiries.
  */
 export class MemoryShardLeaseStore implements ShardLeaseStore {
-  private readonly leases = new Map<number, HeldLease>();
+  private readonly leases = new Map<number, LiveLease>();
   private readonly lastTokens = new Map<number, number>();
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -49,6 +49,14 @@ export class MemoryShardLeaseStore implements ShardLeaseStore {
     return true;
   }
 
+  async renewAll(workerId: string, held: readonly HeldLease[], ttlMs: number): Promise<number[]> {
+    const renewed: number[] = [];
+    for (const { shard, token } of held) {
+      if (await this.renew(shard, workerId, token, ttlMs)) renewed.push(shard);
+    }
+    return renewed;
+  }
+
   async release(shard: number, workerId: string, token: number): Promise<void> {
     assertValidShard(shard);
     assertValidWorkerId(workerId);
@@ -64,7 +72,7 @@ export class MemoryShardLeaseStore implements ShardLeaseStore {
   }
 
   /** The shard's lease unless it has expired (then it is dropped, as Redis would drop the key). */
-  private live(shard: number): HeldLease | undefined {
+  private live(shard: number): LiveLease | undefined {
     const held = this.leases.get(shard);
     if (held && held.expiresAt <= this.now()) {
       this.leases.delete(shard);

@@ -7,7 +7,7 @@ import {
   assertValidWorkerId,
 } from './ownership-arguments';
 import { DEFAULT_OWNERSHIP_KEY_PREFIX } from './ownership-key-prefix';
-import type { ShardLeaseHolder, ShardLeaseStore } from './shard-lease-store';
+import type { HeldLease, ShardLeaseHolder, ShardLeaseStore } from './shard-lease-store';
 
 /**
  * The lease: a hash {worker, token} with a PX expiry. The shard number is the cluster hash tag, so
@@ -70,6 +70,11 @@ interface ShardLeaseScripts {
   jumbeShardLeaseRelease(leaseKey: string, workerId: string, token: string): Promise<number>;
 }
 
+interface ShardLeasePipeline {
+  jumbeShardLeaseRenew(leaseKey: string, workerId: string, token: string, ttlMs: string): void;
+  exec(): Promise<Array<[Error | null, unknown]> | null>;
+}
+
 /**
  * ShardLeaseStore shared by every worker through Redis. Each write is one atomic script, so
  * concurrent acquires from many connections grant a shard to exactly one of them; `holder` is a
@@ -118,6 +123,38 @@ export class RedisShardLeaseStore implements ShardLeaseStore {
       ),
     );
     return renewed === 1;
+  }
+
+  async renewAll(workerId: string, held: readonly HeldLease[], ttlMs: number): Promise<number[]> {
+    assertValidWorkerId(workerId);
+    assertValidTtlMs(ttlMs);
+    if (held.length === 0) return [];
+    for (const lease of held) {
+      assertValidShard(lease.shard);
+      assertValidFencingToken(lease.token);
+    }
+    // A pipeline, not one script over every key: the leases live in different cluster slots.
+    const replies = await withRedisFailuresTranslated('shard lease renew', async () => {
+      const pipeline = this.redis.pipeline() as unknown as ShardLeasePipeline;
+      for (const { shard, token } of held) {
+        pipeline.jumbeShardLeaseRenew(
+          shardLeaseKey(shard, this.keyPrefix),
+          workerId,
+          String(token),
+          String(ttlMs),
+        );
+      }
+      const results = await pipeline.exec();
+      if (!results) throw new Error('Connection is closed');
+      return results;
+    });
+    return held
+      .filter((_, i) => {
+        const [error, renewed] = replies[i] ?? [null, 0];
+        if (error) throw error;
+        return renewed === 1;
+      })
+      .map((lease) => lease.shard);
   }
 
   async release(shard: number, workerId: string, token: number): Promise<void> {

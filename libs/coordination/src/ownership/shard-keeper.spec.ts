@@ -243,4 +243,44 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     expect(ledger.calls.filter((call) => call.kind === 'drop')).toHaveLength(0);
     expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(SHARD_COUNT);
   });
+
+  it('keeps every lease while its owner takes 3x the lease time to adopt, renewing all in one call', async () => {
+    // Restoring thousands of sessions can take longer than a lease: upkeep must not wait for it.
+    const lease: ShardKeeperOptions = { tickMs: 20, leaseTtlMs: 400, heartbeatTtlMs: 200 };
+    const adoptMs = lease.leaseTtlMs * 3;
+    const calls: string[] = [];
+    const slowOwner: ShardOwner = {
+      adopt: async (shard) => {
+        calls.push(`adopt:${shard}`);
+        await delay(adoptMs);
+      },
+      drop: async (shard) => {
+        calls.push(`drop:${shard}`);
+      },
+    };
+    let renewAllCalls = 0;
+    const counting = Object.assign(Object.create(leases) as MemoryShardLeaseStore, {
+      renewAll: (...args: Parameters<MemoryShardLeaseStore['renewAll']>) => {
+        renewAllCalls += 1;
+        return leases.renewAll(...args);
+      },
+      renew: () => Promise.reject(new Error('leases are renewed together, never one by one')),
+    });
+    const keeper = new ShardKeeper('worker-slow', counting, registry, slowOwner, silent, lease);
+    keepers.push(keeper);
+    const started = Date.now();
+    await keeper.start();
+    expect(Date.now() - started).toBeLessThan(adoptMs); // start() does not wait for adoption either.
+
+    await delay(adoptMs + lease.leaseTtlMs);
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+    expect(calls.filter((call) => call.startsWith('drop'))).toEqual([]);
+    expect(calls.filter((call) => call.startsWith('adopt'))).toHaveLength(SHARD_COUNT);
+    expect(
+      (await holders()).every((holder) => holder?.workerId === 'worker-slow' && holder.token === 1),
+    ).toBe(true);
+    // One round trip per renewal, for all 64 leases: far fewer calls than leases x renewals.
+    expect(renewAllCalls).toBeGreaterThan(5);
+    expect(renewAllCalls).toBeLessThan((adoptMs + lease.leaseTtlMs) / 10);
+  });
 });

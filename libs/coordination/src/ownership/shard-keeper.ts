@@ -22,7 +22,7 @@ export interface ShardKeeperOptions {
   leaseTtlMs: number;
   /** A worker not heard from for this long is left out of the shard assignment. */
   heartbeatTtlMs: number;
-  /** How often the keeper heartbeats, renews and rebalances. */
+  /** How often the keeper heartbeats and rebalances; held leases are renewed at least this often. */
   tickMs: number;
 }
 
@@ -52,12 +52,20 @@ interface HeldShard {
  * assignment over the live members, acquires the shards it should own (a lease with a fencing
  * token), has its owner serve them while it holds them, and gives up the ones it should not.
  * A shard is never served past its lease: a local guard drops it before the lease can expire.
+ *
+ * Three loops that never wait on each other: lease upkeep (every held lease renewed in one round
+ * trip), the tick (heartbeat, rebalance, acquire), and the owner's adoption of each new shard,
+ * which runs in the background. However long restoring a shard's sessions takes, every lease,
+ * including that shard's, keeps being renewed.
  */
 export class ShardKeeper {
   private readonly held = new Map<number, HeldShard>();
+  private readonly adoptions = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  private renewer: NodeJS.Timeout | null = null;
   private guard: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
+  private renewing: Promise<void> | null = null;
   private stopped = false;
   private lastReported = -1;
 
@@ -71,21 +79,27 @@ export class ShardKeeper {
   ) {}
 
   async start(): Promise<void> {
+    // Upkeep first: the first tick may acquire shards, and they must be renewed from then on.
+    const renewEveryMs = Math.max(10, Math.min(this.options.tickMs, this.options.leaseTtlMs / 4));
+    this.renewer = setInterval(() => void this.renewHeld(), renewEveryMs);
+    this.guard = setInterval(() => this.dropStale(), LEASE_GUARD_INTERVAL_MS);
     await this.tick();
     this.timer = setInterval(() => {
       this.ticking = this.ticking.then(() => this.tick());
     }, this.options.tickMs);
-    this.guard = setInterval(() => this.dropStale(), LEASE_GUARD_INTERVAL_MS);
   }
 
   /** Hands every shard over cleanly: leave the registry first so others take them at once. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.renewer) clearInterval(this.renewer);
     if (this.guard) clearInterval(this.guard);
     await this.ticking;
+    await this.renewing;
     await this.registry.leave(this.workerId).catch(() => undefined);
     await Promise.all([...this.held.keys()].map((shard) => this.release(shard)));
+    await Promise.allSettled([...this.adoptions]);
   }
 
   heldShards(): number[] {
@@ -104,10 +118,8 @@ export class ShardKeeper {
       const unwanted = [...this.held.keys()].filter((shard) => !wanted.has(shard));
       // Give up first (in parallel: each may wait on the bus), so the new owners can start.
       await Promise.all(unwanted.map((shard) => this.release(shard)));
-      for (const shard of this.held.keys()) await this.renew(shard);
-      for (const shard of wanted) {
-        if (!this.held.has(shard) && !this.stopped) await this.acquire(shard);
-      }
+      const missing = [...wanted].filter((shard) => !this.held.has(shard));
+      await Promise.all(missing.map((shard) => this.acquire(shard)));
       this.reportChange();
     } catch (error) {
       this.logger.warn({ err: error }, 'shard upkeep failed; retrying');
@@ -122,31 +134,58 @@ export class ShardKeeper {
   }
 
   private async acquire(shard: number): Promise<void> {
+    if (this.stopped || this.held.has(shard)) return;
     const sentAt = Date.now();
     const token = await this.leases.acquire(shard, this.workerId, this.options.leaseTtlMs);
     // Null: the previous owner still holds it; it lets go on its next tick or its lease expires.
-    if (token === null) return;
+    if (token === null || this.stopped) {
+      if (token !== null) await this.leases.release(shard, this.workerId, token).catch(() => undefined);
+      return;
+    }
     this.held.set(shard, { token, renewedAt: sentAt });
+    // In the background: the tick (heartbeat, rebalance) and lease upkeep go on meanwhile.
+    const adoption = this.adopt(shard, token);
+    this.adoptions.add(adoption);
+    void adoption.finally(() => this.adoptions.delete(adoption));
+  }
+
+  private async adopt(shard: number, token: number): Promise<void> {
     try {
       await this.owner.adopt(shard, token);
       this.logger.debug({ shard, token }, 'shard acquired');
     } catch (error) {
+      if (this.held.get(shard)?.token !== token) return; // Given up meanwhile; nothing to undo.
       // Not served: let it go entirely, so the next tick (here or elsewhere) tries again.
       this.logger.warn({ err: error, shard }, 'could not take the shard over; will retry');
       await this.release(shard);
     }
   }
 
-  private async renew(shard: number): Promise<void> {
-    const held = this.held.get(shard);
-    if (!held) return;
+  /** Renews every held lease in one round trip; a lease found lost stops its shard's work here. */
+  private renewHeld(): Promise<void> {
+    if (this.renewing || this.stopped || this.held.size === 0) return this.renewing ?? Promise.resolve();
+    const leases = [...this.held].map(([shard, { token }]) => ({ shard, token }));
     const sentAt = Date.now();
-    if (await this.leases.renew(shard, this.workerId, held.token, this.options.leaseTtlMs)) {
-      held.renewedAt = sentAt;
-    } else {
-      this.logger.warn({ shard }, 'shard lease lost; stopping its work here');
-      await this.forget(shard);
-    }
+    this.renewing = this.leases
+      .renewAll(this.workerId, leases, this.options.leaseTtlMs)
+      .then(async (renewed) => {
+        const kept = new Set(renewed);
+        for (const { shard, token } of leases) {
+          const held = this.held.get(shard);
+          if (held?.token !== token) continue; // Released or re-acquired meanwhile.
+          if (kept.has(shard)) {
+            held.renewedAt = Math.max(held.renewedAt, sentAt);
+          } else {
+            this.logger.warn({ shard }, 'shard lease lost; stopping its work here');
+            await this.forget(shard);
+          }
+        }
+      })
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'shard lease renewal failed; retrying'))
+      .finally(() => {
+        this.renewing = null;
+      });
+    return this.renewing;
   }
 
   private async release(shard: number): Promise<void> {
@@ -172,7 +211,9 @@ export class ShardKeeper {
     for (const [shard, held] of this.held) {
       if (held.renewedAt <= deadline) {
         this.logger.warn({ shard }, 'shard lease could not be renewed in time; stopping its work here');
-        void this.forget(shard);
+        // Released too (a no-op if it is already someone else's), so it is free at once rather
+        // than after its expiry: this is what made a second failover take 16 s instead of 6.
+        void this.release(shard);
       }
     }
   }

@@ -59,6 +59,22 @@ describe.each(implementations)('%s', (_name, makeStores) => {
     [a, b] = (await makeStores(2)) as [ShardLeaseStore, ShardLeaseStore];
   });
 
+  it('renews many leases in one call and reports only those still held', async () => {
+    const mine = [1, 2, 3];
+    const tokens = await Promise.all(mine.map((s) => a.acquire(s, 'worker-a', SHORT_TTL_MS)));
+    // Shard 2 is lost behind a's back: released, then taken by b.
+    await a.release(2, 'worker-a', tokens[1]!);
+    expect(await b.acquire(2, 'worker-b', LONG_TTL_MS)).not.toBeNull();
+    const held = mine.map((s, i) => ({ shard: s, token: tokens[i]! }));
+
+    expect(await a.renewAll('worker-a', held, LONG_TTL_MS)).toEqual([1, 3]);
+    await delay(EXPIRED_AFTER_MS); // Past the first TTL: only the renewal keeps 1 and 3.
+    expect(await a.holder(1)).toEqual({ workerId: 'worker-a', token: tokens[0] });
+    expect(await a.holder(2)).toMatchObject({ workerId: 'worker-b' });
+    expect(await a.holder(3)).toEqual({ workerId: 'worker-a', token: tokens[2] });
+    expect(await a.renewAll('worker-a', [], LONG_TTL_MS)).toEqual([]);
+  });
+
   it('grants a free shard with a positive token and reports the holder on every connection', async () => {
     expect(await b.holder(shard)).toBeNull();
     const token = await a.acquire(shard, 'worker-a', LONG_TTL_MS);

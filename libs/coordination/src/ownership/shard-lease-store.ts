@@ -4,6 +4,12 @@ export interface ShardLeaseHolder {
   token: number;
 }
 
+/** A lease this worker believes it holds. */
+export interface HeldLease {
+  shard: number;
+  token: number;
+}
+
 /**
  * Time-limited, exclusive ownership of a shard (ARCHITECTURE "Ownership and failover"). A worker
  * serves a shard only while it holds the lease, renewing it well before `ttlMs` runs out; a worker
@@ -29,6 +35,13 @@ export interface ShardLeaseStore {
    * means the lease is lost (expired, or taken over): stop serving the shard at once.
    */
   renew(shard: number, workerId: string, token: number, ttlMs: number): Promise<boolean>;
+
+  /**
+   * Renews every lease in `held` in one round trip (each as `renew` would) and returns the shards
+   * that are still held; the others are lost. One call for all, so a worker holding many shards
+   * keeps them all alive however busy it is.
+   */
+  renewAll(workerId: string, held: readonly HeldLease[], ttlMs: number): Promise<number[]>;
 
   /** Frees the shard for the next worker, only if `workerId` holds it under `token`; otherwise does nothing. */
   release(shard: number, workerId: string, token: number): Promise<void>;

@@ -7,14 +7,54 @@ export interface Responder {
   name: string;
   /** Why nobody may be answering, e.g. "starting, rebalancing or recovering". */
   absence: string;
+  /**
+   * How long to keep sending the command again while nobody owns its subject, or its owner says
+   * it is moving (neither ran it, so sending again is safe). 0: answer 503 at once.
+   */
+  handOverWaitMs?: number;
 }
+
+/** First pause between two sends during a hand-over; it doubles up to HAND_OVER_MAX_PAUSE_MS. */
+const HAND_OVER_FIRST_PAUSE_MS = 50;
+const HAND_OVER_MAX_PAUSE_MS = 500;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One request/reply over the bus, turned into the contract: the responder's result, its error
  * code, 503 (with Retry-After) when nobody answers the subject or the bus is down, 504 when the
- * responder does not answer in time.
+ * responder does not answer in time. While a shard changes hands the command is sent again for
+ * up to `handOverWaitMs`, and never past `timeoutMs` in all.
  */
 export async function requestCommand(
+  bus: MessageBus,
+  subject: string,
+  command: object,
+  timeoutMs: number,
+  responder: Responder,
+): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  const handOverUntil = Date.now() + Math.min(responder.handOverWaitMs ?? 0, timeoutMs);
+  for (let pauseMs = HAND_OVER_FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, HAND_OVER_MAX_PAUSE_MS)) {
+    try {
+      return await requestOnce(bus, subject, command, Math.max(1, deadline - Date.now()), responder);
+    } catch (error) {
+      if (!(error instanceof HandOverError) || Date.now() + pauseMs >= handOverUntil) {
+        throw error instanceof HandOverError ? error.apiError : error;
+      }
+    }
+    await pause(pauseMs);
+  }
+}
+
+/** Nobody ran the command because its subject is between owners: safe to send again. */
+class HandOverError extends Error {
+  constructor(readonly apiError: ApiError) {
+    super(apiError.message);
+  }
+}
+
+async function requestOnce(
   bus: MessageBus,
   subject: string,
   command: object,
@@ -31,11 +71,19 @@ export async function requestCommand(
         `${responder.name} did not answer in time. The outcome is unknown; check before retrying.`,
       );
     }
-    const message =
-      error instanceof BusNoResponderError
-        ? `${responder.name} is not available right now (${responder.absence}). Retry shortly.`
-        : 'The message bus is unavailable. Retry shortly.';
-    throw new ApiError('unavailable', message, undefined, { 'Retry-After': '2' });
+    if (error instanceof BusNoResponderError) {
+      throw new HandOverError(
+        new ApiError(
+          'unavailable',
+          `${responder.name} is not available right now (${responder.absence}). Retry shortly.`,
+          undefined,
+          { 'Retry-After': '2' },
+        ),
+      );
+    }
+    throw new ApiError('unavailable', 'The message bus is unavailable. Retry shortly.', undefined, {
+      'Retry-After': '2',
+    });
   }
   const reply = commandReplySchema.safeParse(raw);
   if (!reply.success)
@@ -44,9 +92,11 @@ export async function requestCommand(
       `${responder.name} answered in a format this gateway does not understand.`,
     );
   if (!reply.data.ok) {
+    const { code, message, moving } = reply.data.error;
     const headers: Record<string, string> =
-      reply.data.error.code === 'unavailable' ? { 'Retry-After': '1' } : {};
-    throw new ApiError(reply.data.error.code, reply.data.error.message, undefined, headers);
+      code === 'unavailable' || code === 'session_restoring' ? { 'Retry-After': '1' } : {};
+    const apiError = new ApiError(code, message, undefined, headers);
+    throw moving ? new HandOverError(apiError) : apiError;
   }
   return reply.data.result;
 }

@@ -30,7 +30,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const error = this.toApiError(exception, request);
-    if (error.status >= 500 && error.code !== 'unavailable' && error.code !== 'timeout') {
+    if (
+      error.status >= 500 &&
+      error.code !== 'unavailable' &&
+      error.code !== 'session_restoring' &&
+      error.code !== 'timeout'
+    ) {
       this.logger.error({ err: exception, method: request.method, url: request.url }, 'request failed');
     }
     void reply.headers(error.headers).status(error.status).send(error.toBody());

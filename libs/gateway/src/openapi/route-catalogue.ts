@@ -62,6 +62,7 @@ const SEND_ERRORS: ErrorCode[] = [
   'idempotency_conflict',
   'network_error',
   'unavailable',
+  'session_restoring',
   'timeout',
 ];
 const sentMessage = envelope(sentMessageSchema);
@@ -120,7 +121,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sessionBodySchema,
     response: session,
-    errors: ['invalid_session_id', 'instance_limit_reached', 'unavailable', 'timeout'],
+    errors: ['invalid_session_id', 'instance_limit_reached', 'unavailable', 'session_restoring', 'timeout'],
   },
   {
     method: 'GET',

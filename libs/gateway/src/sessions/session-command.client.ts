@@ -13,7 +13,12 @@ import { INFRASTRUCTURE } from '../gateway.tokens';
 
 type Unversioned<C> = C extends unknown ? Omit<C, 'v'> : never;
 
-const WORKER = { name: 'The worker that owns this session', absence: 'starting, rebalancing or recovering' };
+const WORKER = {
+  name: 'The worker that owns this session',
+  absence: 'starting, rebalancing or recovering',
+  // Long enough to cover a SIGKILLed worker's lease expiry (6 s) plus a restore, mostly.
+  handOverWaitMs: 8_000,
+};
 
 /** Sends a session command to the worker that owns the session's shard; answers with its result. */
 @Injectable()

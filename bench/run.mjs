@@ -1,0 +1,14 @@
+// `npm run bench [scenario]`: runs one benchmark scenario (default: send-text). Each scenario is a
+// module that runs itself when imported; add one with a line in the table below.
+const SCENARIOS = {
+  'send-text': './send-text.bench.mjs',
+  takeover: './takeover.bench.mjs',
+};
+
+const name = process.argv[2] ?? 'send-text';
+const scenario = SCENARIOS[name];
+if (!scenario) {
+  console.error(`unknown scenario "${name}"; one of: ${Object.keys(SCENARIOS).join(', ')}`);
+  process.exit(2);
+}
+await import(scenario);

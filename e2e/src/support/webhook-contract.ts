@@ -244,6 +244,42 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     expect(reply.body.data.key.remoteJid).toBe('120363040000000000@g.us');
   });
 
+  // Regression: PostgreSQL refuses U+0000 and lone surrogates; the event at the head of the queue
+  // was retried forever and nothing after it was ever delivered.
+  it('delivers a text with a NUL and a lone surrogate, and every message after it', async () => {
+    const { a } = await subscribed('/poison');
+    for (const text of ['nul\u0000here', 'lone \uD83D surrogate', 'after'])
+      expect(
+        (await api.post('/api/v1/sandbox/inbound', { key: a.key, body: { from: '254722222222', text } }))
+          .status,
+      ).toBe(200);
+    const requests = await receiver.waitFor('/poison', 3);
+    // Delivered as received where it never had to be stored, else with U+FFFD in its place.
+    expect(requests.map((request) => request.json.message.text)).toEqual([
+      expect.stringMatching(/^nul[\u0000\uFFFD]here$/),
+      expect.stringMatching(/^lone [\uD83D\uFFFD] surrogate$/),
+      'after',
+    ]);
+  });
+
+  // Regression: a NUL in the receiver's answer made the delivery record fail forever.
+  it('records a receiver answer with a NUL byte and keeps delivering; the test event still works', async () => {
+    const { a } = await subscribed('/nul-answer');
+    receiver.on('/nul-answer', (_request, response) => response.end('ok\u0000then'));
+    for (const text of ['one', 'two'])
+      await api.post('/api/v1/sandbox/inbound', { key: a.key, body: { from: '254722222223', text } });
+    await receiver.waitFor('/nul-answer', 2);
+    const listed = await eventually(
+      () => api.get('/api/v1/webhook', { key: a.key }),
+      (response) => response.body.data.deliveries.length === 2,
+    );
+    const storedAnswer = expect.stringMatching(/^ok[\u0000\uFFFD]then$/);
+    expect(listed.body.data.deliveries[0]).toMatchObject({ status: 'success', response: storedAnswer });
+    const tested = await api.post('/api/v1/webhook/test', { key: a.key });
+    expect(tested.status).toBe(200);
+    expect(tested.body.data.delivery).toMatchObject({ status: 'success', response: storedAnswer });
+  });
+
   it("keeps one session's events in order", async () => {
     const { a } = await subscribed('/ordered');
     for (let i = 0; i < 15; i += 1)

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ALL_ENTITIES } from './entities/all-entities';
 import { ALL_MIGRATIONS } from './migrations/all-migrations';
+import { StorableTextClient } from './storable/storable-text-client';
 
 export interface DataSourceOptions {
   /** Most connections the pool opens (node-postgres defaults to 10). */
@@ -35,5 +36,7 @@ export function createDataSource(url: string, options: DataSourceOptions = {}): 
     // A dead or unreachable database fails a request (and the health check) within 5 s instead of
     // queueing callers forever.
     connectTimeoutMS: 5_000,
+    // Every value bound to a query is made storable (NUL, lone surrogates): see storable-text.ts.
+    extra: { Client: StorableTextClient },
   });
 }

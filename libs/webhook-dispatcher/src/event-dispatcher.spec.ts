@@ -134,7 +134,10 @@ describe('EventDispatcher', () => {
     } = {},
   ): Promise<DurableEventLog> {
     const log = new DurableEventLog(options.store ?? events);
-    const dispatcher = new EventDispatcher(directory, poster, options.deliveries ?? deliveries, logger);
+    const dispatcher = new EventDispatcher(directory, poster, options.deliveries ?? deliveries, logger, {
+      retryDelayMs: 20,
+      maxRecordTries: 3,
+    });
     const consumption = await log.consume(shard, (event) => dispatcher.accept(event));
     running.push({ dispatcher, consumption });
     return log;
@@ -416,5 +419,35 @@ describe('EventDispatcher', () => {
     );
     // …and it reached it once.
     expect(requests).toHaveLength(1);
+  });
+
+  it('records an attempt the database keeps refusing without its response and payload, and moves on', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    // The edge fake: the deliveries table refuses every record that still carries the payload.
+    const refusingDeliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'> = {
+      record: async (delivery) => {
+        if ((delivery.payload as { unrecordable?: boolean }).unrecordable !== true) {
+          throw new Error('unsupported Unicode escape sequence');
+        }
+        return deliveries.record(delivery);
+      },
+      isRecorded: (eventId) => deliveries.isRecorded(eventId),
+    };
+    const log = await dispatchShard(shard, { deliveries: refusingDeliveries });
+    const first = inboundEvent(shard, accountId);
+    const second = inboundEvent(shard, accountId);
+    await log.publish(first);
+    await log.publish(second);
+
+    await logDrained(shard, 10_000);
+    expect(messageIds(receiver.at(path))).toEqual([idOf(first), idOf(second)]);
+    const records = await deliveries.latest(accountId, 10);
+    expect(records).toHaveLength(2);
+    expect(records.find((record) => record.id === deliveryIdForEvent(first.eventId))).toMatchObject({
+      status: 'success',
+      response: null,
+      error: expect.stringContaining('unsupported Unicode escape sequence'),
+    });
   });
 });

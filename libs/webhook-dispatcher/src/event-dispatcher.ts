@@ -10,12 +10,24 @@ interface SessionQueue {
   running: boolean;
 }
 
-/** How long to wait before retrying an event whose delivery could not be recorded. */
-const RETRY_DELAY_MS = 1_000;
+export interface EventDispatcherOptions {
+  /** How long to wait before retrying an event whose delivery could not be recorded. */
+  retryDelayMs: number;
+  /**
+   * Tries to record an attempt before it is recorded without its response and payload, so that
+   * one record the database refuses never holds up the session's later events.
+   */
+  maxRecordTries: number;
+}
+
+const DEFAULT_OPTIONS: EventDispatcherOptions = { retryDelayMs: 1_000, maxRecordTries: 5 };
 /** How often waiting events tell the stream they are still being worked on. */
 const KEEPALIVE_MS = 30_000;
 
 type StreamPayload = Delivery['payload'] & { customerId: string };
+
+/** The payload kept for an attempt whose own payload the database refused. */
+const UNRECORDABLE = Object.freeze({ unrecordable: true });
 
 /**
  * Delivers stream events to the accounts' webhooks: one queue per session, so a session's events
@@ -27,6 +39,8 @@ export class EventDispatcher {
   private readonly queues = new Map<string, SessionQueue>();
   /** Attempts made but not yet recorded: a retry records them instead of POSTing again. */
   private readonly unrecorded = new Map<string, DeliveryRecord>();
+  /** Failed tries to record each event's attempt. */
+  private readonly recordTries = new Map<string, number>();
   private readonly keepalive: NodeJS.Timeout;
   private stopped = false;
 
@@ -35,6 +49,7 @@ export class EventDispatcher {
     private readonly poster: WebhookPoster,
     private readonly deliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'>,
     private readonly logger: Logger,
+    private readonly options: EventDispatcherOptions = DEFAULT_OPTIONS,
   ) {
     this.keepalive = setInterval(() => this.keepWaitingEventsAlive(), KEEPALIVE_MS);
     this.keepalive.unref();
@@ -73,7 +88,8 @@ export class EventDispatcher {
         if (queue.events[0] === event) queue.events.shift();
       } catch (error) {
         this.logger.warn({ err: error, eventId: event.eventId }, 'delivery could not be recorded; retrying');
-        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+        this.afterRecordFailure(event.eventId, error);
+        await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs));
       }
     }
     queue.running = false;
@@ -87,7 +103,32 @@ export class EventDispatcher {
     this.unrecorded.set(event.eventId, record);
     await this.deliveries.record(record);
     this.unrecorded.delete(event.eventId);
+    this.recordTries.delete(event.eventId);
     await event.ack();
+  }
+
+  /**
+   * After `maxRecordTries` failures the attempt is recorded without what the database may refuse
+   * (the receiver's response, the payload), with the reason in `error`: the queue moves on and the
+   * attempt stays visible in GET /webhook. While the database itself is down even that fails, and
+   * the event waits: nothing is acknowledged unrecorded.
+   */
+  private afterRecordFailure(eventId: string, error: unknown): void {
+    const tries = (this.recordTries.get(eventId) ?? 0) + 1;
+    this.recordTries.set(eventId, tries);
+    const record = this.unrecorded.get(eventId);
+    if (!record || tries < this.options.maxRecordTries || record.payload === UNRECORDABLE) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.unrecorded.set(eventId, {
+      ...record,
+      response: null,
+      payload: UNRECORDABLE,
+      error:
+        `${record.error ? `${record.error}; ` : ''}the attempt was recorded without its response and payload, which the database refused: ${reason}`.slice(
+          0,
+          1_000,
+        ),
+    });
   }
 
   /** POSTs the event once; null when there is nothing to send (already recorded, or no enabled webhook). */

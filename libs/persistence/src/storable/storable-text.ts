@@ -7,6 +7,7 @@
  */
 export const REPLACEMENT_CHARACTER = '\uFFFD';
 
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL cannot store
 const RAW_NUL = /\u0000/g;
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

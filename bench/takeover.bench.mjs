@@ -169,7 +169,14 @@ async function scenario(size, adminToken, database) {
     victim.child.kill('SIGKILL');
     const replacement = await start(
       'dist/apps/session-worker/src/main.js',
-      { ...env, JUMBE_LOG_LEVEL: 'debug' },
+      {
+        ...env,
+        JUMBE_LOG_LEVEL: 'debug',
+        // BENCH_CPU_PROF_DIR=<dir>: a CPU profile of the new worker (written when it stops).
+        ...(process.env.BENCH_CPU_PROF_DIR
+          ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}` }
+          : {}),
+      },
       'worker',
     );
     const replacementUpMs = Date.now() - killedAt;

@@ -21,8 +21,8 @@ const NATS = process.env.JUMBE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const children = new Set();
 
 /** Starts a service from dist/ and resolves with its URL and a way to read its log. */
-function start(script, env, label) {
-  const child = spawn(process.execPath, [join(root, script)], {
+function start(script, env, label, nodeOptions = []) {
+  const child = spawn(process.execPath, [...nodeOptions, join(root, script)], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -157,6 +157,9 @@ async function scenario(size, adminToken, database) {
     JUMBE_SECRET_KEY: randomBytes(32).toString('base64url'),
     JUMBE_ADMIN_TOKEN: adminToken,
     JUMBE_NETWORK: 'sandbox',
+    ...(process.env.JUMBE_RESTORE_CONCURRENCY
+      ? { JUMBE_RESTORE_CONCURRENCY: process.env.JUMBE_RESTORE_CONCURRENCY }
+      : {}),
   };
   try {
     const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway');
@@ -169,8 +172,15 @@ async function scenario(size, adminToken, database) {
     victim.child.kill('SIGKILL');
     const replacement = await start(
       'dist/apps/session-worker/src/main.js',
-      { ...env, JUMBE_LOG_LEVEL: 'debug' },
+      {
+        ...env,
+        JUMBE_LOG_LEVEL: 'debug',
+      },
       'worker',
+      // BENCH_CPU_PROF_DIR=<dir>: a CPU profile of the new worker (written when it stops).
+      process.env.BENCH_CPU_PROF_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+        : [],
     );
     const replacementUpMs = Date.now() - killedAt;
     const recovery = await untilEverySessionSends(gateway.url, key, sessionIds, killedAt);

@@ -124,7 +124,9 @@ export class SessionHost {
    * overlap a lifecycle change of it (see SessionLocks); reads take no lock.
    */
   async execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
-    await this.untilRestored(command);
+    // The shard may have moved on while the command waited: the next owner must run it.
+    if ((await this.untilRestored(command)) && !this.ownsShard(shardOf(command.accountId, command.sessionId)))
+      throw notOwner();
     const key = refKey(command);
     switch (LOCKING[command.type]) {
       case 'exclusive':
@@ -290,15 +292,17 @@ export class SessionHost {
   /**
    * Waits, at most `restoreWaitMs`, until the session is restored if its shard was just adopted;
    * its restore jumps the queue. A session already restored (or not active) never waits.
+   * True if the command waited.
    */
-  private async untilRestored(ref: SessionRef): Promise<void> {
+  private async untilRestored(ref: SessionRef): Promise<boolean> {
     const deadline = Date.now() + this.options.restoreWaitMs;
     const listed = this.listing.get(shardOf(ref.accountId, ref.sessionId));
     if (listed && !(await settlesWithin(listed, deadline))) throw restoringError(ref);
     const restoring = this.restoring.get(refKey(ref));
-    if (!restoring) return;
+    if (!restoring) return listed !== undefined;
     this.restores.hurry(restoring.pending);
     if (!(await settlesWithin(restoring.back, deadline))) throw restoringError(ref);
+    return true;
   }
 
   /** Resolves once the restored session is no longer `connecting` (or after `restoreWaitMs`). */

@@ -6,6 +6,8 @@ import type { EventDispatcher } from './event-dispatcher';
 /** What owning a shard means for a dispatcher: consume that shard's events from the stream. */
 export class DispatcherShardOwner implements ShardOwner {
   private readonly consumptions = new Map<number, EventConsumption>();
+  /** Adoptions in flight: the keeper adopts in the background, so a drop may arrive meanwhile. */
+  private readonly adopting = new Map<number, Promise<void>>();
 
   constructor(
     private readonly source: EventSource,
@@ -13,10 +15,20 @@ export class DispatcherShardOwner implements ShardOwner {
   ) {}
 
   async adopt(shard: number): Promise<void> {
-    this.consumptions.set(shard, await this.source.consume(shard, (event) => this.dispatcher.accept(event)));
+    const adopting = this.source
+      .consume(shard, (event) => this.dispatcher.accept(event))
+      .then((consumption) => void this.consumptions.set(shard, consumption));
+    this.adopting.set(shard, adopting);
+    try {
+      await adopting;
+    } finally {
+      if (this.adopting.get(shard) === adopting) this.adopting.delete(shard);
+    }
   }
 
   async drop(shard: number): Promise<void> {
+    // A consumption still starting is stopped once started, never left running unowned.
+    await this.adopting.get(shard)?.catch(() => undefined);
     const consumption = this.consumptions.get(shard);
     this.consumptions.delete(shard);
     await consumption?.stop();

@@ -168,8 +168,8 @@ export class MessageSender {
 
 /** NUL and unpaired surrogates, which PostgreSQL text cannot hold, as U+FFFD. */
 function storable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(
+    // eslint-disable-next-line no-control-regex -- NUL is what must go
     /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
     '\uFFFD',
   );

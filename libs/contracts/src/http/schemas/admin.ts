@@ -2,8 +2,8 @@ import { KEY_SCOPES } from '@jumbe/domain';
 import { z } from 'zod';
 
 /** Control characters (NUL included) and unpaired UTF-16 surrogates: nothing a name needs, and PostgreSQL refuses NUL. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u001f\u007f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const name = (label: string) =>

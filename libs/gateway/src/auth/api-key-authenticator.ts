@@ -62,11 +62,11 @@ export class ApiKeyAuthenticator {
 /** The key from `x-api-key` or `Authorization: Bearer` (CONTRACT §3). */
 export function extractApiKey(headers: Record<string, string | string[] | undefined>): string | null {
   const direct = headers['x-api-key'];
-  if (typeof direct === 'string' && direct.trim() !== '') return direct.trim();
+  const fromHeader = typeof direct === 'string' && direct.trim() !== '' ? direct.trim() : null;
   const authorization = headers['authorization'];
-  if (typeof authorization === 'string') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (match?.[1]) return match[1];
-  }
-  return null;
+  const fromBearer =
+    typeof authorization === 'string' ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null) : null;
+  // Two different keys in one request: which account is meant is unclear, so neither is used.
+  if (fromHeader !== null && fromBearer !== null && fromHeader !== fromBearer) return null;
+  return fromHeader ?? fromBearer;
 }

@@ -37,7 +37,7 @@ export async function createHttpApp(
     return503OnClosing: true,
     ...connectionTimeoutOptions(config),
     // A long `:id` reaches its route and gets the route's answer (400 or 404), not a bare 414.
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     clientErrorHandler: clientErrorHandler(logger),
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const apiError = new ApiError(

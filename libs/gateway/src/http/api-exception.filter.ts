@@ -83,7 +83,7 @@ function isClientAbort(exception: unknown, request: FastifyRequest): boolean {
     code === 'ECONNRESET' ||
     code === 'ECONNABORTED' ||
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    request.raw.destroyed ||
+    // Not `request.raw.destroyed`: a fully read request is destroyed too (autoDestroy).
     request.raw.socket?.destroyed === true
   );
 }

@@ -21,7 +21,9 @@ export function connectionTimeoutOptions(config: Infrastructure['config']): {
 } {
   return {
     connectionTimeout: config.httpIdleTimeoutMs,
-    keepAliveTimeout: Math.min(5_000, config.httpIdleTimeoutMs),
+    // Shorter than the headers timeout, which Node also applies to a kept-alive connection
+    // waiting for its next request: the client must see the connection end by keep-alive first.
+    keepAliveTimeout: Math.min(5_000, Math.floor(config.httpHeadersTimeoutMs / 2), config.httpIdleTimeoutMs),
     requestTimeout: config.httpRequestTimeoutMs,
     http: {
       headersTimeout: Math.min(config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs),

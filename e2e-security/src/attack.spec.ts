@@ -205,6 +205,14 @@ describe('security: a running server under attack', () => {
       }
     });
 
+    it('ignores X-Forwarded-* from clients that are not a trusted proxy', async () => {
+      const status = await api().get('/api/v1', {
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      });
+      expect(status.status).toBe(200);
+      expect(status.body.baseUrl).toBe(`${target.process.url}/api/v1`);
+    });
+
     it('records a send refused for a NUL in `to` in the failed-send log', async () => {
       const response = await api().post('/api/v1/messages/text', {
         key: a.key,

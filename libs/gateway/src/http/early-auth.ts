@@ -11,8 +11,7 @@ const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
 
 /**
  * Checks the key (or admin token) in `onRequest`, before Fastify reads the body: a client without
- * a valid credential is answered 401 and disconnected without the server buffering a byte of what
- * it announced. The route guards check again with the rest of CONTRACT §2's order (suspension,
+ * a valid credential is answered 401 without the server buffering a byte of what it announced. The route guards check again with the rest of CONTRACT §2's order (suspension,
  * quota, scope, body); lookups are cached, so the second check costs nothing.
  */
 export function installEarlyAuthentication(
@@ -28,11 +27,10 @@ export function installEarlyAuthentication(
       else adminCheck.verify(request.headers.authorization, request.ip);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      // Closing the connection spares reading (and waiting for) a body nobody will look at.
-      return reply
-        .headers({ ...error.headers, connection: 'close' })
-        .status(error.status)
-        .send(error.toBody());
+      // The body is never parsed: Node discards whatever of it still arrives (nothing is buffered)
+      // so the client, still writing, reads its 401 instead of a reset connection. The request
+      // timeout bounds how long a client may keep sending.
+      return reply.headers(error.headers).status(error.status).send(error.toBody());
     }
   });
 }

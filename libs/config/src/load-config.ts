@@ -55,7 +55,7 @@ const environmentSchema = z.object({
       message: 'must be a comma-separated list of IP addresses or CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1)',
     })
     .optional(),
-  JUMBE_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
+  JUMBE_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
   JUMBE_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   JUMBE_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   JUMBE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),

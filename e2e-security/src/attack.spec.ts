@@ -310,10 +310,11 @@ describe('security: a running server under attack', () => {
       expect((await api().get('/api/v1/health')).status).toBe(200);
       expect(await residentMiB(target.process.pid!)).toBeLessThan(600);
       const text = `after the attack ${randomBytes(6).toString('hex')}`;
-      secrets.push(text);
+      const sender = randomPhone();
+      secrets.push(text, sender);
       const inbound = await api().post('/api/v1/sandbox/inbound', {
         key: a.key,
-        body: { sessionId: SESSION, from: randomPhone(), text },
+        body: { sessionId: SESSION, from: sender, text },
       });
       expect(inbound.status).toBe(200);
       const delivered = await eventually(

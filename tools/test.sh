@@ -21,3 +21,6 @@ npx nx run-many -t test --parallel=1 --outputStyle=static
 
 step "end-to-end tests (real processes over HTTP)"
 npx jest -c e2e/jest.config.js --ci
+
+step "security suite (a running server under attack)"
+npx jest -c e2e-security/jest.config.js --ci

@@ -352,8 +352,8 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     );
     expectError(
       await api.post('/api/v1/webhook/deliveries/not-a-uuid/redeliver', { key: a.key }),
-      400,
-      'validation_error',
+      404,
+      'not_found',
     );
     expect((await api.get('/api/v1/webhook', { key: other.key })).body.data.deliveries).toEqual([]);
   });

@@ -31,4 +31,17 @@ export interface JumbeConfig {
   restoreConcurrency: number;
   /** Real network only: least time between two WhatsApp connections a worker opens. */
   connectSpacingMs: number;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For/-Host/-Proto are believed
+   * (`JUMBE_TRUST_PROXY`). Empty (the default): no client is trusted, forwarded headers are ignored.
+   */
+  trustProxy: string[];
+  /** Most simultaneous connections one client address may hold (trusted proxies are exempt). */
+  maxConnectionsPerAddress: number;
+  /** A request's headers must arrive within this time. */
+  httpHeadersTimeoutMs: number;
+  /** A whole request, body included, must arrive within this time. */
+  httpRequestTimeoutMs: number;
+  /** A connection with no traffic (idle keep-alive included) is closed after this time. */
+  httpIdleTimeoutMs: number;
 }

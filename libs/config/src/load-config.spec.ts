@@ -45,6 +45,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JUMBE_DEPLOYMENT: 'Staging.2' })).toThrow(/JUMBE_DEPLOYMENT/);
   });
 
+  it('trusts no proxy unless JUMBE_TRUST_PROXY lists addresses or CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ JUMBE_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
+    expect(() => loadConfig({ JUMBE_TRUST_PROXY: 'true' })).toThrow(/JUMBE_TRUST_PROXY/);
+    expect(() => loadConfig({ JUMBE_TRUST_PROXY: '10.0.0.0/33' })).toThrow(/JUMBE_TRUST_PROXY/);
+  });
+
   it('reads settings from a JSON config file, the environment winning', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'jumbe-config-')), 'jumbe.json');
     writeFileSync(file, JSON.stringify({ JUMBE_PORT: 9000, JUMBE_NETWORK: 'sandbox' }));

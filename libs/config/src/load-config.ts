@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { JumbeConfig } from './jumbe-config';
 
@@ -43,6 +44,23 @@ const environmentSchema = z.object({
     .optional(),
   JUMBE_RESTORE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   JUMBE_CONNECT_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  JUMBE_TRUST_PROXY: z
+    .string()
+    .trim()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
+    .refine((entries) => entries.every(isAddressOrCidr), {
+      message: 'must be a comma-separated list of IP addresses or CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1)',
+    })
+    .optional(),
+  JUMBE_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(256),
+  JUMBE_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  JUMBE_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  JUMBE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   JUMBE_DEPLOYMENT: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
@@ -92,7 +110,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     connectSpacingMs: value.JUMBE_CONNECT_SPACING_MS,
     deployment: value.JUMBE_DEPLOYMENT ?? null,
     whatsappVersion: value.JUMBE_WHATSAPP_VERSION ?? null,
+    trustProxy: value.JUMBE_TRUST_PROXY ?? [],
+    maxConnectionsPerAddress: value.JUMBE_MAX_CONNECTIONS_PER_ADDRESS,
+    httpHeadersTimeoutMs: value.JUMBE_HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: value.JUMBE_HTTP_REQUEST_TIMEOUT_MS,
+    httpIdleTimeoutMs: value.JUMBE_HTTP_IDLE_TIMEOUT_MS,
   };
+}
+
+/** `10.0.0.1`, `::1`, `10.0.0.0/8` or `fd00::/8`: what `JUMBE_TRUST_PROXY` accepts. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  if (rest.length > 0 || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** An empty variable (`JUMBE_REDIS_URL=`) means "not set", as shells and compose files produce them. */

@@ -5,6 +5,7 @@ import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminPlansController } from './admin/admin-plans.controller';
 import { operatorServiceProvider } from './admin/operator.provider';
 import { AccountDirectory } from './auth/account-directory';
+import { AdminTokenCheck } from './auth/admin-token-check';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
 import { CustomerAuthGuard } from './auth/customer-auth.guard';
@@ -67,6 +68,10 @@ export class GatewayModule {
               new UsageRepository(infrastructure.dataSource),
               infrastructure.logger,
             ),
+        },
+        {
+          provide: AdminTokenCheck,
+          useFactory: () => new AdminTokenCheck(infrastructure.config.adminToken, infrastructure.logger),
         },
         operatorServiceProvider,
         SessionCommandClient,

@@ -16,10 +16,77 @@ const REDACTED_PATHS = [
   '*.key',
   'config.secretKey',
   'config.adminToken',
+  'token',
+  'password',
+  'text',
+  'caption',
+  'to',
+  'phoneNumber',
+  '*.token',
+  '*.text',
+  '*.to',
+  '*.phoneNumber',
 ];
 
+/** A URL's query may carry a token (`?token=…`): logged URLs keep their path only. */
+const URL_QUERY = /\b(https?:\/\/[^\s?#"']*)\?[^\s#"']*/gi;
+/** Literal values PostgreSQL quotes in its messages (`invalid input syntax for type uuid: "…"`). */
+const QUOTED_VALUE = /"[^"]*"|\([^()]*\)=\([^()]*\)/g;
+
+/** Strips URL queries from every string of a logged object (depth-limited; logs are shallow). */
+export function scrubLogValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(URL_QUERY, '$1?[redacted]');
+  // Errors are left whole for `serializeError`, which knows what to keep.
+  if (depth > 4 || value === null || typeof value !== 'object' || value instanceof Error) return value;
+  if (Array.isArray(value)) return value.map((item) => scrubLogValue(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+      key,
+      scrubLogValue(item, depth + 1),
+    ]),
+  );
+}
+
+/**
+ * Errors are logged by name, code, message and stack, never with what a database driver attaches:
+ * TypeORM's `parameters` and `query`, PostgreSQL's `detail` and `where` repeat the values a query
+ * carried (message text, phone numbers, a webhook URL's token). Quoted literals in a database
+ * error's message go the same way.
+ */
+export function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return scrubLogValue(error);
+  const fromDatabase = 'parameters' in error || 'routine' in error || 'driverError' in error;
+  const scrub = (text: string | undefined) =>
+    text === undefined
+      ? undefined
+      : (scrubLogValue(fromDatabase ? text.replace(QUOTED_VALUE, '[value]') : text) as string);
+  return {
+    type: error.name,
+    code: (error as { code?: unknown }).code,
+    message: scrub(error.message),
+    stack: scrub(error.stack),
+  };
+}
+
 export function createLogger(level: string, service: string): Logger {
-  return pino({ level, base: { service }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+  return pino({
+    level,
+    base: { service },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError, error: serializeError },
+    formatters: { log: (object) => scrubLogValue(object) as Record<string, unknown> },
+    hooks: {
+      // The message string too: `logger.info('posting to https://…?token=…')` must not leak either.
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((argument) =>
+            typeof argument === 'string' ? scrubLogValue(argument) : argument,
+          ) as never,
+        );
+      },
+    },
+  });
 }
 
 /** Routes Nest's own log lines into pino, so a process has one structured log. */

@@ -200,8 +200,9 @@ describe('extractApiKey', () => {
     expect(extractApiKey({ authorization: `Bearer    ${KEY}   ` })).toBe(KEY);
   });
 
-  it('prefers x-api-key when both headers are sent', () => {
-    expect(extractApiKey({ 'x-api-key': KEY, authorization: 'Bearer jmb_other' })).toBe(KEY);
+  it('uses neither of two different keys sent in one request (which account is meant is unclear)', () => {
+    expect(extractApiKey({ 'x-api-key': KEY, authorization: 'Bearer jmb_other' })).toBeNull();
+    expect(extractApiKey({ 'x-api-key': KEY, authorization: `Bearer ${KEY}` })).toBe(KEY);
   });
 
   it.each(['', '   '])('falls back to Authorization when x-api-key is %p', (empty) => {
@@ -221,5 +222,27 @@ describe('extractApiKey', () => {
     ['undefined headers', { 'x-api-key': undefined, authorization: undefined }],
   ])('finds no key with %s', (_label, headers: Record<string, string | undefined>) => {
     expect(extractApiKey(headers)).toBeNull();
+  });
+});
+
+describe('ApiKeyAuthenticator negative cache', () => {
+  it('remembers an unknown key briefly, so replaying it costs no lookup', async () => {
+    let lookups = 0;
+    const authenticator = new ApiKeyAuthenticator(
+      {
+        findActiveByHash: async () => {
+          lookups += 1;
+          return null;
+        },
+      },
+      new MemoryInvalidationBus(),
+    );
+    const unknown = generateApiKey();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await apiErrorOf(authenticator.authenticate(unknown))).code).toBe('unauthorized');
+    }
+    expect(lookups).toBe(1);
+    await apiErrorOf(authenticator.authenticate(generateApiKey()));
+    expect(lookups).toBe(2);
   });
 });

@@ -16,6 +16,11 @@ const UNAUTHORIZED_MESSAGE =
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new LRUCache<string, Principal>({ max: 10_000, ttl: 30_000 });
+  /**
+   * Hashes of keys the database did not know, remembered briefly so a client replaying a wrong key
+   * costs no query. Keys are random, so a key created later was never in here.
+   */
+  private readonly unknown = new LRUCache<string, true>({ max: 10_000, ttl: 10_000 });
 
   constructor(
     private readonly keys: Pick<ApiKeyRepository, 'findActiveByHash'>,
@@ -36,8 +41,12 @@ export class ApiKeyAuthenticator {
     const hash = hashApiKey(key);
     const cached = this.cache.get(hash);
     if (cached) return cached;
+    if (this.unknown.has(hash)) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
     const found = await orUnavailable('database', () => this.keys.findActiveByHash(hash));
-    if (!found) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    if (!found) {
+      this.unknown.set(hash, true);
+      throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    }
     const principal: Principal = { keyId: found.id, accountId: found.accountId, scope: found.scope };
     this.cache.set(hash, principal);
     return principal;
@@ -53,11 +62,11 @@ export class ApiKeyAuthenticator {
 /** The key from `x-api-key` or `Authorization: Bearer` (CONTRACT §3). */
 export function extractApiKey(headers: Record<string, string | string[] | undefined>): string | null {
   const direct = headers['x-api-key'];
-  if (typeof direct === 'string' && direct.trim() !== '') return direct.trim();
+  const fromHeader = typeof direct === 'string' && direct.trim() !== '' ? direct.trim() : null;
   const authorization = headers['authorization'];
-  if (typeof authorization === 'string') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (match?.[1]) return match[1];
-  }
-  return null;
+  const fromBearer =
+    typeof authorization === 'string' ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null) : null;
+  // Two different keys in one request: which account is meant is unclear, so neither is used.
+  if (fromHeader !== null && fromBearer !== null && fromHeader !== fromBearer) return null;
+  return fromHeader ?? fromBearer;
 }

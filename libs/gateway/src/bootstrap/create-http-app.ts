@@ -4,6 +4,18 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiError } from '@jumbe/contracts';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AdminTokenCheck } from '../auth/admin-token-check';
+import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
+import {
+  capConnectionsPerAddress,
+  clientErrorHandler,
+  connectionTimeoutOptions,
+  MAX_PARAM_LENGTH,
+  trustedProxies,
+} from '../http/connection-limits';
+import { installEarlyAuthentication } from '../http/early-auth';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { installRawBodyCollector } from '../http/raw-body';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
@@ -20,8 +32,21 @@ export async function createHttpApp(
   const adapter = new FastifyAdapter({
     // Our collector enforces the configured limit itself (after auth); this only caps the socket.
     bodyLimit: config.bodyLimitBytes * 4,
-    trustProxy: true,
+    // Forwarded headers are believed only from the proxies the operator names (JUMBE_TRUST_PROXY).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     return503OnClosing: true,
+    ...connectionTimeoutOptions(config),
+    // A long `:id` reaches its route and gets the route's answer (400 or 404), not a bare 414.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler: clientErrorHandler(logger),
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const apiError = new ApiError(
+        'not_found',
+        `No route ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}. See /api/v1/openapi.json.`,
+      );
+      logger.debug({ code: error.code }, 'request refused by the router');
+      void reply.status(apiError.status).send(apiError.toBody());
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bodyParser: false,
@@ -29,6 +54,17 @@ export async function createHttpApp(
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  capConnectionsPerAddress(
+    fastify.server,
+    config.maxConnectionsPerAddress,
+    trustedProxies(config.trustProxy),
+    logger,
+  );
+  installEarlyAuthentication(
+    fastify,
+    app.get(ApiKeyAuthenticator, { strict: false }),
+    app.get(AdminTokenCheck, { strict: false }),
+  );
   installRawBodyCollector(fastify, config.bodyLimitBytes, config.bodyLimitBytes * 4);
   // Nest routes Fastify's own errors (bad content-length, not found…) through this filter too.
   app.useGlobalFilters(new ApiExceptionFilter(logger));

@@ -29,6 +29,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    if (isClientAbort(exception, request)) {
+      // The client hung up mid-request: nobody is listening for an answer, and it is no fault of ours.
+      this.logger.debug(
+        { method: request.method, route: request.routeOptions.url },
+        'client aborted request',
+      );
+      return;
+    }
     const error = this.toApiError(exception, request);
     if (
       error.status >= 500 &&
@@ -36,7 +44,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
       error.code !== 'session_restoring' &&
       error.code !== 'timeout'
     ) {
-      this.logger.error({ err: exception, method: request.method, url: request.url }, 'request failed');
+      // The route pattern, not the URL: a query string may carry what must not be logged.
+      this.logger.error(
+        { err: exception, method: request.method, route: request.routeOptions.url },
+        'request failed',
+      );
     }
     void reply.headers(error.headers).status(error.status).send(error.toBody());
   }
@@ -54,6 +66,29 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const code = CODE_FOR_STATUS[status];
       if (code) return new ApiError(code, exception.message);
     }
+    // Fastify's own errors (FST_ERR_CTP_*: bad Content-Length, body over the socket limit…).
+    const status = fastifyClientStatus(exception);
+    const code = status === undefined ? undefined : CODE_FOR_STATUS[status];
+    if (code) return new ApiError(code, (exception as Error).message);
+    if (status !== undefined) return new ApiError('validation_error', (exception as Error).message);
     return new ApiError('internal_error', 'Internal error. It has been logged.');
   }
+}
+
+/** The status a Fastify error carries, when it is a client error (4xx). */
+function fastifyClientStatus(exception: unknown): number | undefined {
+  if (!(exception instanceof Error)) return undefined;
+  const status = (exception as Error & { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+function isClientAbort(exception: unknown, request: FastifyRequest): boolean {
+  const code = (exception as { code?: unknown } | null)?.code;
+  return (
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    // Not `request.raw.destroyed`: a fully read request is destroyed too (autoDestroy).
+    request.raw.socket?.destroyed === true
+  );
 }

@@ -38,6 +38,7 @@ export class MessageSender {
   private readonly failures: SendFailureRepository;
   private readonly idempotency: IdempotencyRepository;
   private readonly urls: UrlPolicy;
+  private readonly logger: Infrastructure['logger'];
 
   constructor(
     private readonly commands: SessionCommandClient,
@@ -47,6 +48,7 @@ export class MessageSender {
     this.failures = new SendFailureRepository(infrastructure.dataSource);
     this.idempotency = new IdempotencyRepository(infrastructure.dataSource);
     this.urls = new UrlPolicy({ allowPrivateNetworks: infrastructure.config.allowPrivateNetworks });
+    this.logger = infrastructure.logger;
   }
 
   async send(
@@ -144,9 +146,11 @@ export class MessageSender {
     )
       return;
     const body = typeof rawBody === 'object' && rawBody !== null ? (rawBody as Record<string, unknown>) : {};
+    // The refused values are the client's, NUL bytes and broken UTF-16 included: made storable
+    // here, or PostgreSQL would refuse the very record that explains the refusal.
     const sessionId =
-      typeof body['sessionId'] === 'string' ? body['sessionId'].slice(0, 64) : DEFAULT_SESSION_ID;
-    const to = typeof body['to'] === 'string' ? body['to'].slice(0, 128) : null;
+      typeof body['sessionId'] === 'string' ? storable(body['sessionId'].slice(0, 64)) : DEFAULT_SESSION_ID;
+    const to = typeof body['to'] === 'string' ? storable(body['to'].slice(0, 128)) : null;
     await this.failures
       .record({
         accountId,
@@ -154,8 +158,19 @@ export class MessageSender {
         to,
         type: kind,
         code: error.code,
-        message: error.message.slice(0, 2_000),
+        message: storable(error.message.slice(0, 2_000)),
       })
-      .catch(() => undefined);
+      .catch((failure: unknown) =>
+        this.logger.warn({ code: (failure as { code?: unknown }).code }, 'failed send not recorded'),
+      );
   }
+}
+
+/** NUL and unpaired surrogates, which PostgreSQL text cannot hold, as U+FFFD. */
+function storable(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- NUL is what must go
+    /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD',
+  );
 }

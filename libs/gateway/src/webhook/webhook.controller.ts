@@ -7,7 +7,6 @@ import {
   deliveryParamsSchema,
   updateWebhookSchema,
   type UpdateWebhookInput,
-  parseInput,
 } from '@jumbe/contracts';
 import type { Infrastructure } from '@jumbe/platform';
 import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
@@ -68,7 +67,10 @@ export class WebhookController {
   @Post('deliveries/:id/redeliver')
   @HttpCode(200)
   async redeliver(@Customer() customer: CustomerContext, @Param() params: unknown) {
-    const { id } = parseInput(deliveryParamsSchema, params, 'path');
+    // CONTRACT §6: an id that is not one of the account's deliveries is 404 whatever its form.
+    const parsed = deliveryParamsSchema.safeParse(params);
+    if (!parsed.success) throw new ApiError('not_found', 'No delivery with this id in this account.');
+    const { id } = parsed.data;
     const data = await this.dispatch({
       type: 'webhook.redeliver',
       accountId: customer.access.accountId,

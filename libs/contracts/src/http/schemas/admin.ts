@@ -1,8 +1,21 @@
 import { KEY_SCOPES } from '@jumbe/domain';
 import { z } from 'zod';
 
+/** Control characters (NUL included) and unpaired UTF-16 surrogates: nothing a name needs, and PostgreSQL refuses NUL. */
+const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u001f\u007f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const name = (label: string) =>
-  z.string().trim().min(1, `${label} must not be empty`).max(200, `${label} must be at most 200 characters`);
+  z
+    .string()
+    .trim()
+    .min(1, `${label} must not be empty`)
+    .max(200, `${label} must be at most 200 characters`)
+    .refine(
+      (value) => !UNPRINTABLE.test(value),
+      `${label} must not contain control characters or unpaired surrogates`,
+    );
 
 export const createPlanSchema = z.strictObject({
   name: name('name').describe('Unique plan name, e.g. `starter`.'),

@@ -1,0 +1,343 @@
+import { fuzzOperations } from './fuzzer';
+import { randomBytes } from 'node:crypto';
+import { isErrorEnvelope, openSocket, parseRawResponse, rawExchange, residentMiB } from './raw-http';
+import {
+  type Account,
+  createAccount,
+  createKey,
+  eventually,
+  LIMITS,
+  linkSession,
+  randomPhone,
+  type Target,
+  startTarget,
+} from './server';
+
+/**
+ * A running all-in-one server attacked as a careless or hostile client would. Invariants: never a
+ * 5xx for a client's mistake, always the error envelope, and afterwards the server healthy, its
+ * memory bounded, and messages still delivered. The tests share one server and run in order.
+ */
+describe('security: a running server under attack', () => {
+  let target: Target;
+  let a: Account;
+  let b: Account;
+  let fuzz: Account;
+  const secrets: string[] = [];
+  const SESSION = 'shop';
+  const phoneA = randomPhone();
+  const phoneB = randomPhone();
+  const webhookToken = `tok_${randomBytes(12).toString('hex')}`;
+  let deliveryOfA: string;
+
+  beforeAll(async () => {
+    target = await startTarget();
+    a = await createAccount(target, 'security-a');
+    b = await createAccount(target, 'security-b');
+    fuzz = await createAccount(target, 'security-fuzz');
+    // Same-named sessions in two accounts: every route must resolve the name within the caller's account.
+    await linkSession(target.api, a.key, SESSION, phoneA);
+    await linkSession(target.api, b.key, SESSION, phoneB);
+    const webhook = await target.api.patch('/api/v1/webhook', {
+      key: a.key,
+      body: { url: `${target.receiver.url}/a?token=${webhookToken}` },
+    });
+    expect(webhook.status).toBe(200);
+    const test = await target.api.post('/api/v1/webhook/test', { key: a.key });
+    expect(test.status).toBe(200);
+    deliveryOfA = test.body.data.delivery.id;
+    secrets.push(
+      target.adminToken,
+      a.key,
+      b.key,
+      fuzz.key,
+      webhook.body.secret,
+      webhookToken,
+      phoneA,
+      phoneB,
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  const api = () => target.api;
+
+  describe('keys', () => {
+    it('refuses missing, malformed, unknown, revoked and conflicting keys with 401 in the envelope', async () => {
+      const extra = await createKey(target, a.accountId);
+      const revoked = await api().delete(`/api/v1/admin/accounts/${a.accountId}/keys/${extra.keyId}`, {
+        bearer: target.adminToken,
+      });
+      expect(revoked.status).toBe(200);
+      const attempts: Record<string, string>[] = [
+        {},
+        { 'x-api-key': '' },
+        { 'x-api-key': 'not a key' },
+        { 'x-api-key': `jk_${'0'.repeat(40)}` },
+        { authorization: 'Bearer' },
+        { authorization: `Basic ${Buffer.from(a.key).toString('base64')}` },
+        { 'x-api-key': extra.key },
+        { 'x-api-key': a.key, authorization: `Bearer ${b.key}` },
+      ];
+      for (const headers of attempts) {
+        const response = await api().get('/api/v1/sessions', { headers });
+        expect(response.status).toBe(401);
+        expect(isErrorEnvelope(response.body)).toBe(true);
+      }
+    });
+
+    it('never lets a customer key reach the operator routes', async () => {
+      const response = await api().get('/api/v1/admin/accounts', { bearer: a.key });
+      expect(response.status).toBe(401);
+      expect(isErrorEnvelope(response.body)).toBe(true);
+    });
+  });
+
+  describe('cross-account access on every route that takes an id', () => {
+    it('resolves a same-named session within the caller account only', async () => {
+      const statusA = await api().get(`/api/v1/session/status?sessionId=${SESSION}`, { key: a.key });
+      const statusB = await api().get(`/api/v1/session/status?sessionId=${SESSION}`, { key: b.key });
+      expect(JSON.stringify(statusA.body)).toContain(phoneA);
+      expect(JSON.stringify(statusA.body)).not.toContain(phoneB);
+      expect(JSON.stringify(statusB.body)).toContain(phoneB);
+      const listB = await api().get('/api/v1/sessions', { key: b.key });
+      expect(JSON.stringify(listB.body)).not.toContain(phoneA);
+    });
+
+    it('answers 404 for another account delivery, whatever the id form', async () => {
+      for (const id of [
+        deliveryOfA,
+        deliveryOfA.toUpperCase(),
+        'not-a-uuid',
+        '..%2F..%2Fadmin',
+        'x'.repeat(5_000),
+      ]) {
+        const response = await api().post(`/api/v1/webhook/deliveries/${id}/redeliver`, { key: b.key });
+        expect(response.status).toBe(404);
+        expect(response.body.error.code).toBe('not_found');
+      }
+      const webhookB = await api().get('/api/v1/webhook', { key: b.key });
+      expect(JSON.stringify(webhookB.body)).not.toContain(deliveryOfA);
+    });
+
+    it('keeps failed sends, usage and webhook settings per account', async () => {
+      await api().post('/api/v1/messages/text', {
+        key: a.key,
+        body: { sessionId: 'nope', to: phoneB, text: 'x' },
+      });
+      const failuresB = await api().get('/api/v1/messages/failures', { key: b.key });
+      expect(failuresB.status).toBe(200);
+      expect(JSON.stringify(failuresB.body)).not.toContain(phoneB);
+      const webhookB = await api().get('/api/v1/webhook', { key: b.key });
+      expect(webhookB.body.data.url).toBeNull();
+    });
+  });
+
+  describe('operator routes', () => {
+    it('limits failed admin-token attempts per client address, with Retry-After, and logs them', async () => {
+      const statuses: number[] = [];
+      let retryAfter: string | undefined;
+      for (let attempt = 0; attempt < 12; attempt++) {
+        const exchange = await rawExchange(
+          target.process.url,
+          [
+            `GET /api/v1/admin/plans HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong-${attempt}\r\nConnection: close\r\n\r\n`,
+          ],
+          { localAddress: '127.0.0.2' },
+        );
+        const { status, body } = parseRawResponse(exchange.response);
+        statuses.push(status);
+        expect(isErrorEnvelope(body)).toBe(true);
+        retryAfter = /retry-after: (\d+)/i.exec(exchange.response)?.[1] ?? retryAfter;
+      }
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+      expect(statuses.slice(10)).toEqual([429, 429]);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+      // Another address is not affected.
+      expect((await api().get('/api/v1/admin/plans', { bearer: target.adminToken })).status).toBe(200);
+      expect(target.process.logs()).toContain('admin token refused');
+    });
+
+    it('refuses names with NUL or control characters with 400, never 500', async () => {
+      for (const name of ['a\u0000b', 'tab\there', 'lone \ud800 surrogate']) {
+        const response = await api().post('/api/v1/admin/plans', {
+          bearer: target.adminToken,
+          body: { name, monthlyApiHits: 1, maxSessions: 1 },
+        });
+        expect(response.status).toBe(400);
+        expect(response.body.error.code).toBe('validation_error');
+      }
+    });
+  });
+
+  describe('the HTTP layer answers in the envelope too', () => {
+    it('bad chunked encoding, duplicate Content-Length, huge headers and a 5,000-character id', async () => {
+      const url = target.process.url;
+      const cases: [string, number][] = [
+        [
+          `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n`,
+          400,
+        ],
+        [
+          `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+          400,
+        ],
+        [
+          `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+          400,
+        ],
+        [`GET /api/v1/sessions HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`, 400],
+        [
+          `POST /api/v1/webhook/deliveries/${'a'.repeat(5_000)}/redeliver HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\nConnection: close\r\n\r\n`,
+          404,
+        ],
+        [`GET /api/v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 404],
+      ];
+      for (const [request, expected] of cases) {
+        const { status, body } = parseRawResponse((await rawExchange(url, [request])).response);
+        expect({ request: request.slice(0, 60), status }).toEqual({
+          request: request.slice(0, 60),
+          status: expected,
+        });
+        expect(isErrorEnvelope(body)).toBe(true);
+      }
+    });
+
+    it('ignores X-Forwarded-* from clients that are not a trusted proxy', async () => {
+      const status = await api().get('/api/v1', {
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      });
+      expect(status.status).toBe(200);
+      expect(status.body.baseUrl).toBe(`${target.process.url}/api/v1`);
+    });
+
+    it('records a send refused for a NUL in `to` in the failed-send log', async () => {
+      const response = await api().post('/api/v1/messages/text', {
+        key: a.key,
+        body: { sessionId: SESSION, to: '2547\u000012345678', text: 'nul recipient' },
+      });
+      expect(response.status).toBe(400);
+      const failures = await api().get('/api/v1/messages/failures', { key: a.key });
+      expect(JSON.stringify(failures.body)).toContain('2547\\ufffd12345678'.replace('\\ufffd', '\ufffd'));
+    });
+  });
+
+  describe('slow and unauthenticated clients', () => {
+    it('cuts off idle, trickling and byte-at-a-time clients', async () => {
+      const url = target.process.url;
+      const idle = await rawExchange(url, [], { giveUpMs: 20_000 });
+      expect(idle.closedAfterMs).toBeLessThan(LIMITS.idleMs + 3_000);
+      const headerLines = Array.from({ length: 30 }, (_, i) => `x-trickle-${i}: 1\r\n`);
+      const trickle = await rawExchange(url, ['GET /api/v1/health HTTP/1.1\r\nHost: x\r\n', ...headerLines], {
+        gapMs: 500,
+        giveUpMs: 20_000,
+      });
+      expect(trickle.closedAfterMs).toBeLessThan(LIMITS.headersMs + 3_000);
+      const body = JSON.stringify({ sessionId: SESSION, to: phoneB, text: 'slow' });
+      const head = `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const byteByByte = await rawExchange(url, [head, ...body.split('')], { gapMs: 400, giveUpMs: 30_000 });
+      expect(byteByByte.closedAfterMs).toBeLessThan(LIMITS.requestMs + 3_000);
+    });
+
+    it('caps the connections one address holds', async () => {
+      let closed = 0;
+      const sockets = await Promise.all(
+        Array.from({ length: LIMITS.connectionsPerAddress + 20 }, async () => {
+          const socket = await openSocket(target.process.url, '127.0.0.3');
+          socket
+            .on('close', () => (closed += 1))
+            .on('error', () => undefined)
+            .resume();
+          return socket;
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const closedByServer = closed;
+      for (const socket of sockets) socket.destroy();
+      // Exactly the connections over the cap were closed; the others stay open until the idle timeout.
+      expect(closedByServer).toBe(20);
+      // The server still answers everyone else.
+      expect((await api().get('/api/v1/health')).status).toBe(200);
+    });
+
+    it('does not buffer bodies announced by 100 clients without a key', async () => {
+      const pid = target.process.pid!;
+      const before = await residentMiB(pid);
+      const announced = 4 * 1024 * 1024;
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const exchanges = Array.from({ length: 100 }, () =>
+        rawExchange(
+          target.process.url,
+          [
+            `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${announced}\r\n\r\n`,
+            ...Array.from({ length: 64 }, () => chunk),
+          ],
+          { gapMs: 5, giveUpMs: 30_000 },
+        ),
+      );
+      const results = await Promise.all(exchanges);
+      const after = await residentMiB(pid);
+      console.log(
+        `slow-client memory: RSS ${before} MiB before, ${after} MiB after 100 unauthenticated 4 MiB bodies`,
+      );
+      for (const { response } of results) {
+        if (response === '') continue; // cut off before the head was read
+        const { status, body } = parseRawResponse(response);
+        expect(status).toBe(401);
+        expect(isErrorEnvelope(body)).toBe(true);
+      }
+      expect(after - before).toBeLessThan(60);
+    });
+  });
+
+  describe('property-based fuzzing of every route', () => {
+    it('never answers a client mistake with a 5xx, and always in the envelope', async () => {
+      const document = (await api().get('/api/v1/openapi.json')).body;
+
+      const count = await fuzzOperations(target.process.url, document, {
+        key: fuzz.key,
+        adminToken: target.adminToken,
+      });
+      console.log(`fuzzer: ${count} requests`);
+      expect(count).toBeGreaterThan(1_000);
+    }, 150_000);
+  });
+
+  describe('afterwards', () => {
+    it('is healthy, its memory bounded, and still delivers messages', async () => {
+      expect((await api().get('/api/v1/health')).status).toBe(200);
+      expect(await residentMiB(target.process.pid!)).toBeLessThan(600);
+      const text = `after the attack ${randomBytes(6).toString('hex')}`;
+      const sender = randomPhone();
+      secrets.push(text, sender);
+      const inbound = await api().post('/api/v1/sandbox/inbound', {
+        key: a.key,
+        body: { sessionId: SESSION, from: sender, text },
+      });
+      expect(inbound.status).toBe(200);
+      const delivered = await eventually(
+        async () => target.receiver.requests.filter((request) => request.raw.toString('utf8').includes(text)),
+        (found) => found.length > 0,
+      );
+      expect(delivered.length).toBeGreaterThan(0);
+      const sent = await api().post('/api/v1/messages/text', {
+        key: a.key,
+        body: { sessionId: SESSION, to: phoneB, text },
+      });
+      expect(sent.status).toBe(200);
+    });
+
+    it('never wrote a secret, key, phone number or message text into its logs above debug', async () => {
+      await eventually(
+        async () => target.process.logs(),
+        () => true,
+        100,
+      );
+      const logs = target.process.logs();
+      for (const secret of secrets)
+        expect({ secret, found: logs.includes(secret) }).toEqual({ secret, found: false });
+    });
+  });
+});

@@ -1,0 +1,36 @@
+import { ApiError } from '@jumbe/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AdminTokenCheck } from '../auth/admin-token-check';
+import { ApiKeyAuthenticator, extractApiKey } from '../auth/api-key-authenticator';
+import { ROUTES, type RouteAuth } from '../openapi/route-catalogue';
+
+/** `GET /api/v1/webhook/deliveries/:id/redeliver` → its auth, keyed as Fastify names the route. */
+const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
+  ROUTES.map((route) => [`${route.method} ${route.path.replace(/\{(\w+)\}/g, ':$1')}`, route.auth]),
+);
+
+/**
+ * Checks the key (or admin token) in `onRequest`, before Fastify reads the body: a client without
+ * a valid credential is answered 401 without the server buffering a byte of what it announced. The route guards check again with the rest of CONTRACT §2's order (suspension,
+ * quota, scope, body); lookups are cached, so the second check costs nothing.
+ */
+export function installEarlyAuthentication(
+  fastify: FastifyInstance,
+  authenticator: ApiKeyAuthenticator,
+  adminCheck: AdminTokenCheck,
+): void {
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const auth = AUTH_BY_ROUTE.get(`${request.method} ${request.routeOptions.url ?? ''}`);
+    if (auth === undefined || auth === 'none') return;
+    try {
+      if (auth === 'key') await authenticator.authenticate(extractApiKey(request.headers));
+      else adminCheck.verify(request.headers.authorization, request.ip);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // The body is never parsed: Node discards whatever of it still arrives (nothing is buffered)
+      // so the client, still writing, reads its 401 instead of a reset connection. The request
+      // timeout bounds how long a client may keep sending.
+      return reply.headers(error.headers).status(error.status).send(error.toBody());
+    }
+  });
+}

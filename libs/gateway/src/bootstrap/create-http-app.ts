@@ -4,6 +4,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { dashboardDirectory, serveDashboard } from '../dashboard/dashboard-assets';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { installRawBodyCollector } from '../http/raw-body';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
@@ -37,5 +38,9 @@ export async function createHttpApp(
     specification: { document: buildOpenApiDocument(infrastructure.version) as never },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } as never });
+  const dashboard = dashboardDirectory();
+  if (dashboard === null)
+    logger.warn('dashboard bundle not found (run `npm run build`); /dashboard is not served');
+  await serveDashboard(app, dashboard);
   return app;
 }

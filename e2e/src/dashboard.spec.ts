@@ -131,6 +131,9 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
       .filter({ hasText: /^connected$/ })
       .waitFor({ timeout: 10_000 });
     await shot('sessions');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot('phone-sessions');
+    await page.setViewportSize({ width: 1000, height: 900 });
   });
 
   it('sends a message, and a failed send is shown with its error and found in the log', async () => {
@@ -185,6 +188,10 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     const key = (await page.getByTestId('shown-once').textContent())!.trim();
     expect((await api.get('/api/v1/usage', { key })).status).toBe(200);
     await shot('keys');
+    await tab('Usage');
+    await page.getByText('Messages sent').waitFor();
+    await shot('usage');
+    await tab('API keys');
     const row = page.locator('tr', { hasText: 'from-browser' });
     await row.getByRole('button', { name: /^Revoke/ }).click();
     await row.getByRole('button', { name: /^Revoke/ }).waitFor({ state: 'detached' });

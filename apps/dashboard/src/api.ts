@@ -103,7 +103,6 @@ export interface Usage {
   sendFailures: number;
   sessions: number;
   sessionLimit: number;
-  dailyHits?: Array<{ day: string; hits: number }>;
 }
 export interface SendFailure {
   id: string;

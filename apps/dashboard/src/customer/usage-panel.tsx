@@ -1,7 +1,7 @@
 import { call, type Credential, type Usage } from '../api';
 import { LoadError, Panel, useLoader, when } from '../ui';
 
-/** Usage this cycle against the plan, with a bar chart of API hits per day when the API gives it. */
+/** Usage this cycle against the plan: meters for the capped counters, totals for the rest. */
 export function UsagePanel({ credential }: { credential: Credential }) {
   const usage = useLoader(
     async () => (await call<Usage>(credential, 'GET', '/usage')).data,
@@ -29,7 +29,6 @@ export function UsagePanel({ credential }: { credential: Credential }) {
               <dd>{u.sendFailures}</dd>
             </div>
           </dl>
-          {u.dailyHits && u.dailyHits.length > 0 && <DailyChart days={u.dailyHits} />}
         </>
       )}
     </Panel>
@@ -45,26 +44,5 @@ function Meter({ label, value, limit }: { label: string; value: number; limit: n
         <progress max={limit} value={Math.min(value, limit)} aria-label={`${label}: ${value} of ${limit}`} />
       </dd>
     </div>
-  );
-}
-
-function DailyChart({ days }: { days: Array<{ day: string; hits: number }> }) {
-  const max = Math.max(1, ...days.map((d) => d.hits));
-  const width = 24;
-  return (
-    <figure>
-      <svg
-        class="chart"
-        viewBox={`0 0 ${days.length * width} 100`}
-        role="img"
-        aria-label={`API hits per day: ${days.map((d) => `${d.day} ${d.hits}`).join(', ')}`}
-      >
-        {days.map((d, i) => {
-          const h = Math.round((d.hits / max) * 90);
-          return <rect key={d.day} x={i * width + 2} y={100 - h} width={width - 4} height={h} />;
-        })}
-      </svg>
-      <figcaption>API hits per day this cycle (highest: {max})</figcaption>
-    </figure>
   );
 }

@@ -24,14 +24,13 @@ const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 /**
  * Where `tools/build.mjs` put the bundle: dist/dashboard, next to dist/libs. Compiled, this file
- * is dist/libs/gateway/src/dashboard/; JUMBE_DASHBOARD_DIR overrides it (a custom image layout).
+ * is dist/libs/gateway/src/dashboard/ (the working directory's dist/ is the fallback).
  */
 export function dashboardDirectory(): string | null {
   const candidates = [
-    process.env['JUMBE_DASHBOARD_DIR'],
     resolve(__dirname, '..', '..', '..', '..', 'dashboard'),
     join(process.cwd(), 'dist', 'dashboard'),
-  ].filter((dir): dir is string => Boolean(dir));
+  ];
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? null;
 }
 

@@ -136,6 +136,20 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await page.setViewportSize({ width: 1000, height: 900 });
   });
 
+  it("shows the plan's session cap and, at the cap, the API's upgrade message", async () => {
+    await page.getByLabel('Session id').fill('second');
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page.getByTestId('session-cap').filter({ hasText: '2 of 2 sessions' }).waitFor();
+    await page.getByText("Your plan's session cap is reached").waitFor();
+    await page.getByLabel('Session id').fill('third');
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Upgrade the plan' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'instance_limit_reached' }).waitFor();
+    await page.getByRole('button', { name: 'Open second' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('session-cap').filter({ hasText: '1 of 2 sessions' }).waitFor();
+  });
+
   it('sends a message, and a failed send is shown with its error and found in the log', async () => {
     await tab('Send');
     await page.getByLabel('To (phone number)').fill('254711111111');
@@ -196,6 +210,20 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await row.getByRole('button', { name: /^Revoke/ }).click();
     await row.getByRole('button', { name: /^Revoke/ }).waitFor({ state: 'detached' });
     expectError(await api.get('/api/v1/usage', { key }), 401, 'unauthorized');
+  });
+
+  it('gives a read key a read-only view', async () => {
+    const read = await api.post('/api/v1/keys', { key: account.key, body: { scope: 'read' } });
+    await signOut();
+    await signIn(read.body.key);
+    await page.getByText('This is a read-only key').waitFor();
+    await page
+      .getByTestId('session-state')
+      .filter({ hasText: /^connected$/ })
+      .waitFor();
+    const sections = await page.getByRole('navigation').getByRole('button').allTextContents();
+    expect(sections).toEqual(['Sessions', 'Failed sends', 'Webhook', 'Usage']);
+    expect(await page.getByRole('button', { name: 'Start session' }).count()).toBe(0);
   });
 
   it('as operator, suspends the account; its key is then refused, in the API and at sign-in', async () => {

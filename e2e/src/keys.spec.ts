@@ -1,6 +1,7 @@
 import type { ApiClient } from '@jumbe/testing';
 import { expectError } from './support/expect-error';
 import { createAccount, type TestAccount } from './support/operator';
+import { eventually } from './support/sandbox-helpers';
 import { startAllInOne, type Topology } from './support/topology';
 
 describe('customer API keys (/keys) on the all-in-one process', () => {
@@ -33,8 +34,16 @@ describe('customer API keys (/keys) on the all-in-one process', () => {
     );
     expect(listed.text).not.toContain(created.body.key);
 
+    expect(created.body.data.lastUsedAt).toBeNull();
     const usage = await api.get('/api/v1/usage', { key: created.body.key });
     expect(usage.status).toBe(200);
+    const afterUse = await eventually(
+      () => api.get('/api/v1/keys', { key: alice.key }),
+      (response) =>
+        response.body.data.find((key: { id: string }) => key.id === created.body.data.id)?.lastUsedAt,
+    );
+    const used = afterUse.body.data.find((key: { id: string }) => key.id === created.body.data.id);
+    expect(Date.parse(used.lastUsedAt)).toBeGreaterThanOrEqual(Date.parse(created.body.data.createdAt));
   });
 
   it('revokes a key, after which it is refused', async () => {

@@ -137,6 +137,7 @@ export interface ApiKey {
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
 export interface Plan {
   id: string;

@@ -35,6 +35,7 @@ export function KeyTable(props: {
               <th scope="col">Name</th>
               <th scope="col">Scope</th>
               <th scope="col">Created</th>
+              <th scope="col">Last used</th>
               <th scope="col">Revoked</th>
               <th scope="col">
                 <span class="sr-only">Actions</span>
@@ -50,6 +51,7 @@ export function KeyTable(props: {
                 <td>{key.name ?? '—'}</td>
                 <td>{key.scope}</td>
                 <td>{when(key.createdAt)}</td>
+                <td>{key.lastUsedAt ? when(key.lastUsedAt) : 'never'}</td>
                 <td>{key.revokedAt ? when(key.revokedAt) : '—'}</td>
                 <td>
                   {!key.revokedAt && (

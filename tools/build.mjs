@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'dist');
 const stamp = join(outDir, '.build-stamp');
+const dashboardDir = join(root, 'apps', 'dashboard');
 
 async function* sources(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -30,6 +31,8 @@ async function listSources() {
   const files = [];
   for (const top of ['apps', 'libs']) {
     for (const project of await readdir(join(root, top))) {
+      // The dashboard is a browser bundle, built by Vite below, not a Node program.
+      if (top === 'apps' && project === 'dashboard') continue;
       const src = join(root, top, project, 'src');
       try {
         for await (const file of sources(src)) files.push(file);
@@ -39,6 +42,26 @@ async function listSources() {
     }
   }
   return files;
+}
+
+/** Every input of the dashboard's bundle (sources, styles, page, Vite config). */
+async function dashboardInputs() {
+  const files = [];
+  const walk = async (dir) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else files.push(path);
+    }
+  };
+  await walk(dashboardDir);
+  return files;
+}
+
+/** Bundles the dashboard into dist/dashboard (hashed assets) for the gateway to serve. */
+async function buildDashboard() {
+  const { build } = await import('vite');
+  await build({ configFile: join(dashboardDir, 'vite.config.mts'), logLevel: 'warn' });
 }
 
 async function isStale(files) {
@@ -57,7 +80,8 @@ async function isStale(files) {
 
 async function main() {
   const files = await listSources();
-  if (process.argv.includes('--if-stale') && !(await isStale(files))) return;
+  if (process.argv.includes('--if-stale') && !(await isStale([...files, ...(await dashboardInputs())])))
+    return;
   const tsconfig = JSON.parse(await readFile(join(root, 'tsconfig.base.json'), 'utf8'));
   const options = {
     jsc: {
@@ -81,6 +105,7 @@ async function main() {
       if (output.map) await writeFile(`${target}.map`, output.map);
     }),
   );
+  await buildDashboard();
   await mkdir(outDir, { recursive: true });
   await writeFile(stamp, new Date().toISOString());
   process.stderr.write(`built ${files.length} files into dist/ in ${Date.now() - started} ms\n`);

@@ -12,6 +12,7 @@ npx prettier --check . --log-level warn
 
 step "typecheck (tsc --noEmit, strict)"
 npx tsc -p tsconfig.json --noEmit
+npx tsc -p apps/dashboard/tsconfig.json --noEmit
 
 step "lint (ESLint with Nx module boundaries)"
 npx nx run-many -t lint --parallel=2 --outputStyle=static

@@ -230,6 +230,7 @@ describe('operator CLI (npx jumbe) on PostgreSQL', () => {
       prefix: created.key.slice(0, 12),
       createdAt: expect.any(String),
       revokedAt: null,
+      lastUsedAt: null,
     });
 
     const listRun = await runCli(['keys', 'list', accountId], env);

@@ -267,6 +267,7 @@ export function describeGatewayContract(start: () => Promise<Topology>): void {
           prefix: account.key.slice(0, 12),
           createdAt: expect.any(String),
           revokedAt: null,
+          lastUsedAt: null,
         },
       ]);
       expect(list.text).not.toContain(account.key);

@@ -12,6 +12,7 @@ import { CustomerAuthGuard } from './auth/customer-auth.guard';
 import { GatewayLifecycle } from './gateway-lifecycle';
 import { INFRASTRUCTURE } from './gateway.tokens';
 import { UsageMeter } from './metering/usage-meter';
+import { KeysController } from './keys/keys.controller';
 import { DocsController } from './openapi/docs.controller';
 import { StatusController } from './status/status.controller';
 import { MessageSender } from './messages/message-sender';
@@ -37,6 +38,7 @@ export class GatewayModule {
         SessionsController,
         MessagesController,
         WebhookController,
+        KeysController,
         // The sandbox's control routes exist only when the sandbox network is selected (CONTRACT §9).
         ...(infrastructure.config.network === 'sandbox' ? [SandboxController] : []),
         AdminPlansController,

@@ -22,6 +22,7 @@ export interface ApiKeyView {
   prefix: string;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
 
 export const planView = (plan: Plan): PlanView => ({
@@ -47,4 +48,5 @@ export const apiKeyView = (key: ApiKey): ApiKeyView => ({
   prefix: key.prefix,
   createdAt: key.createdAt.toISOString(),
   revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,
+  lastUsedAt: key.lastUsedAt ? key.lastUsedAt.toISOString() : null,
 });

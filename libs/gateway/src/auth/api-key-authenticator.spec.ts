@@ -72,6 +72,24 @@ describe('ApiKeyAuthenticator (PostgreSQL)', () => {
     });
   });
 
+  it('records when a key was last used, writing at most once a minute per key', async () => {
+    const authenticator = await started();
+    const { key, id } = await issueKey();
+    const lastUsed = async () => (await keys.listByAccount(account.id)).find((k) => k.id === id)!.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    const before = Date.now();
+    await authenticator.authenticate(key);
+    let first: Date | null = null;
+    for (let i = 0; i < 50 && first === null; i += 1) {
+      first = await lastUsed();
+      if (first === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(first!.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    await authenticator.authenticate(key);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await lastUsed()).toEqual(first);
+  });
+
   it('serves a key it resolved from its cache, even after the database row changed', async () => {
     const authenticator = await started();
     const { key, id } = await issueKey();

@@ -6,6 +6,9 @@ import { LRUCache } from 'lru-cache';
 import { orUnavailable } from './dependency-failure';
 import type { Principal } from './principal';
 
+/** How precise a key's "last used" time is. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
 const UNAUTHORIZED_MESSAGE =
   'Missing or invalid API key. Send it as "x-api-key: <key>" or "Authorization: Bearer <key>".';
 
@@ -21,9 +24,12 @@ export class ApiKeyAuthenticator {
    * costs no query. Keys are random, so a key created later was never in here.
    */
   private readonly unknown = new LRUCache<string, true>({ max: 10_000, ttl: 10_000 });
+  /** Keys whose "last used" time this gateway wrote within the minute: one write a minute, not per request. */
+  private readonly recentlyMarked = new LRUCache<string, true>({ max: 10_000, ttl: LAST_USED_RESOLUTION_MS });
 
   constructor(
-    private readonly keys: Pick<ApiKeyRepository, 'findActiveByHash'>,
+    private readonly keys: Pick<ApiKeyRepository, 'findActiveByHash'> &
+      Partial<Pick<ApiKeyRepository, 'markUsed'>>,
     private readonly invalidations: InvalidationBus,
   ) {}
 
@@ -40,7 +46,7 @@ export class ApiKeyAuthenticator {
     if (key === null || !looksLikeApiKey(key)) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
     const hash = hashApiKey(key);
     const cached = this.cache.get(hash);
-    if (cached) return cached;
+    if (cached) return this.used(cached);
     if (this.unknown.has(hash)) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
     const found = await orUnavailable('database', () => this.keys.findActiveByHash(hash));
     if (!found) {
@@ -49,6 +55,15 @@ export class ApiKeyAuthenticator {
     }
     const principal: Principal = { keyId: found.id, accountId: found.accountId, scope: found.scope };
     this.cache.set(hash, principal);
+    return this.used(principal);
+  }
+
+  /** Records the use in the background: a failed write must never fail the request. */
+  private used(principal: Principal): Principal {
+    if (this.keys.markUsed && !this.recentlyMarked.has(principal.keyId)) {
+      this.recentlyMarked.set(principal.keyId, true);
+      this.keys.markUsed(principal.keyId).catch(() => this.recentlyMarked.delete(principal.keyId));
+    }
     return principal;
   }
 

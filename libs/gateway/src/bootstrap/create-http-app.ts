@@ -16,6 +16,7 @@ import {
   trustedProxies,
 } from '../http/connection-limits';
 import { installEarlyAuthentication } from '../http/early-auth';
+import { dashboardDirectory, serveDashboard } from '../dashboard/dashboard-assets';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { installRawBodyCollector } from '../http/raw-body';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
@@ -73,5 +74,9 @@ export async function createHttpApp(
     specification: { document: buildOpenApiDocument(infrastructure.version) as never },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } as never });
+  const dashboard = dashboardDirectory();
+  if (dashboard === null)
+    logger.warn('dashboard bundle not found (run `npm run build`); /dashboard is not served');
+  await serveDashboard(app, dashboard);
   return app;
 }

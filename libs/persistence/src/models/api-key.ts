@@ -10,6 +10,7 @@ export interface ApiKey {
   prefix: string;
   createdAt: Date;
   revokedAt: Date | null;
+  lastUsedAt: Date | null;
 }
 
 export function toApiKey(entity: ApiKeyEntity): ApiKey {
@@ -21,5 +22,6 @@ export function toApiKey(entity: ApiKeyEntity): ApiKey {
     prefix: entity.prefix,
     createdAt: entity.createdAt,
     revokedAt: entity.revokedAt,
+    lastUsedAt: entity.lastUsedAt ?? null,
   };
 }

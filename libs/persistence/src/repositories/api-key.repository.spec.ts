@@ -42,6 +42,7 @@ describe('ApiKeyRepository', () => {
       prefix: 'jmb_abcd',
       createdAt: expect.any(Date),
       revokedAt: null,
+      lastUsedAt: null,
     });
     expect(key).not.toHaveProperty('keyHash');
   });

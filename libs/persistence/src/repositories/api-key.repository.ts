@@ -29,10 +29,21 @@ export class ApiKeyRepository {
   }
 
   async create(key: NewApiKey): Promise<ApiKey> {
-    const entity = this.keys.create({ ...key, revokedAt: null });
+    const entity = this.keys.create({ ...key, revokedAt: null, lastUsedAt: null });
     // insert() fills in the database-generated id and createdAt (RETURNING).
     await this.keys.insert(entity);
     return toApiKey(entity);
+  }
+
+  /** Records that the key was just used (never moves the time backwards). */
+  async markUsed(keyId: string): Promise<void> {
+    if (!isUuid(keyId)) return;
+    await this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: () => 'GREATEST(COALESCE(last_used_at, now()), now())' })
+      .where('id = :keyId', { keyId })
+      .execute();
   }
 
   /** The account's keys, newest first, revoked ones included (with `revokedAt`). */

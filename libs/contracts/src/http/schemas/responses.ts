@@ -108,6 +108,7 @@ export const apiKeySchema = z.object({
   prefix: z.string(),
   createdAt: isoTime,
   revokedAt: isoTime.nullable(),
+  lastUsedAt: isoTime.nullable().describe('Last authenticated request, to about a minute.'),
 });
 
 export const healthSchema = z.object({

@@ -1,0 +1,154 @@
+/** The dashboard's only way to the server: the public HTTP API, with the contract's error envelope. */
+
+export type Credential = { kind: 'key'; key: string } | { kind: 'admin'; token: string };
+
+/** An API error as the contract states it: status, code and the message to show the user. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiResult<T> {
+  data: T;
+  message?: string;
+  key?: string;
+  secret?: string;
+}
+
+/** The contract's error envelope. */
+interface ErrorBody {
+  message?: string;
+  error?: { code?: string; details?: Array<{ path: string; problem: string }> };
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export async function call<T>(
+  credential: Credential,
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<ApiResult<T>> {
+  return JSON.parse(await callText(credential, method, path, body)) as ApiResult<T>;
+}
+
+/** The raw body of a successful call (an SVG QR code, say); errors as for `call`. */
+export async function callText(
+  credential: Credential,
+  method: Method,
+  path: string,
+  body?: unknown,
+): Promise<string> {
+  const headers: Record<string, string> = {};
+  if (credential.kind === 'key') headers['x-api-key'] = credential.key;
+  else headers['authorization'] = `Bearer ${credential.token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+  } catch {
+    throw new ApiFailure(0, 'network', 'The gateway could not be reached. Check that Jumbe is running.');
+  }
+  const text = await response.text();
+  if (response.ok) return text;
+  let parsed: ErrorBody | null = null;
+  try {
+    parsed = text ? (JSON.parse(text) as ErrorBody) : null;
+  } catch {
+    parsed = null;
+  }
+  const details = Array.isArray(parsed?.error?.details)
+    ? parsed.error.details.map((d) => ` ${d.path}: ${d.problem}`).join(';')
+    : '';
+  throw new ApiFailure(
+    response.status,
+    parsed?.error?.code ?? 'http_error',
+    `${parsed?.message ?? `The gateway answered ${response.status}.`}${details}`,
+  );
+}
+
+export const describeError = (error: unknown): string =>
+  error instanceof ApiFailure
+    ? `${error.message} (${error.code})`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+export interface Session {
+  sessionId: string;
+  phoneNumber: string | null;
+  connected: boolean;
+  state: string;
+  updatedAt: string | null;
+  reason: string | null;
+}
+export interface Usage {
+  plan: string;
+  periodStart: string;
+  periodEnd: string;
+  apiHits: number;
+  apiHitLimit: number;
+  messagesSent: number;
+  sendFailures: number;
+  sessions: number;
+  sessionLimit: number;
+}
+export interface SendFailure {
+  id: string;
+  sessionId: string;
+  to: string | null;
+  type: string;
+  code: string;
+  message: string;
+  createdAt: string;
+}
+export interface Delivery {
+  id: string;
+  event: string;
+  sessionId: string;
+  url: string;
+  status: 'success' | 'failed';
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  attemptedAt: string;
+}
+export interface WebhookState {
+  url: string | null;
+  enabled: boolean;
+  hasSecret: boolean;
+  deliveries: Delivery[];
+}
+export interface ApiKey {
+  id: string;
+  name: string | null;
+  scope: 'full' | 'read';
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+export interface Plan {
+  id: string;
+  name: string;
+  monthlyApiHits: number;
+  maxSessions: number;
+}
+export interface Account {
+  id: string;
+  name: string;
+  plan: string;
+  suspended: boolean;
+  createdAt: string;
+}

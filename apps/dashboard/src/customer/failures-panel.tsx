@@ -1,0 +1,73 @@
+import { useState } from 'preact/hooks';
+import { call, type Credential, type SendFailure } from '../api';
+import { LoadError, Panel, useLoader, when } from '../ui';
+
+/** The failed-send log, newest first, filtered by session (server side) and error code. */
+export function FailuresPanel({ credential }: { credential: Credential }) {
+  const [sessionId, setSessionId] = useState('');
+  const [code, setCode] = useState('');
+  const failures = useLoader(
+    async () => {
+      const query = sessionId.trim() ? `&sessionId=${encodeURIComponent(sessionId.trim())}` : '';
+      return (await call<SendFailure[]>(credential, 'GET', `/messages/failures?limit=500${query}`)).data;
+    },
+    [credential, sessionId],
+    5_000,
+  );
+  const codes = [...new Set((failures.value ?? []).map((f) => f.code))].sort();
+  const shown = (failures.value ?? []).filter((f) => !code || f.code === code);
+  return (
+    <Panel title="Failed sends">
+      <div class="row">
+        <label for="failures-session">Session</label>
+        <input
+          id="failures-session"
+          placeholder="all sessions"
+          value={sessionId}
+          onInput={(e) => setSessionId(e.currentTarget.value)}
+        />
+        <label for="failures-code">Error code</label>
+        <select id="failures-code" value={code} onChange={(e) => setCode(e.currentTarget.value)}>
+          <option value="">all codes</option>
+          {codes.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </div>
+      <LoadError error={failures.error} />
+      {failures.value && shown.length === 0 && <p>No failed sends{code || sessionId ? ' match' : ''}.</p>}
+      {shown.length > 0 && (
+        <div class="table-wrap">
+          <table data-testid="failures">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Session</th>
+                <th scope="col">To</th>
+                <th scope="col">Type</th>
+                <th scope="col">Code</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((f) => (
+                <tr key={f.id}>
+                  <td>{when(f.createdAt)}</td>
+                  <td>{f.sessionId}</td>
+                  <td>{f.to ?? '—'}</td>
+                  <td>{f.type}</td>
+                  <td>
+                    <code>{f.code}</code>
+                  </td>
+                  <td>{f.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}

@@ -24,4 +24,5 @@ export * from './sandbox/sandbox-network-driver';
 export * from './whatsapp/whatsapp-network-driver';
 export type { WhatsAppNetworkOptions } from './whatsapp/whatsapp-settings';
 export type { CredentialStore, CredentialItemChange } from './whatsapp/credential-store';
+export type { SentMessageStore } from './whatsapp/sent-message-store';
 export type { WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp/whatsapp-socket';

@@ -64,3 +64,8 @@ export {
   TEST_SERVER_URL,
   type MigratedTestDatabase,
 } from './testing/migrated-test-database';
+export {
+  SentMessageRepository,
+  SENT_MESSAGE_TTL_MS,
+  SENT_MESSAGES_PER_SESSION,
+} from './repositories/sent-message.repository';

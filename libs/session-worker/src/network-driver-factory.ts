@@ -5,7 +5,7 @@ import {
   type SandboxStore,
   WhatsAppNetworkDriver,
 } from '@jumbe/network';
-import { NetworkCredentialStore } from '@jumbe/persistence';
+import { NetworkCredentialStore, SentMessageRepository } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -23,6 +23,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
   if (config.network === 'sandbox') return new SandboxNetworkDriver(deps.sandboxStore);
   return new WhatsAppNetworkDriver({
     credentials: new NetworkCredentialStore(deps.dataSource),
+    sentMessages: new SentMessageRepository(deps.dataSource),
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,

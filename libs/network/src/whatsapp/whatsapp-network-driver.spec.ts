@@ -8,6 +8,7 @@ import { CREDS_KEY_ID, CREDS_KIND } from './postgres-auth-state';
 import { EventRecorder } from './test-support/event-recorder';
 import { FakeWhatsApp } from './test-support/fake-baileys';
 import { MemoryCredentialStore } from './test-support/memory-credential-store';
+import { MemorySentMessageStore } from './test-support/memory-sent-message-store';
 import { WhatsAppNetworkDriver } from './whatsapp-network-driver';
 import type { WhatsAppNetworkOptions } from './whatsapp-settings';
 
@@ -380,6 +381,25 @@ describe('WhatsAppNetworkDriver: sends', () => {
     const key = await session.sendText({ to: '255700000001@s.whatsapp.net', text: 'again?' });
     const message = await socket.config.getMessage?.({ remoteJid: key.remoteJid, id: key.id, fromMe: true });
     expect(message?.extendedTextMessage?.text ?? message?.conversation).toBe('again?');
+  });
+
+  it('serves a retry request after a restart or hand-over: sent messages are kept sealed in the store', async () => {
+    const sentMessages = new MemorySentMessageStore();
+    const first = await connectedSession({ sentMessages });
+    const key = await first.session.sendText({ to: '255700000001@s.whatsapp.net', text: 'survives' });
+    await first.session.close();
+    const [sealed] = [...sentMessages.rows.values()];
+    expect(sealed?.includes(Buffer.from('survives'))).toBe(false);
+
+    // Another worker (a new driver, nothing in memory) over the same credentials and store.
+    const { network, driver } = setup({ sentMessages, credentials: first.store });
+    await driver.open(REF, new EventRecorder(), { linked: true, token: TOKEN });
+    const socket = await network.socket(1);
+    const message = await socket.config.getMessage?.({ remoteJid: key.remoteJid, id: key.id, fromMe: true });
+    expect(message?.extendedTextMessage?.text ?? message?.conversation).toBe('survives');
+    expect(await socket.config.getMessage?.({ remoteJid: key.remoteJid, id: 'unknown', fromMe: true })).toBe(
+      undefined,
+    );
   });
 
   it('maps a failing socket to network_error', async () => {

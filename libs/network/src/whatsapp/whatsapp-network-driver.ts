@@ -129,6 +129,13 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       socketFactory: this.settings.socketFactory ?? runtime.baileysSocketFactory,
       auth,
       memory,
+      sent: new runtime.SentMessageArchive(
+        { ...ref },
+        memory,
+        this.settings.sentMessages,
+        this.cipher,
+        logger,
+      ),
       logger,
       baileysLogger,
       schedule: (start) => this.launches.schedule(start),

@@ -27,6 +27,7 @@ import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { fetchMedia, mediaMessageContent } from './media-content';
 import type { PostgresAuthState } from './postgres-auth-state';
+import type { SentMessageArchive } from './sent-message-archive';
 import type { SessionMemory } from './session-memory';
 import type { WaVersionSource } from './wa-version-source';
 import type { WhatsAppSettings } from './whatsapp-settings';
@@ -45,6 +46,8 @@ export interface WhatsAppSessionContext {
   socketFactory: WhatsAppSocketFactory;
   auth: PostgresAuthState;
   memory: SessionMemory;
+  /** What this session sent, for recipients' retry requests (memory, then PostgreSQL). */
+  sent: SentMessageArchive;
   logger: Logger;
   baileysLogger: BaileysLogger;
   /** Runs `start` when this driver may open its next socket (staggering); returns a cancel. */
@@ -305,7 +308,7 @@ export class WhatsAppSession implements NetworkSession {
       // Without it, every group send asks the server for the group's participants first.
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       // Serves a recipient's retry request for a message this session sent.
-      getMessage: async (key) => (key.id ? memory.sent.get(key.id) : undefined),
+      getMessage: async (key) => (key.id ? this.context.sent.find(key.id) : undefined),
       msgRetryCounterCache: memory.retryCounters,
       userDevicesCache: memory.userDevices,
       placeholderResendCache: memory.placeholderResends,
@@ -493,7 +496,7 @@ export class WhatsAppSession implements NetworkSession {
     }
     const id = sent?.key.id;
     if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
-    this.context.memory.rememberSent(id, sent?.message);
+    await this.context.sent.remember(id, sent?.message);
     return { remoteJid: sent?.key.remoteJid ?? to, fromMe: true, id };
   }
 

@@ -1,12 +1,15 @@
 import type { HostResolver } from '@jumbe/egress';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
+import type { SentMessageStore } from './sent-message-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
 export interface WhatsAppNetworkOptions {
   /** Where credentials live (NetworkCredentialStore of @jumbe/persistence). */
   credentials: CredentialStore;
+  /** Where sent messages live for retry requests (SentMessageRepository); memory only without it. */
+  sentMessages?: SentMessageStore;
   /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
   secretKey: string;
   /** The service logger; each session logs through a child with its account and session id. */
@@ -51,7 +54,7 @@ export interface WhatsAppNetworkOptions {
   maxRefusals?: number;
 }
 
-type OptionalSettings = 'socketFactory' | 'mediaResolver' | 'version' | 'fetchVersion';
+type OptionalSettings = 'socketFactory' | 'mediaResolver' | 'version' | 'fetchVersion' | 'sentMessages';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
   Pick<WhatsAppNetworkOptions, OptionalSettings>;

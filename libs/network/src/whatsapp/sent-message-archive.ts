@@ -1,0 +1,55 @@
+import type { SecretBox } from '@jumbe/domain';
+import { proto } from '@whiskeysockets/baileys';
+import type { Logger } from 'pino';
+import type { SessionRef } from '../session-ref';
+import type { SentMessageStore } from './sent-message-store';
+import type { SessionMemory } from './session-memory';
+
+/**
+ * What one session sent, for Baileys' `getMessage`: a recipient that could not decrypt a message
+ * asks the sender to encrypt it again. Recent messages answer from memory; every message is also
+ * sealed (AES-256-GCM, like the credentials) into the durable store, so the answer survives a
+ * restart, a crash and a hand-over to another worker.
+ */
+export class SentMessageArchive {
+  constructor(
+    private readonly ref: SessionRef,
+    private readonly memory: SessionMemory,
+    private readonly store: SentMessageStore | undefined,
+    private readonly cipher: SecretBox,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Kept before the send is answered; a failed write is logged, never fails the send. */
+  async remember(messageId: string, message: proto.IMessage | null | undefined): Promise<void> {
+    if (!message) return;
+    this.memory.rememberSent(messageId, message);
+    if (!this.store) return;
+    try {
+      const bytes = Buffer.from(proto.Message.encode(message).finish());
+      await this.store.save(this.ref, messageId, this.cipher.sealBytes(bytes, this.boundTo(messageId)));
+    } catch (error) {
+      this.logger.warn({ err: error, messageId }, 'could not keep a sent message for retry requests');
+    }
+  }
+
+  async find(messageId: string): Promise<proto.IMessage | undefined> {
+    const recent = this.memory.sent.get<proto.IMessage>(messageId);
+    if (recent || !this.store) return recent;
+    try {
+      const sealed = await this.store.find(this.ref, messageId);
+      if (!sealed) return undefined;
+      const message = proto.Message.decode(this.cipher.openBytes(sealed, this.boundTo(messageId)));
+      this.memory.rememberSent(messageId, message);
+      return message;
+    } catch (error) {
+      this.logger.warn({ err: error, messageId }, 'could not read a sent message for a retry request');
+      return undefined;
+    }
+  }
+
+  /** Associated data: a sealed message only opens for the session and id it was stored under. */
+  private boundTo(messageId: string): string {
+    return `sent-message:${this.ref.accountId}/${this.ref.sessionId}/${messageId}`;
+  }
+}

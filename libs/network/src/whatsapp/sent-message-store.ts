@@ -1,0 +1,12 @@
+import type { SessionRef } from '../session-ref';
+
+/**
+ * Where the driver keeps what each session sent, so a recipient's retry request can be served
+ * after a restart or a hand-over: `sent_messages` through SentMessageRepository of
+ * @jumbe/persistence (a day, bounded per session). Values arrive sealed; the store never sees
+ * message content.
+ */
+export interface SentMessageStore {
+  save(ref: SessionRef, messageId: string, value: Buffer): Promise<void>;
+  find(ref: SessionRef, messageId: string): Promise<Buffer | null>;
+}

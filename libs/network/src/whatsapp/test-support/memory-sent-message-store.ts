@@ -1,0 +1,15 @@
+import type { SessionRef } from '../../session-ref';
+import type { SentMessageStore } from '../sent-message-store';
+
+/** SentMessageStore in memory, shaped like SentMessageRepository (what survives a driver restart). */
+export class MemorySentMessageStore implements SentMessageStore {
+  readonly rows = new Map<string, Buffer>();
+
+  async save(ref: SessionRef, messageId: string, value: Buffer): Promise<void> {
+    this.rows.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, value);
+  }
+
+  async find(ref: SessionRef, messageId: string): Promise<Buffer | null> {
+    return this.rows.get(`${ref.accountId}/${ref.sessionId}/${messageId}`) ?? null;
+  }
+}

@@ -1,0 +1,65 @@
+import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
+import { AccountRepository } from './account.repository';
+import { PlanRepository } from './plan.repository';
+import { SentMessageRepository } from './sent-message.repository';
+import type { SessionRef } from './session.repository';
+
+describe('SentMessageRepository', () => {
+  let db: MigratedTestDatabase;
+  let accountId: string;
+
+  const session = async (sessionId: string): Promise<SessionRef> => {
+    await db.dataSource.query(
+      `INSERT INTO sessions (account_id, session_id, shard, state, owner_token) VALUES ($1, $2, 0, 'connected', 1)`,
+      [accountId, sessionId],
+    );
+    return { accountId, sessionId };
+  };
+
+  beforeAll(async () => {
+    db = await openMigratedTestDatabase();
+    const plan = await new PlanRepository(db.dataSource).create({
+      name: 'p',
+      monthlyApiHits: 10,
+      maxSessions: 5,
+    });
+    accountId = (await new AccountRepository(db.dataSource).create({ name: 'A', planId: plan.id })).id;
+  });
+  afterAll(() => db.close());
+
+  it('keeps what a session sent, per session, and answers unknown ids with null', async () => {
+    const sent = new SentMessageRepository(db.dataSource);
+    const sales = await session('sales');
+    const support = await session('support');
+    await sent.save(sales, '3EB0AAAA', Buffer.from('sealed'));
+    expect(await sent.find(sales, '3EB0AAAA')).toEqual(Buffer.from('sealed'));
+    expect(await sent.find(support, '3EB0AAAA')).toBeNull();
+    expect(await sent.find(sales, 'unknown')).toBeNull();
+  });
+
+  it('forgets messages past their time to live', async () => {
+    const sent = new SentMessageRepository(db.dataSource, { ttlMs: 200, perSession: 10 });
+    const ref = await session('short-lived');
+    await sent.save(ref, 'old', Buffer.from('x'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await sent.find(ref, 'old')).toBeNull();
+    await sent.prune(ref);
+    const [row] = (await db.dataSource.query(
+      `SELECT count(*)::int AS count FROM sent_messages WHERE account_id = $1 AND session_id = $2`,
+      [ref.accountId, ref.sessionId],
+    )) as [{ count: number }];
+    expect(row.count).toBe(0);
+  });
+
+  it('keeps at most the newest messages of a session', async () => {
+    const sent = new SentMessageRepository(db.dataSource, { ttlMs: 60_000, perSession: 3 });
+    const ref = await session('bounded');
+    for (const id of ['m1', 'm2', 'm3', 'm4', 'm5']) {
+      await sent.save(ref, id, Buffer.from(id));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await sent.prune(ref);
+    const found = await Promise.all(['m1', 'm2', 'm3', 'm4', 'm5'].map((id) => sent.find(ref, id)));
+    expect(found.map((value) => value?.toString() ?? null)).toEqual([null, null, 'm3', 'm4', 'm5']);
+  });
+});

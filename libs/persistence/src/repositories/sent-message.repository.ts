@@ -1,0 +1,66 @@
+import type { DataSource } from 'typeorm';
+import { isUuid } from '../is-uuid';
+import type { SessionRef } from './session.repository';
+
+/** How long a sent message can be asked for again (WhatsApp's retry requests come within hours). */
+export const SENT_MESSAGE_TTL_MS = 24 * 60 * 60 * 1000;
+/** Most messages kept per session; the oldest go first. */
+export const SENT_MESSAGES_PER_SESSION = 1_000;
+/** Saves of a session between two prunings of its old and surplus rows. */
+const PRUNE_EVERY = 50;
+
+/**
+ * The `sent_messages` table: what a session sent, as opaque (encrypted) bytes, for a day and at
+ * most SENT_MESSAGES_PER_SESSION per session. Not fenced: every row is a message that really went
+ * out, whichever worker sent it.
+ */
+export class SentMessageRepository {
+  private readonly savesSincePrune = new Map<string, number>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly limits = { ttlMs: SENT_MESSAGE_TTL_MS, perSession: SENT_MESSAGES_PER_SESSION },
+  ) {}
+
+  async save(ref: SessionRef, messageId: string, value: Buffer): Promise<void> {
+    if (!isUuid(ref.accountId)) return;
+    await this.dataSource.query(
+      `INSERT INTO sent_messages (account_id, session_id, message_id, value) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (account_id, session_id, message_id) DO UPDATE SET value = EXCLUDED.value`,
+      [ref.accountId, ref.sessionId, messageId, value],
+    );
+    const key = `${ref.accountId}/${ref.sessionId}`;
+    const saves = (this.savesSincePrune.get(key) ?? 0) + 1;
+    if (saves < PRUNE_EVERY) {
+      this.savesSincePrune.set(key, saves);
+      return;
+    }
+    this.savesSincePrune.delete(key);
+    await this.prune(ref);
+  }
+
+  /** The stored message, or null when unknown or older than the time to live. */
+  async find(ref: SessionRef, messageId: string): Promise<Buffer | null> {
+    if (!isUuid(ref.accountId)) return null;
+    const [row] = (await this.dataSource.query(
+      `SELECT value FROM sent_messages
+        WHERE account_id = $1 AND session_id = $2 AND message_id = $3
+          AND created_at > now() - make_interval(secs => $4)`,
+      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
+    )) as { value: Buffer }[];
+    return row?.value ?? null;
+  }
+
+  /** Deletes the session's expired rows and those beyond the newest `perSession`. */
+  async prune(ref: SessionRef): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM sent_messages
+        WHERE account_id = $1 AND session_id = $2
+          AND (created_at <= now() - make_interval(secs => $3)
+               OR message_id NOT IN (
+                 SELECT message_id FROM sent_messages WHERE account_id = $1 AND session_id = $2
+                  ORDER BY created_at DESC, message_id DESC LIMIT $4))`,
+      [ref.accountId, ref.sessionId, this.limits.ttlMs / 1000, this.limits.perSession],
+    );
+  }
+}

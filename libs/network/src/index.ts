@@ -25,4 +25,5 @@ export * from './whatsapp/whatsapp-network-driver';
 export type { WhatsAppNetworkOptions } from './whatsapp/whatsapp-settings';
 export type { CredentialStore, CredentialItemChange } from './whatsapp/credential-store';
 export type { SentMessageStore } from './whatsapp/sent-message-store';
+export type { InboundOutbox } from './whatsapp/inbound-outbox';
 export type { WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp/whatsapp-socket';

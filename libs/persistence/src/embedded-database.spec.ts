@@ -3,6 +3,7 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDataSource } from './data-source';
+import { ALL_MIGRATIONS } from './migrations/all-migrations';
 import { EmbeddedDatabase, readRunningEmbedded } from './embedded-database';
 import { migrate } from './migration-runner';
 import { PlanRepository } from './repositories/plan.repository';
@@ -65,7 +66,7 @@ describe('EmbeddedDatabase', () => {
     expect(await readRunningEmbedded(dataDir)).toEqual({ url: first.url });
 
     await withDataSource(first.url, async (dataSource) => {
-      expect((await migrate(dataSource)).applied).toEqual(['InitialSchema1700000000000']);
+      expect((await migrate(dataSource)).applied).toEqual(ALL_MIGRATIONS.map((migration) => migration.name));
       await new PlanRepository(dataSource).create({ name: 'kept', monthlyApiHits: 42, maxSessions: 1 });
     });
 

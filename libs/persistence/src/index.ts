@@ -69,3 +69,4 @@ export {
   SENT_MESSAGE_TTL_MS,
   SENT_MESSAGES_PER_SESSION,
 } from './repositories/sent-message.repository';
+export { InboundOutboxRepository, type OutboxEntry } from './repositories/inbound-outbox.repository';

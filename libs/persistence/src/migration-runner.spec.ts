@@ -1,12 +1,14 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './data-source';
+import { ALL_MIGRATIONS } from './migrations/all-migrations';
 import { assertSchemaCurrent, migrate } from './migration-runner';
 import { SchemaBehindError, SchemaTooNewError } from './schema-errors';
 import { TEST_SERVER_URL } from './testing/migrated-test-database';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';
 
-const INITIAL = 'InitialSchema1700000000000';
+/** Every migration's name, oldest first: what a fresh database applies. */
+const ALL = ALL_MIGRATIONS.map((migration) => migration.name);
 
 describe('migrate', () => {
   let database: ThrowawayDatabase;
@@ -30,7 +32,7 @@ describe('migrate', () => {
 
   it('applies the schema once, then has nothing to do', async () => {
     const dataSource = await connect();
-    expect(await migrate(dataSource)).toEqual({ applied: [INITIAL] });
+    expect(await migrate(dataSource)).toEqual({ applied: ALL });
     expect(await migrate(dataSource)).toEqual({ applied: [] });
 
     const tables = (await dataSource.query(
@@ -41,10 +43,12 @@ describe('migrate', () => {
       'api_keys',
       'idempotency_records',
       'inbound_events',
+      'inbound_outbox',
       'migrations',
       'network_credentials',
       'plans',
       'send_failures',
+      'sent_messages',
       'sessions',
       'usage_counters',
       'webhook_deliveries',
@@ -56,9 +60,9 @@ describe('migrate', () => {
   it('lets exactly one of several processes starting together migrate', async () => {
     const dataSources = await Promise.all([connect(), connect(), connect()]);
     const results = await Promise.all(dataSources.map((dataSource) => migrate(dataSource)));
-    expect(results.map((result) => result.applied).sort()).toEqual([[], [], [INITIAL]]);
+    expect(results.map((result) => result.applied).sort()).toEqual([[], [], ALL]);
     const recorded = (await dataSources[0].query('SELECT name FROM migrations')) as Array<{ name: string }>;
-    expect(recorded).toEqual([{ name: INITIAL }]);
+    expect(recorded).toEqual(ALL.map((name) => ({ name })));
   });
 
   it('releases the advisory lock afterwards, even when it refuses', async () => {
@@ -92,18 +96,18 @@ describe('migrate', () => {
     const dataSource = await connect();
     const error = await assertSchemaCurrent(dataSource).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SchemaBehindError);
-    expect((error as SchemaBehindError).pendingMigrations).toEqual([INITIAL]);
+    expect((error as SchemaBehindError).pendingMigrations).toEqual(ALL);
   });
 
-  it('can be reverted by the migration down()', async () => {
+  it('can be reverted by the migrations down()', async () => {
     const dataSource = await connect();
     await migrate(dataSource);
-    await dataSource.undoLastMigration();
+    for (let i = 0; i < ALL.length; i += 1) await dataSource.undoLastMigration();
     const tables = (await dataSource.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
     )) as Array<{ table_name: string }>;
     expect(tables.map((row) => row.table_name)).toEqual(['migrations']);
-    expect(await migrate(dataSource)).toEqual({ applied: [INITIAL] });
+    expect(await migrate(dataSource)).toEqual({ applied: ALL });
   });
 
   it('gives up connecting after about 5 s when the server does not answer', async () => {

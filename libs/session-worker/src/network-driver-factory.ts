@@ -5,7 +5,7 @@ import {
   type SandboxStore,
   WhatsAppNetworkDriver,
 } from '@jumbe/network';
-import { NetworkCredentialStore, SentMessageRepository } from '@jumbe/persistence';
+import { InboundOutboxRepository, NetworkCredentialStore, SentMessageRepository } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -24,6 +24,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
   return new WhatsAppNetworkDriver({
     credentials: new NetworkCredentialStore(deps.dataSource),
     sentMessages: new SentMessageRepository(deps.dataSource),
+    inboundOutbox: new InboundOutboxRepository(deps.dataSource),
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,

@@ -1,4 +1,3 @@
-import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { proto } from '@whiskeysockets/baileys';
 import { LRUCache } from 'lru-cache';
 import { BoundedCache } from './bounded-cache';
@@ -12,8 +11,6 @@ const HOUR = 60 * 60 * 1000;
 export class SessionMemory {
   /** Ids already handed to onInbound: a message re-sent by the network is not delivered twice. */
   readonly delivered = new LRUCache<string, true>({ max: 5_000 });
-  /** Received messages waiting for onInbound to succeed, oldest first. */
-  readonly pending: InboundNetworkMessage[] = [];
   /** Recently sent messages, so a recipient's retry request can be served (`getMessage`). */
   readonly sent = new BoundedCache({ max: 256, ttlMs: 24 * HOUR });
   /** Baileys' retry counters: one cache for the session's life, so reconnects do not reset them. */
@@ -26,9 +23,5 @@ export class SessionMemory {
 
   rememberSent(id: string | null | undefined, message: proto.IMessage | null | undefined): void {
     if (id && message) this.sent.set(id, message);
-  }
-
-  isKnown(id: string): boolean {
-    return this.delivered.has(id) || this.pending.some((message) => message.id === id);
   }
 }

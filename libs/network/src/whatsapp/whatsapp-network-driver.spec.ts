@@ -9,6 +9,7 @@ import { EventRecorder } from './test-support/event-recorder';
 import { FakeWhatsApp } from './test-support/fake-baileys';
 import { MemoryCredentialStore } from './test-support/memory-credential-store';
 import { MemorySentMessageStore } from './test-support/memory-sent-message-store';
+import { ProcessInboundOutbox } from './inbound-outbox';
 import { WhatsAppNetworkDriver } from './whatsapp-network-driver';
 import type { WhatsAppNetworkOptions } from './whatsapp-settings';
 
@@ -428,6 +429,35 @@ describe('WhatsAppNetworkDriver: inbound', () => {
       ['A1', 'live'],
       ['A2', 'while offline'],
     ]);
+  });
+
+  it('keeps a received message in the outbox across a worker crash: the next owner delivers it', async () => {
+    const inboundOutbox = new ProcessInboundOutbox();
+    const first = await connectedSession({ inboundOutbox });
+    first.events.failInbound = 1_000; // the event stream is down
+    first.socket.receive([textFrom('K1', 'acked by WhatsApp, then SIGKILL')]);
+    await first.events.until(() => first.events.inboundAttempts > 0, 'a delivery attempt');
+    // SIGKILL: the first driver is simply gone (no close); the outbox is what PostgreSQL keeps.
+    const { network, driver } = setup({ inboundOutbox, credentials: first.store });
+    const events = new EventRecorder();
+    await driver.open(REF, events, { linked: true, token: TOKEN });
+    await events.until(() => events.inbound.length === 1, 'the message on the next owner');
+    expect(events.inbound[0]).toMatchObject({ id: 'K1', text: 'acked by WhatsApp, then SIGKILL' });
+    expect(events.inbound[0]?.timestamp).toBeInstanceOf(Date);
+    expect(await inboundOutbox.oldest(REF, 10)).toEqual([]);
+    expect(network.sockets).toHaveLength(1);
+  });
+
+  it('drops nothing however long the event stream is away (no size bound, in order)', async () => {
+    const { events, socket } = await connectedSession();
+    events.failInbound = 5;
+    for (let batch = 0; batch < 30; batch += 1) {
+      socket.receive(Array.from({ length: 50 }, (_, i) => textFrom(`Q${batch * 50 + i}`, 'x')));
+    }
+    await events.until(() => events.inbound.length === 1_500, 'all 1,500 messages', 10_000);
+    expect(events.inbound.map((message) => message.id)).toEqual(
+      Array.from({ length: 1_500 }, (_, i) => `Q${i}`),
+    );
   });
 
   it('never delivers a message twice, across reconnects too', async () => {

@@ -6,6 +6,8 @@ import type { SessionEvents } from '../session-events';
 import { sessionRefKey, type SessionRef } from '../session-ref';
 import { BoundedCache } from './bounded-cache';
 import type { BaileysLogger } from './whatsapp-socket';
+import { InboundInbox } from './inbound-inbox';
+import { type InboundOutbox, ProcessInboundOutbox } from './inbound-outbox';
 import { LaunchQueue } from './launch-queue';
 import { SessionMemory } from './session-memory';
 import { parseWaVersion, WaVersionSource } from './wa-version-source';
@@ -36,11 +38,13 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
   private readonly memories = new LRUCache<string, SessionMemory>({ max: MAX_REMEMBERED_SESSIONS });
   private runtime: Promise<Runtime> | null = null;
   private readonly versions: WaVersionSource;
+  private readonly inboundOutbox: InboundOutbox;
 
   constructor(options: WhatsAppNetworkOptions) {
     this.settings = whatsAppSettings(options);
     this.cipher = new SecretBox(options.secretKey, SECRET_PURPOSES.networkCredentials);
     this.launches = new LaunchQueue(this.settings.connectSpacingMs);
+    this.inboundOutbox = this.settings.inboundOutbox ?? new ProcessInboundOutbox();
     const pinned = this.settings.version === undefined ? undefined : parseWaVersion(this.settings.version);
     if (pinned === null) throw new Error(`not a WhatsApp Web version: ${this.settings.version}`);
     this.versions = new WaVersionSource(
@@ -136,6 +140,7 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
         this.cipher,
         logger,
       ),
+      inbox: new InboundInbox({ ...ref }, this.inboundOutbox, this.cipher, memory),
       logger,
       baileysLogger,
       schedule: (start) => this.launches.schedule(start),

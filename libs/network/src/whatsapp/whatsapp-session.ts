@@ -1,5 +1,5 @@
 import { InboundRedelivery } from '../inbound-redelivery';
-import { isValidPhoneNumber } from '@jumbe/domain';
+import { type InboundNetworkMessage, isValidPhoneNumber } from '@jumbe/domain';
 import {
   Browsers,
   type ConnectionState,
@@ -27,6 +27,7 @@ import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { fetchMedia, mediaMessageContent } from './media-content';
 import type { PostgresAuthState } from './postgres-auth-state';
+import type { InboundInbox } from './inbound-inbox';
 import type { SentMessageArchive } from './sent-message-archive';
 import type { SessionMemory } from './session-memory';
 import type { WaVersionSource } from './wa-version-source';
@@ -48,6 +49,8 @@ export interface WhatsAppSessionContext {
   memory: SessionMemory;
   /** What this session sent, for recipients' retry requests (memory, then PostgreSQL). */
   sent: SentMessageArchive;
+  /** What this session received, until the event stream has it (the durable outbox). */
+  inbox: InboundInbox;
   logger: Logger;
   baileysLogger: BaileysLogger;
   /** Runs `start` when this driver may open its next socket (staggering); returns a cancel. */
@@ -83,6 +86,8 @@ export class WhatsAppSession implements NetworkSession {
   private loginReadyWaiters: (() => void)[] = [];
   /** The one `disconnected` has been (or is being) emitted. */
   private finished = false;
+  /** Received batches being written to the outbox, in arrival order. */
+  private receiving: Promise<void> = Promise.resolve();
 
   private readonly redelivery: InboundRedelivery;
 
@@ -109,6 +114,8 @@ export class WhatsAppSession implements NetworkSession {
       if (this.phase !== 'connecting') return;
       this.emit({ type: 'connecting' });
       this.scheduleConnect(0);
+      // What the previous connection (or owner) stored but did not hand over goes first.
+      void this.redelivery.kick();
     });
   }
 
@@ -200,7 +207,12 @@ export class WhatsAppSession implements NetworkSession {
     if (this.phase === 'ended') return;
     const abandonedPairing = this.phase === 'awaiting_login' && this.offeredLogin === 'pairing_code';
     this.phase = 'ended';
-    stopSocket(this.detachSocket());
+    const socket = this.detachSocket();
+    // Messages Baileys still buffers were acknowledged to WhatsApp: emit them, and store them
+    // (with every batch already being stored) before the socket goes, for the next owner.
+    socket?.ev.flush?.();
+    await this.receiving;
+    stopSocket(socket);
     // The next owner reconnects with what is stored: let every credential write land first.
     await this.context.auth.flush();
     await this.finish('shutdown', { clearCredentials: abandonedPairing });
@@ -504,15 +516,19 @@ export class WhatsAppSession implements NetworkSession {
 
   /**
    * Baileys acknowledges a message to WhatsApp before it emits it, so the driver cannot hold the
-   * network's ack back. Instead each message joins the session's pending queue (deduplicated on
-   * its id, so a message the network re-sends after a reconnect is not delivered twice) and stays
-   * there until onInbound resolved; a rejection leaves it queued and retries it.
+   * network's ack back. Instead each message is written to the durable outbox before anything
+   * else happens to it, batches one after another in arrival order (`receiving`); a write that
+   * fails is retried while the session lives, holding the later ones back.
    */
-  private async receive(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
-    const { memory, settings } = this.context;
+  private receive(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
+    this.receiving = this.receiving.then(() => this.keepAll(socket, messages));
+    return this.receiving;
+  }
+
+  private async keepAll(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
     for (const raw of messages) {
       const id = raw.key?.id;
-      if (!id || memory.isKnown(id)) continue;
+      if (!id || this.context.memory.delivered.has(id)) continue;
       let message;
       try {
         const sender = await resolveSenderPhoneJid(raw, (lid) =>
@@ -523,38 +539,43 @@ export class WhatsAppSession implements NetworkSession {
         this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
         continue;
       }
-      if (message === null || memory.isKnown(id)) continue;
-      memory.pending.push(message);
-      if (memory.pending.length > settings.maxPendingInbound) {
-        const dropped = memory.pending.shift();
-        this.context.logger.error(
-          { messageId: dropped?.id },
-          'inbound queue full; oldest undelivered message dropped',
-        );
-      }
+      if (message !== null) await this.keepUntilStored(message);
     }
-    await this.redelivery.kick();
+    void this.redelivery.kick();
   }
 
-  /** False when a message is still pending and needs a retry. */
-  private async deliverRound(): Promise<boolean> {
-    const { memory } = this.context;
-    while (memory.pending.length > 0) {
-      if (this.phase === 'ended') return true;
-      const next = memory.pending[0];
-      if (!next) break;
-      if (!memory.delivered.has(next.id)) {
-        try {
-          await this.context.events.onInbound(next);
-        } catch (error) {
-          this.context.logger.warn({ err: error, messageId: next.id }, 'inbound delivery failed; retrying');
-          return false;
+  private async keepUntilStored(message: InboundNetworkMessage): Promise<void> {
+    for (;;) {
+      try {
+        return await this.context.inbox.keep(message);
+      } catch (error) {
+        if (this.finished) {
+          this.context.logger.error(
+            { err: error, messageId: message.id },
+            'inbound message could not be stored',
+          );
+          return;
         }
-        memory.delivered.set(next.id, true);
+        this.context.logger.warn(
+          { err: error, messageId: message.id },
+          'inbound message not stored yet; retrying',
+        );
+        await new Promise((resolve) => setTimeout(resolve, this.context.settings.redeliveryIntervalMs));
       }
-      if (memory.pending[0] === next) memory.pending.shift();
     }
-    return true;
+  }
+
+  /** False when a message is still waiting and needs a retry. */
+  private async deliverRound(): Promise<boolean> {
+    try {
+      return await this.context.inbox.deliver(
+        (message) => this.context.events.onInbound(message),
+        () => this.phase === 'ended',
+      );
+    } catch (error) {
+      this.context.logger.warn({ err: error }, 'inbound delivery failed; retrying');
+      return false;
+    }
   }
 
   // ── Ending ──

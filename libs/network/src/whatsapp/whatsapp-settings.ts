@@ -1,6 +1,7 @@
 import type { HostResolver } from '@jumbe/egress';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
+import type { InboundOutbox } from './inbound-outbox';
 import type { SentMessageStore } from './sent-message-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
@@ -10,6 +11,8 @@ export interface WhatsAppNetworkOptions {
   credentials: CredentialStore;
   /** Where sent messages live for retry requests (SentMessageRepository); memory only without it. */
   sentMessages?: SentMessageStore;
+  /** Where received messages wait for the event stream (InboundOutboxRepository); this process only without it. */
+  inboundOutbox?: InboundOutbox;
   /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
   secretKey: string;
   /** The service logger; each session logs through a child with its account and session id. */
@@ -40,8 +43,6 @@ export interface WhatsAppNetworkOptions {
   connectSpacingMs?: number;
   /** How often an inbound message the worker failed to record is offered again; default 1 s. */
   redeliveryIntervalMs?: number;
-  /** Messages held for redelivery per session before the oldest is dropped; default 1000. */
-  maxPendingInbound?: number;
   /** Deadline of one send; default 60 s. */
   sendTimeoutMs?: number;
   /** Injectable randomness (backoff jitter) for tests. */
@@ -54,7 +55,8 @@ export interface WhatsAppNetworkOptions {
   maxRefusals?: number;
 }
 
-type OptionalSettings = 'socketFactory' | 'mediaResolver' | 'version' | 'fetchVersion' | 'sentMessages';
+type OptionalSettings =
+  'socketFactory' | 'mediaResolver' | 'version' | 'fetchVersion' | 'sentMessages' | 'inboundOutbox';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
   Pick<WhatsAppNetworkOptions, OptionalSettings>;
@@ -72,7 +74,6 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     reconnectMaxMs: options.reconnectMaxMs ?? 60_000,
     connectSpacingMs: options.connectSpacingMs ?? 100,
     redeliveryIntervalMs: options.redeliveryIntervalMs ?? 1_000,
-    maxPendingInbound: options.maxPendingInbound ?? 1_000,
     sendTimeoutMs: options.sendTimeoutMs ?? 60_000,
     random: options.random ?? Math.random,
     maxRefusals: options.maxRefusals ?? 5,

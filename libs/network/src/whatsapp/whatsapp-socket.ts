@@ -18,6 +18,8 @@ import type {
 export interface WhatsAppSocket {
   readonly ev: {
     on<E extends keyof BaileysEventMap>(event: E, listener: (arg: BaileysEventMap[E]) => void): void;
+    /** Emits what Baileys buffers (it buffers events while it processes offline notifications). */
+    flush?(): boolean;
   };
   /** Set once logged in: `me` with `id` `<digits>:<device>@s.whatsapp.net` (and `lid`). */
   readonly user?: Contact | undefined;

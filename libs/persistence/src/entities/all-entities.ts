@@ -2,7 +2,9 @@ import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { InboundEventEntity } from './inbound-event.entity';
+import { InboundOutboxEntity } from './inbound-outbox.entity';
 import { NetworkCredentialEntity } from './network-credential.entity';
+import { SentMessageEntity } from './sent-message.entity';
 import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
 import { SessionEntity } from './session.entity';
@@ -21,6 +23,8 @@ export const ALL_ENTITIES = [
   UsageCounterEntity,
   SessionEntity,
   NetworkCredentialEntity,
+  SentMessageEntity,
+  InboundOutboxEntity,
   SendFailureEntity,
   IdempotencyRecordEntity,
   WebhookEntity,

@@ -1,6 +1,7 @@
 import { InitialSchema1700000000000 } from './1700000000000-initial-schema';
 import { ApiKeyLastUsed1764000000000 } from './1764000000000-api-key-last-used';
 import { SentMessages1764100000000 } from './1764100000000-sent-messages';
+import { InboundOutbox1764200000000 } from './1764200000000-inbound-outbox';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -11,4 +12,5 @@ export const ALL_MIGRATIONS = [
   InitialSchema1700000000000,
   ApiKeyLastUsed1764000000000,
   SentMessages1764100000000,
+  InboundOutbox1764200000000,
 ];

@@ -1,0 +1,68 @@
+import type { InboundNetworkMessage, SecretBox } from '@jumbe/domain';
+import type { SessionRef } from '../session-ref';
+import type { InboundOutbox } from './inbound-outbox';
+import type { SessionMemory } from './session-memory';
+
+/** Messages read from the outbox per round trip. */
+const BATCH = 50;
+
+/**
+ * One session's received messages on their way to the event stream. Baileys has already told
+ * WhatsApp they arrived, so each is sealed into the durable outbox first (`keep`), and leaves it
+ * only after `onInbound` accepted it (`deliver`), oldest first. Whatever a crash, SIGKILL or
+ * hand-over interrupts is still in the outbox for the session's next owner; nothing is dropped
+ * for lack of room (the queue lives in PostgreSQL, not in memory).
+ */
+export class InboundInbox {
+  constructor(
+    private readonly ref: SessionRef,
+    private readonly outbox: InboundOutbox,
+    private readonly cipher: SecretBox,
+    private readonly memory: SessionMemory,
+  ) {}
+
+  /** Stores a received message (once per id; one already delivered is ignored). */
+  async keep(message: InboundNetworkMessage): Promise<void> {
+    if (this.memory.delivered.has(message.id)) return;
+    const sealed = this.cipher.sealBytes(
+      Buffer.from(JSON.stringify(message), 'utf8'),
+      this.boundTo(message.id),
+    );
+    await this.outbox.add(this.ref, message.id, sealed);
+  }
+
+  /**
+   * Hands waiting messages to `onInbound` in order, removing each once accepted. False when one
+   * was refused or the outbox could not be read (the caller retries later); true when empty or
+   * asked to stop.
+   */
+  async deliver(
+    onInbound: (message: InboundNetworkMessage) => Promise<void>,
+    stopped: () => boolean,
+  ): Promise<boolean> {
+    for (;;) {
+      const batch = await this.outbox.oldest(this.ref, BATCH);
+      if (batch.length === 0) return true;
+      for (const entry of batch) {
+        if (stopped()) return true;
+        if (!this.memory.delivered.has(entry.messageId)) {
+          await onInbound(this.open(entry.messageId, entry.value));
+          this.memory.delivered.set(entry.messageId, true);
+        }
+        await this.outbox.remove(this.ref, entry.messageId);
+      }
+    }
+  }
+
+  private open(messageId: string, sealed: Buffer): InboundNetworkMessage {
+    const message = JSON.parse(
+      this.cipher.openBytes(sealed, this.boundTo(messageId)).toString('utf8'),
+    ) as Omit<InboundNetworkMessage, 'timestamp'> & { timestamp: string };
+    return { ...message, timestamp: new Date(message.timestamp) };
+  }
+
+  /** Associated data: a sealed message only opens for the session and id it was stored under. */
+  private boundTo(messageId: string): string {
+    return `inbound:${this.ref.accountId}/${this.ref.sessionId}/${messageId}`;
+  }
+}

@@ -39,6 +39,13 @@ export class SessionHost {
     return this.shardTokens.has(shard);
   }
 
+  /** How many live sessions this worker holds, by state (for the metrics). */
+  countByState(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const session of this.live.values()) counts.set(session.state, (counts.get(session.state) ?? 0) + 1);
+    return counts;
+  }
+
   /** Takes a shard over: its active sessions reconnect here from their stored state. */
   async adoptShard(shard: number, token: number): Promise<void> {
     const records = await this.deps.sessions.listActiveInShards([shard]);

@@ -1,6 +1,7 @@
 import { NetworkCredentialStore, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
 import { newMemberId, ShardKeeper } from '@jumbe/coordination';
 import { type Infrastructure, ManagedWork } from '@jumbe/platform';
+import { observeInboundPublisher, observeLeaseLosses, observeShardOwner, telemetry } from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { InboundRelay } from './inbound-relay';
 import { createNetworkDriver } from './network-driver-factory';
@@ -21,16 +22,20 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
       sessions: new SessionRepository(dataSource),
       credentials: new NetworkCredentialStore(dataSource),
       failures: new SendFailureRepository(dataSource),
-      inbound: new InboundRelay(infrastructure.events),
+      inbound: new InboundRelay(observeInboundPublisher(infrastructure.events)),
       logger,
     },
   );
+  telemetry().watchSessions(() => host.countByState());
   const workerId = newMemberId();
   return new ShardKeeper(
     workerId,
-    infrastructure.ownership('session-worker').leases,
+    observeLeaseLosses('session-worker', infrastructure.ownership('session-worker').leases),
     infrastructure.ownership('session-worker').registry,
-    new WorkerShardOwner(infrastructure.bus, host, new SessionCommandHandler(host, logger)),
+    observeShardOwner(
+      'session-worker',
+      new WorkerShardOwner(infrastructure.bus, host, new SessionCommandHandler(host, logger)),
+    ),
     logger.child({ workerId }),
   );
 }

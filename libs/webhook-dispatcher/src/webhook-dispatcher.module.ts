@@ -4,6 +4,7 @@ import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import type { BusSubscription } from '@jumbe/messaging';
 import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
 import { type Infrastructure, ManagedWork } from '@jumbe/platform';
+import { observeLeaseLosses, observeShardOwner, observeWebhookPoster } from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DispatchCommandHandler } from './dispatch-command-handler';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';
@@ -22,7 +23,7 @@ class WebhookDispatcherService {
   constructor(private readonly infrastructure: Infrastructure) {
     const { dataSource, logger, config } = infrastructure;
     const deliveries = new WebhookDeliveryRepository(dataSource);
-    const poster = new WebhookPoster(config.allowPrivateNetworks);
+    const poster = observeWebhookPoster(new WebhookPoster(config.allowPrivateNetworks));
     this.directory = new WebhookDirectory(
       new WebhookRepository(dataSource),
       new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
@@ -34,9 +35,12 @@ class WebhookDispatcherService {
     const dispatcherId = newMemberId();
     this.keeper = new ShardKeeper(
       dispatcherId,
-      ownership.leases,
+      observeLeaseLosses('webhook-dispatcher', ownership.leases),
       ownership.registry,
-      new DispatcherShardOwner(infrastructure.eventSource, this.dispatcher),
+      observeShardOwner(
+        'webhook-dispatcher',
+        new DispatcherShardOwner(infrastructure.eventSource, this.dispatcher),
+      ),
       logger.child({ dispatcherId }),
       DEFAULT_SHARD_KEEPER_OPTIONS,
     );

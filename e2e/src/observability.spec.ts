@@ -92,6 +92,7 @@ describe('observability: distributed gateway, worker and dispatcher', () => {
     const dispatcher = await scrape(topology.dispatchers[0]!.url);
     expectFamilies(dispatcher, [...COMMON, ...DISPATCHER]);
     expect(dispatcher).toMatch(/jumbe_shards_owned\{role="webhook-dispatcher"\} [1-9]/);
+    expect(dispatcher).toMatch(/^jumbe_event_consumer_pending\{shard="\d+"\} 0$/m);
   });
 });
 

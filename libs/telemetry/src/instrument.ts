@@ -14,6 +14,7 @@ interface ShardOwnerLike {
 export function observeShardOwner<T extends ShardOwnerLike>(role: ShardRole, owner: T): T {
   const metrics = telemetry();
   const owned = new Set<number>();
+  ownedByRole.set(role, owned);
   return wrap(owner, {
     adopt: async (shard: number, token: number) => {
       await owner.adopt(shard, token);
@@ -25,6 +26,26 @@ export function observeShardOwner<T extends ShardOwnerLike>(role: ShardRole, own
       if (owned.delete(shard)) metrics.shardsOwned.dec({ role });
       await owner.drop(shard);
     },
+  });
+}
+
+const ownedByRole = new Map<ShardRole, Set<number>>();
+
+/** The shards this process serves in a role (as its observed shard owner saw them adopted). */
+export function ownedShards(role: ShardRole): ReadonlySet<number> {
+  return ownedByRole.get(role) ?? new Set();
+}
+
+/** Reports the event-stream lag of each shard this process's dispatcher owns, at every scrape. */
+export function observeConsumerPending(source: { pending?(shard: number): Promise<number> }): void {
+  const pending = source.pending?.bind(source);
+  if (!pending) return;
+  telemetry().watchConsumerPending(async () => {
+    const shards = [...ownedShards('webhook-dispatcher')];
+    const counts = await Promise.all(shards.map((shard) => pending(shard).catch(() => null)));
+    return new Map(
+      shards.flatMap((shard, i) => (counts[i] === null ? [] : [[shard, counts[i]] as [number, number]])),
+    );
   });
 }
 

@@ -4,7 +4,12 @@ import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import type { BusSubscription } from '@jumbe/messaging';
 import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
 import { type Infrastructure, ManagedWork } from '@jumbe/platform';
-import { observeLeaseLosses, observeShardOwner, observeWebhookPoster } from '@jumbe/telemetry';
+import {
+  observeConsumerPending,
+  observeLeaseLosses,
+  observeShardOwner,
+  observeWebhookPoster,
+} from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DispatchCommandHandler } from './dispatch-command-handler';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';
@@ -31,6 +36,7 @@ class WebhookDispatcherService {
     );
     this.dispatcher = new EventDispatcher(this.directory, poster, deliveries, logger);
     this.commands = new DispatchCommandHandler(this.directory, poster, deliveries, logger);
+    observeConsumerPending(infrastructure.eventSource);
     const ownership = infrastructure.ownership('webhook-dispatcher');
     const dispatcherId = newMemberId();
     this.keeper = new ShardKeeper(

@@ -1,4 +1,6 @@
+import { apiClient } from '@jumbe/testing';
 import { createServer } from 'node:net';
+import { createAccount } from './support/operator';
 import { type DistributedTopology, startAllInOne, startDistributed, type Topology } from './support/topology';
 
 /** Families every service exposes, and the ones only the parts it hosts can fill. */
@@ -66,6 +68,52 @@ describe('observability: distributed gateway, worker and dispatcher', () => {
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const unsafe = await fetch(`${url}/api/v1/health`, { headers: { 'x-request-id': 'a b<script>' } });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs one JSON line per request with its id and account, never the key or the message', async () => {
+    const gateway = topology.processes[0]!;
+    const api = apiClient(gateway.url);
+    const account = await createAccount(api, topology.adminToken);
+    const secretText = `never-logged-${Date.now()}`;
+    const phone = '254700123987';
+    const sent = await fetch(`${gateway.url}/api/v1/messages/text`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': account.key,
+        'x-request-id': 'log-check-1',
+      },
+      body: JSON.stringify({ sessionId: 'absent', to: phone, text: secretText }),
+    });
+    expect(sent.headers.get('x-request-id')).toBe('log-check-1');
+    let line: Record<string, unknown> | undefined;
+    for (let i = 0; i < 50 && !line; i += 1) {
+      line = gateway
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"log-check-1"'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l['msg'] === 'request');
+      if (!line) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(line).toMatchObject({
+      level: 30,
+      requestId: 'log-check-1',
+      method: 'POST',
+      route: '/api/v1/messages/text',
+      status: sent.status,
+      accountId: account.accountId,
+    });
+    expect(typeof line!['durationMs']).toBe('number');
+    const everything = topology.processes.map((p) => p.logs()).join('\n');
+    expect(everything).not.toContain(account.key);
+    expect(everything).not.toContain(secretText);
+    expect(everything).not.toContain(phone);
+
+    const text = await scrape(gateway.url);
+    expect(text).toMatch(/^jumbe_api_hits_total [1-9]/m);
+    expect(text).toMatch(/^jumbe_messages_sent_total\{type="text",outcome="[a-z_]+"\} 1$/m);
+    expect(text).toMatch(/^jumbe_bus_commands_total\{command="message.send",outcome="[a-z_]+"\} 1$/m);
   });
 
   it('serves /metrics on each service with its families, by route template, without account data', async () => {

@@ -11,8 +11,8 @@ describe('instrumentation wrappers', () => {
   it('counts shards owned and acquisitions, and forgets dropped shards', async () => {
     const adopted: number[] = [];
     const owner = observeShardOwner('session-worker', {
-      adopt: async (shard: number) => void adopted.push(shard),
-      drop: async () => undefined,
+      adopt: async (shard: number, _token: number) => void adopted.push(shard),
+      drop: async (_shard: number) => undefined,
     });
     await owner.adopt(3, 1);
     await owner.adopt(4, 1);
@@ -27,7 +27,7 @@ describe('instrumentation wrappers', () => {
   it('counts a renewal the lease store refuses as a loss, and only that', async () => {
     let answer = true;
     const leases = observeLeaseLosses('webhook-dispatcher', {
-      renew: async () => answer,
+      renew: async (_shard: number, _member: string, _token: number, _ttlMs: number) => answer,
       other: () => 'kept',
     });
     expect(await leases.renew(1, 'm', 1, 1000)).toBe(true);

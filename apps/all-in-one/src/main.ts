@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';
 import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
+import { TelemetryModule } from '@jumbe/telemetry';
 import { AllInOneModule } from './all-in-one.module';
 
 /**
@@ -13,7 +14,10 @@ const logger = createLogger(config.logLevel, 'all-in-one');
 
 runService(logger, async () => {
   const infrastructure = await startInfrastructure(config, 'all-in-one', logger, 'all-in-one');
-  const app = await createHttpApp(AllInOneModule.register(infrastructure), infrastructure);
+  const app = await createHttpApp(
+    TelemetryModule.around(AllInOneModule.register(infrastructure), infrastructure),
+    infrastructure,
+  );
   await app.listen(config.port, config.host);
   const url = await app.getUrl();
   logger.info({ url, dataDir: config.dataDir, network: config.network }, 'jumbe listening');

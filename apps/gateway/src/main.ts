@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { createHttpApp, GatewayModule } from '@jumbe/gateway';
 import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
+import { TelemetryModule } from '@jumbe/telemetry';
 
 /** The stateless gateway, one of N replicas: `npm run start:gateway`. */
 const config = loadConfig();
@@ -10,7 +11,10 @@ const logger = createLogger(config.logLevel, 'gateway');
 runService(logger, async () => {
   requireDistributedSettings(config, 'the gateway');
   const infrastructure = await startInfrastructure(config, 'distributed', logger, 'gateway');
-  const app = await createHttpApp(GatewayModule.register(infrastructure), infrastructure);
+  const app = await createHttpApp(
+    TelemetryModule.around(GatewayModule.register(infrastructure), infrastructure),
+    infrastructure,
+  );
   await app.listen(config.port, config.host);
   logger.info({ url: await app.getUrl() }, 'gateway listening');
   return {

@@ -1,6 +1,9 @@
 import 'reflect-metadata';
 import { runBackgroundService } from '@jumbe/platform';
 import { SessionWorkerModule } from '@jumbe/session-worker';
+import { TelemetryModule } from '@jumbe/telemetry';
 
 /** A session worker, one of M replicas (`npm run start:worker`): owns a share of the session shards. */
-runBackgroundService('session-worker', (infrastructure) => SessionWorkerModule.register(infrastructure));
+runBackgroundService('session-worker', (infrastructure) =>
+  TelemetryModule.around(SessionWorkerModule.register(infrastructure), infrastructure),
+);

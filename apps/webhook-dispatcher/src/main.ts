@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { runBackgroundService } from '@jumbe/platform';
+import { TelemetryModule } from '@jumbe/telemetry';
 import { WebhookDispatcherModule } from '@jumbe/webhook-dispatcher';
 
 /** A webhook dispatcher, one of K replicas (`npm run start:dispatcher`): delivers its share of the event shards. */
 runBackgroundService('webhook-dispatcher', (infrastructure) =>
-  WebhookDispatcherModule.register(infrastructure),
+  TelemetryModule.around(WebhookDispatcherModule.register(infrastructure), infrastructure),
 );

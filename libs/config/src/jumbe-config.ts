@@ -2,6 +2,8 @@
 export interface JumbeConfig {
   host: string;
   port: number;
+  /** JUMBE_METRICS_PORT: serve /metrics on this port instead of `port` (null: on `port`). */
+  metricsPort: number | null;
   dataDir: string;
   databaseUrl: string | null;
   natsUrl: string | null;

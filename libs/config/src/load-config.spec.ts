@@ -9,6 +9,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       host: '0.0.0.0',
       port: 8080,
+      metricsPort: null,
       dataDir: './data',
       databaseUrl: null,
       natsUrl: null,

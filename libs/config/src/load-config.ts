@@ -22,6 +22,7 @@ const optionalUrl = (protocols: string[]) =>
 const environmentSchema = z.object({
   JUMBE_HOST: z.string().min(1).default('0.0.0.0'),
   JUMBE_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  JUMBE_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   JUMBE_DATA_DIR: z.string().min(1).default('./data'),
   JUMBE_DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   JUMBE_NATS_URL: optionalUrl(['nats', 'tls']),
@@ -94,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
   return {
     host: value.JUMBE_HOST,
     port: value.JUMBE_PORT,
+    metricsPort: value.JUMBE_METRICS_PORT ?? null,
     dataDir: value.JUMBE_DATA_DIR,
     databaseUrl: value.JUMBE_DATABASE_URL ?? null,
     natsUrl: value.JUMBE_NATS_URL ?? null,

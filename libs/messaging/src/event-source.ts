@@ -18,4 +18,6 @@ export interface EventConsumption {
 export interface EventSource {
   /** Hands over the shard's stored events, oldest first, then new ones as they arrive. */
   consume(shard: number, handler: (event: DeliverableEvent) => void): Promise<EventConsumption>;
+  /** Events of the shard stored but not yet acknowledged by its consumer (lag), where the stream tells. */
+  pending?(shard: number): Promise<number>;
 }

@@ -57,6 +57,12 @@ export class JetStreamEventSource implements EventSource {
       },
     };
   }
+
+  async pending(shard: number): Promise<number> {
+    const manager = await this.connection.jetstreamManager();
+    const info = await manager.consumers.info(this.settings.stream, `dispatch-${shard}`);
+    return info.num_pending + info.num_ack_pending;
+  }
 }
 
 function toEvent(message: JsMsg): DeliverableEvent {

@@ -70,6 +70,13 @@ export class SessionHost {
     return this.shardTokens.has(shard);
   }
 
+  /** How many live sessions this worker holds, by state (for the metrics). */
+  countByState(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const session of this.live.values()) counts.set(session.state, (counts.get(session.state) ?? 0) + 1);
+    return counts;
+  }
+
   /** True while this worker serves `shard` under the lease granted with `token`. */
   holdsShard(shard: number, token: number): boolean {
     return this.shardTokens.get(shard) === token;

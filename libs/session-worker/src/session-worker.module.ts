@@ -1,6 +1,7 @@
 import { BatchedSessionRepository, NetworkCredentialStore, SendFailureRepository } from '@jumbe/persistence';
 import { newMemberId, ShardKeeper } from '@jumbe/coordination';
 import { type Infrastructure, ManagedWork } from '@jumbe/platform';
+import { observeInboundPublisher, observeLeaseLosses, observeShardOwner, telemetry } from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { InboundRelay } from './inbound-relay';
 import { createNetworkDriver } from './network-driver-factory';
@@ -22,7 +23,7 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
       sessions: new BatchedSessionRepository(dataSource),
       credentials: new NetworkCredentialStore(dataSource),
       failures: new SendFailureRepository(dataSource),
-      inbound: new InboundRelay(infrastructure.events),
+      inbound: new InboundRelay(observeInboundPublisher(infrastructure.events)),
       logger,
     },
     {
@@ -31,12 +32,16 @@ function createShardKeeper(infrastructure: Infrastructure): ShardKeeper {
       restoreWaitMs: Math.min(5_000, infrastructure.config.commandTimeoutMs / 2),
     },
   );
+  telemetry().watchSessions(() => host.countByState());
   const workerId = newMemberId();
   return new ShardKeeper(
     workerId,
-    infrastructure.ownership('session-worker').leases,
+    observeLeaseLosses('session-worker', infrastructure.ownership('session-worker').leases),
     infrastructure.ownership('session-worker').registry,
-    new WorkerShardOwner(infrastructure.bus, host, new SessionCommandHandler(host, logger)),
+    observeShardOwner(
+      'session-worker',
+      new WorkerShardOwner(infrastructure.bus, host, new SessionCommandHandler(host, logger)),
+    ),
     logger.child({ workerId }),
   );
 }

@@ -4,6 +4,12 @@ import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import type { BusSubscription } from '@jumbe/messaging';
 import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
 import { type Infrastructure, ManagedWork } from '@jumbe/platform';
+import {
+  observeConsumerPending,
+  observeLeaseLosses,
+  observeShardOwner,
+  observeWebhookPoster,
+} from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DispatchCommandHandler } from './dispatch-command-handler';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';
@@ -22,7 +28,7 @@ class WebhookDispatcherService {
   constructor(private readonly infrastructure: Infrastructure) {
     const { dataSource, logger, config } = infrastructure;
     const deliveries = new WebhookDeliveryRepository(dataSource);
-    const poster = new WebhookPoster(config.allowPrivateNetworks);
+    const poster = observeWebhookPoster(new WebhookPoster(config.allowPrivateNetworks));
     this.directory = new WebhookDirectory(
       new WebhookRepository(dataSource),
       new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
@@ -30,13 +36,17 @@ class WebhookDispatcherService {
     );
     this.dispatcher = new EventDispatcher(this.directory, poster, deliveries, logger);
     this.commands = new DispatchCommandHandler(this.directory, poster, deliveries, logger);
+    observeConsumerPending(infrastructure.eventSource);
     const ownership = infrastructure.ownership('webhook-dispatcher');
     const dispatcherId = newMemberId();
     this.keeper = new ShardKeeper(
       dispatcherId,
-      ownership.leases,
+      observeLeaseLosses('webhook-dispatcher', ownership.leases),
       ownership.registry,
-      new DispatcherShardOwner(infrastructure.eventSource, this.dispatcher),
+      observeShardOwner(
+        'webhook-dispatcher',
+        new DispatcherShardOwner(infrastructure.eventSource, this.dispatcher),
+      ),
       logger.child({ dispatcherId }),
       DEFAULT_SHARD_KEEPER_OPTIONS,
     );

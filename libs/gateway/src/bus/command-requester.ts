@@ -1,5 +1,6 @@
 import { ApiError, commandReplySchema } from '@jumbe/contracts';
 import { BusNoResponderError, BusTimeoutError, type MessageBus } from '@jumbe/messaging';
+import { observeBusCommand } from '@jumbe/telemetry';
 
 /** Who answers a kind of command, named in the errors a client sees when they do not. */
 export interface Responder {
@@ -62,9 +63,17 @@ async function requestOnce(
   responder: Responder,
 ): Promise<unknown> {
   let raw: unknown;
+  const observed = observeBusCommand(String((command as { type?: unknown }).type ?? 'unknown'));
   try {
     raw = await bus.request(subject, command, { timeoutMs });
   } catch (error) {
+    observed(
+      error instanceof BusTimeoutError
+        ? 'timeout'
+        : error instanceof BusNoResponderError
+          ? 'no_owner'
+          : 'bus_unavailable',
+    );
     if (error instanceof BusTimeoutError) {
       throw new ApiError(
         'timeout',
@@ -86,6 +95,7 @@ async function requestOnce(
     });
   }
   const reply = commandReplySchema.safeParse(raw);
+  observed(reply.success ? (reply.data.ok ? 'ok' : reply.data.error.code) : 'bad_reply');
   if (!reply.success)
     throw new ApiError(
       'unavailable',

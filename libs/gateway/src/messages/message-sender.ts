@@ -8,6 +8,7 @@ import {
 } from '@jumbe/contracts';
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
 import { UrlPolicy } from '@jumbe/egress';
+import { countSend } from '@jumbe/telemetry';
 import { IdempotencyRepository, SendFailureRepository } from '@jumbe/persistence';
 import type { Infrastructure } from '@jumbe/platform';
 import { Inject, Injectable } from '@nestjs/common';
@@ -76,9 +77,11 @@ export class MessageSender {
       });
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };
       this.meter.count(accountId, 'messagesSent');
+      countSend(kind, 'sent');
       if (claimed) await this.idempotency.complete(accountId, claimed, outcome.status, outcome.body);
       return outcome;
     } catch (error) {
+      countSend(kind, error instanceof ApiError ? error.code : 'internal');
       if (claimed) await this.idempotency.release(accountId, claimed).catch(() => undefined);
       if (error instanceof ApiError && error.code !== 'idempotency_conflict') {
         await this.recordFailure(accountId, kind, rawBody, error);

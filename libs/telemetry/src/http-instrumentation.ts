@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Telemetry } from './telemetry';
+
+/** A caller's X-Request-Id is kept when it is this plain; anything else gets a fresh id. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const REFUSALS = new Set([401, 402, 403]);
+
+const instrumented = new WeakSet<FastifyInstance>();
+const requestIds = new WeakMap<FastifyRequest, string>();
+
+/** The request id of a request (X-Request-Id, given or generated), once instrumented. */
+export function requestIdOf(request: FastifyRequest): string | undefined {
+  return requestIds.get(request);
+}
+
+/**
+ * On every request: an X-Request-Id (the caller's, or a new UUID) returned on the response; on
+ * every response: the HTTP metrics and one JSON log line at info (method, route template, status,
+ * duration, request id, account id; the raw URL only at debug: paths can carry session ids).
+ */
+export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, logger: Logger): void {
+  if (instrumented.has(fastify)) return;
+  instrumented.add(fastify);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const given = request.headers['x-request-id'];
+    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    requestIds.set(request, requestId);
+    void reply.header('x-request-id', requestId);
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    observe(request, reply, telemetry, logger);
+    done();
+  });
+}
+
+function observe(request: FastifyRequest, reply: FastifyReply, telemetry: Telemetry, logger: Logger): void {
+  // The template (/api/v1/sessions/:sessionId), never the raw path; unmatched URLs share one label.
+  const route = request.routeOptions.url ?? 'unmatched';
+  const status = reply.statusCode;
+  const labels = { route, method: request.method, status: String(status) };
+  const seconds = reply.elapsedTime / 1000;
+  telemetry.httpRequests.inc(labels);
+  telemetry.httpDuration.observe(labels, seconds);
+  const accountId = (request as { customer?: { access?: { accountId?: string } } }).customer?.access
+    ?.accountId;
+  if (isCustomerRoute(route)) {
+    if (accountId !== undefined) telemetry.apiHits.inc();
+    else if (REFUSALS.has(status)) telemetry.apiRefusals.inc({ status: String(status) });
+  }
+  const line: Record<string, unknown> = {
+    requestId: requestIds.get(request),
+    method: request.method,
+    route,
+    status,
+    durationMs: Math.round(reply.elapsedTime * 10) / 10,
+  };
+  if (accountId !== undefined) line.accountId = accountId;
+  if (logger.isLevelEnabled('debug')) line.url = request.url;
+  logger.info(line, 'request');
+}
+
+function isCustomerRoute(route: string): boolean {
+  return (
+    route.startsWith('/api/v1/') && !route.startsWith('/api/v1/admin') && !route.startsWith('/api/v1/health')
+  );
+}

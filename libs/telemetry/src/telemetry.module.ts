@@ -1,0 +1,112 @@
+import type { Infrastructure } from '@jumbe/platform';
+import {
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { createServer, type Server } from 'node:http';
+import { instrumentHttp } from './http-instrumentation';
+import { Telemetry, telemetry } from './telemetry';
+
+const TELEMETRY_INFRASTRUCTURE = Symbol('TELEMETRY_INFRASTRUCTURE');
+
+/**
+ * Wires the process's Telemetry into a Nest app: request ids, HTTP metrics and request logs on its
+ * Fastify instance, dependency probes, and `GET /metrics` on the service's port, or only on
+ * JUMBE_METRICS_PORT when that is set (so the public port need not expose it).
+ */
+@Injectable()
+class TelemetryLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private metricsServer: Server | null = null;
+
+  constructor(
+    private readonly telemetry: Telemetry,
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(TELEMETRY_INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+  ) {}
+
+  onModuleInit(): void {
+    const { config, logger, dataSource, bus, coordinationHealth } = this.infrastructure;
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    instrumentHttp(fastify, this.telemetry, logger);
+    this.telemetry.watchDependency('database', () => succeeds(dataSource.query('SELECT 1')));
+    this.telemetry.watchDependency('bus', () => succeeds(bus.check()));
+    this.telemetry.watchDependency('coordination', () => succeeds(coordinationHealth.check()));
+    if (config.metricsPort === null) {
+      fastify.get('/metrics', async (_request, reply) => {
+        const { contentType, body } = await this.telemetry.exposition();
+        return reply.type(contentType).send(body);
+      });
+    }
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { config, logger } = this.infrastructure;
+    if (config.metricsPort === null) return;
+    const server = createServer((request, response) => {
+      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
+        return;
+      }
+      this.telemetry.exposition().then(
+        ({ contentType, body }) => response.writeHead(200, { 'content-type': contentType }).end(body),
+        () => response.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.metricsPort ?? 0, config.host, () => resolve());
+    });
+    this.metricsServer = server;
+    const address = server.address();
+    logger.info(
+      { port: typeof address === 'object' ? address?.port : config.metricsPort },
+      'metrics listening',
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.metricsServer;
+    this.metricsServer = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** A probe that resolves true when the dependency answers within 1.5 s, false otherwise. */
+async function succeeds(probe: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 1_500);
+  });
+  try {
+    return await Promise.race([probe.then(() => true), deadline]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+@Module({})
+export class TelemetryModule {
+  /** `service`, observed: its module plus metrics, request ids and request logs. */
+  static around(service: DynamicModule, infrastructure: Infrastructure): DynamicModule {
+    return {
+      module: TelemetryModule,
+      global: true,
+      imports: [service],
+      providers: [
+        { provide: Telemetry, useValue: telemetry() },
+        { provide: TELEMETRY_INFRASTRUCTURE, useValue: infrastructure },
+        TelemetryLifecycle,
+      ],
+      exports: [Telemetry],
+    };
+  }
+}

@@ -204,6 +204,14 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await shot('keys');
     await tab('Usage');
     await page.getByText('Messages sent').waitFor();
+    const chart = page.getByTestId('hits-chart');
+    await chart.waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await chart.locator('rect').count()).toBe(new Date().getUTCDate());
+    expect(
+      Number(await chart.locator(`rect[data-date="${today}"]`).getAttribute('data-hits')),
+    ).toBeGreaterThan(0);
+    expect(await chart.getAttribute('aria-label')).toMatch(/^API hits per day: \d+ over \d+ days/);
     await shot('usage');
     await tab('API keys');
     const row = page.locator('tr', { hasText: 'from-browser' });

@@ -2,11 +2,13 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './data-source';
 import { assertSchemaCurrent, migrate } from './migration-runner';
+import { ALL_MIGRATIONS } from './migrations/all-migrations';
 import { SchemaBehindError, SchemaTooNewError } from './schema-errors';
 import { TEST_SERVER_URL } from './testing/migrated-test-database';
 import { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';
 
-const INITIAL = 'InitialSchema1700000000000';
+/** Every migration's name, oldest first: what a fresh database gets applied. */
+const ALL = ALL_MIGRATIONS.map((migration) => new migration().name);
 
 describe('migrate', () => {
   let database: ThrowawayDatabase;
@@ -30,7 +32,7 @@ describe('migrate', () => {
 
   it('applies the schema once, then has nothing to do', async () => {
     const dataSource = await connect();
-    expect(await migrate(dataSource)).toEqual({ applied: [INITIAL] });
+    expect(await migrate(dataSource)).toEqual({ applied: ALL });
     expect(await migrate(dataSource)).toEqual({ applied: [] });
 
     const tables = (await dataSource.query(
@@ -47,6 +49,7 @@ describe('migrate', () => {
       'send_failures',
       'sessions',
       'usage_counters',
+      'usage_daily',
       'webhook_deliveries',
       'webhooks',
     ]);
@@ -56,9 +59,9 @@ describe('migrate', () => {
   it('lets exactly one of several processes starting together migrate', async () => {
     const dataSources = await Promise.all([connect(), connect(), connect()]);
     const results = await Promise.all(dataSources.map((dataSource) => migrate(dataSource)));
-    expect(results.map((result) => result.applied).sort()).toEqual([[], [], [INITIAL]]);
+    expect(results.map((result) => result.applied).sort()).toEqual([[], [], ALL]);
     const recorded = (await dataSources[0].query('SELECT name FROM migrations')) as Array<{ name: string }>;
-    expect(recorded).toEqual([{ name: INITIAL }]);
+    expect(recorded.map((row) => row.name).sort()).toEqual([...ALL].sort());
   });
 
   it('releases the advisory lock afterwards, even when it refuses', async () => {
@@ -92,18 +95,18 @@ describe('migrate', () => {
     const dataSource = await connect();
     const error = await assertSchemaCurrent(dataSource).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SchemaBehindError);
-    expect((error as SchemaBehindError).pendingMigrations).toEqual([INITIAL]);
+    expect((error as SchemaBehindError).pendingMigrations).toEqual(ALL);
   });
 
   it('can be reverted by the migration down()', async () => {
     const dataSource = await connect();
     await migrate(dataSource);
-    await dataSource.undoLastMigration();
+    for (let i = 0; i < ALL.length; i += 1) await dataSource.undoLastMigration();
     const tables = (await dataSource.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
     )) as Array<{ table_name: string }>;
     expect(tables.map((row) => row.table_name)).toEqual(['migrations']);
-    expect(await migrate(dataSource)).toEqual({ applied: [INITIAL] });
+    expect(await migrate(dataSource)).toEqual({ applied: ALL });
   });
 
   it('gives up connecting after about 5 s when the server does not answer', async () => {

@@ -101,7 +101,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'GET',
     path: '/api/v1/usage',
     tag: 'Account',
-    summary: 'Plan, billing cycle and usage counters',
+    summary: 'Plan, billing cycle, usage counters and API hits per day of the cycle (hitsPerDay)',
     auth: 'key',
     response: envelope(usageSchema),
   },

@@ -11,6 +11,8 @@ import { startAllInOne, type Topology } from './support/topology';
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const DIST = join(__dirname, '..', '..', 'dist', 'dashboard');
 const CHROMIUM = process.env['JUMBE_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
+/** Screenshots are rewritten only on request, so an ordinary run leaves the tree clean. */
+const TAKE_SCREENSHOTS = process.env['JUMBE_SCREENSHOTS'] === '1';
 
 /**
  * The dashboard in Debian's Chromium, headless, against the all-in-one process on the sandbox
@@ -46,7 +48,7 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on('dialog', (dialog) => void dialog.accept());
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    if (TAKE_SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -54,7 +56,9 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await topology?.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const shot = async (name: string) => {
+    if (TAKE_SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  };
   const tab = (name: string) =>
     page.getByRole('navigation').getByRole('button', { name, exact: true }).click();
   async function signIn(secret: string, kind: 'key' | 'admin' = 'key') {

@@ -1,16 +1,27 @@
 import { call, type Credential, type Usage } from '../api';
 import { LoadError, Panel, useLoader, when } from '../ui';
 
-/** Usage this cycle against the plan: meters for the capped counters, totals for the rest. */
-export function UsagePanel({ credential }: { credential: Credential }) {
+/**
+ * Usage this cycle against the plan: meters for the capped counters, totals for the rest. The
+ * operator view shows an account's through `/admin/accounts/:id/usage` (the same shape).
+ */
+export function UsagePanel({
+  credential,
+  path = '/usage',
+  title = 'Usage this cycle',
+}: {
+  credential: Credential;
+  path?: string;
+  title?: string;
+}) {
   const usage = useLoader(
-    async () => (await call<Usage>(credential, 'GET', '/usage')).data,
-    [credential],
+    async () => (await call<Usage>(credential, 'GET', path)).data,
+    [credential, path],
     10_000,
   );
   const u = usage.value;
   return (
-    <Panel title="Usage this cycle">
+    <Panel title={title}>
       <LoadError error={usage.error} />
       {u && (
         <>

@@ -11,6 +11,8 @@ import { startAllInOne, type Topology } from './support/topology';
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const DIST = join(__dirname, '..', '..', 'dist', 'dashboard');
 const CHROMIUM = process.env['JUMBE_TEST_CHROMIUM'] ?? '/usr/bin/chromium';
+/** Screenshots are rewritten only on request, so an ordinary run leaves the tree clean. */
+const TAKE_SCREENSHOTS = process.env['JUMBE_SCREENSHOTS'] === '1';
 
 /**
  * The dashboard in Debian's Chromium, headless, against the all-in-one process on the sandbox
@@ -46,7 +48,7 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on('dialog', (dialog) => void dialog.accept());
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    if (TAKE_SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -54,7 +56,9 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await topology?.stop();
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const shot = async (name: string) => {
+    if (TAKE_SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  };
   const tab = (name: string) =>
     page.getByRole('navigation').getByRole('button', { name, exact: true }).click();
   async function signIn(secret: string, kind: 'key' | 'admin' = 'key') {
@@ -194,6 +198,53 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await shot('webhook');
   });
 
+  it('redelivers a delivery from the list: the receiver gets the event again', async () => {
+    const before = (await receiver.waitFor('/dashboard', 1)).length;
+    const row = page.getByTestId('deliveries').locator('tr', { hasText: 'webhook.test' }).first();
+    await row.getByRole('button', { name: 'Redeliver' }).click();
+    await page.getByRole('status').filter({ hasText: 'Event redelivered' }).waitFor();
+    const requests = await receiver.waitFor('/dashboard', before + 1);
+    expect(requests.length).toBe(before + 1);
+    // The redelivery is the same event again.
+    expect(requests.at(-1)!.json.event).toBe(requests[0]!.json.event);
+  });
+
+  it('links a session with a pairing code instead of the QR', async () => {
+    await tab('Sessions');
+    await page.getByLabel('Session id').fill('paired');
+    await page.getByRole('button', { name: 'Start session' }).click();
+    await page.getByTestId('qr').waitFor({ timeout: 20_000 });
+    const phone = randomPhone();
+    await page.getByLabel('Or link with a code: phone number').fill(phone);
+    await page.getByRole('button', { name: 'Get pairing code' }).click();
+    const shown = page.getByRole('status').filter({ hasText: 'Pairing code:' });
+    await shown.waitFor();
+    const code = (await shown.locator('strong').textContent())!.trim();
+    expect(code).toMatch(/^[A-Z0-9-]{8,9}$/);
+    const state = await api.get('/api/v1/session/qr?sessionId=paired', { key: account.key });
+    expect(state.body.data.state).toBe('pairing_code_ready');
+    await page.getByTestId('detail-state').filter({ hasText: 'pairing_code_ready' }).waitFor();
+
+    // The phone types the code: in the sandbox, the panel's "scan" as the number the code was for.
+    await tab('Sandbox');
+    await page.getByLabel('Session', { exact: true }).fill('paired');
+    await page.getByLabel('Scan the QR as phone number').fill(phone);
+    await page.getByRole('button', { name: 'Scan QR' }).click();
+    await page.getByRole('status').filter({ hasText: 'session is connected' }).waitFor();
+    await tab('Sessions');
+    await page
+      .locator('tr', { hasText: 'paired' })
+      .getByTestId('session-state')
+      .filter({ hasText: /^connected$/ })
+      .waitFor({ timeout: 10_000 });
+    const listed = await api.get('/api/v1/sessions', { key: account.key });
+    expect(listed.body.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ sessionId: 'paired', state: 'connected', phoneNumber: phone }),
+      ]),
+    );
+  });
+
   it('creates a key shown once, which works, and revokes it, after which it is refused', async () => {
     await tab('API keys');
     await page.getByLabel('New key name').fill('from-browser');
@@ -204,6 +255,14 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await shot('keys');
     await tab('Usage');
     await page.getByText('Messages sent').waitFor();
+    const chart = page.getByTestId('hits-chart');
+    await chart.waitFor();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await chart.locator('rect').count()).toBe(new Date().getUTCDate());
+    expect(
+      Number(await chart.locator(`rect[data-date="${today}"]`).getAttribute('data-hits')),
+    ).toBeGreaterThan(0);
+    expect(await chart.getAttribute('aria-label')).toMatch(/^API hits per day: \d+ over \d+ days/);
     await shot('usage');
     await tab('API keys');
     const row = page.locator('tr', { hasText: 'from-browser' });
@@ -220,6 +279,7 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await page
       .getByTestId('session-state')
       .filter({ hasText: /^connected$/ })
+      .first()
       .waitFor();
     const sections = await page.getByRole('navigation').getByRole('button').allTextContents();
     expect(sections).toEqual(['Sessions', 'Failed sends', 'Webhook', 'Usage']);
@@ -235,6 +295,24 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await page.getByRole('button', { name: `Suspend ${name}` }).click();
     await page.getByRole('button', { name: `Reinstate ${name}` }).waitFor();
     await shot('operator');
+
+    // The account's usage (with the per-day chart) and sessions, as the operator sees them.
+    await page.getByRole('button', { name: `Keys of ${name}` }).click();
+    await page.getByRole('heading', { name: 'Usage of the account' }).waitFor();
+    await page.getByTestId('hits-chart').waitFor();
+    const sessions = page.getByTestId('account-sessions');
+    await sessions.locator('tr', { hasText: 'paired' }).filter({ hasText: 'connected' }).waitFor();
+    await sessions.locator('tr', { hasText: 'default' }).waitFor();
+
+    // Editing the plan's limits takes effect for the account.
+    await page.getByLabel(`Monthly API hits of ${account.planName}`).fill('123456');
+    await page.getByRole('button', { name: `Save ${account.planName}` }).click();
+    await page.getByText(`${account.planName}: 123456 API hits a month`).waitFor();
+    await page.getByRole('button', { name: `Reinstate ${name}` }).click();
+    await page.getByRole('button', { name: `Suspend ${name}` }).waitFor();
+    expect((await api.get('/api/v1/usage', { key: account.key })).body.data.apiHitLimit).toBe(123456);
+    await page.getByRole('button', { name: `Suspend ${name}` }).click();
+    await page.getByRole('button', { name: `Reinstate ${name}` }).waitFor();
     expectError(await api.get('/api/v1/usage', { key: account.key }), 403, 'account_suspended');
     await signOut();
     await signIn(account.key);

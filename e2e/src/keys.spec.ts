@@ -75,4 +75,25 @@ describe('customer API keys (/keys) on the all-in-one process', () => {
       'validation_error',
     );
   });
+
+  it('returns the API hits of each day of the cycle, summing to the cycle counter', async () => {
+    const carol = await createAccount(api, topology.adminToken);
+    for (let i = 0; i < 4; i += 1)
+      expect((await api.get('/api/v1/sessions', { key: carol.key })).status).toBe(200);
+    const usage = await api.get('/api/v1/usage', { key: carol.key });
+    expect(usage.status).toBe(200);
+    const { hitsPerDay, apiHits, periodStart } = usage.body.data as {
+      hitsPerDay: Array<{ date: string; apiHits: number }>;
+      apiHits: number;
+      periodStart: string;
+    };
+    const today = new Date().toISOString().slice(0, 10);
+    expect(hitsPerDay[0]!.date).toBe(periodStart.slice(0, 10));
+    expect(hitsPerDay.at(-1)!.date).toBe(today);
+    expect(hitsPerDay).toHaveLength(new Date().getUTCDate());
+    // Every hit of the new account is today's, the /usage request itself included.
+    expect(apiHits).toBe(5);
+    expect(hitsPerDay.at(-1)!.apiHits).toBe(5);
+    expect(hitsPerDay.slice(0, -1).every((day) => day.apiHits === 0)).toBe(true);
+  });
 });

@@ -103,6 +103,7 @@ export interface Usage {
   sendFailures: number;
   sessions: number;
   sessionLimit: number;
+  hitsPerDay: Array<{ date: string; apiHits: number }>;
 }
 export interface SendFailure {
   id: string;

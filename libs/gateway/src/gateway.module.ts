@@ -1,4 +1,9 @@
-import { AccountRepository, ApiKeyRepository, UsageRepository } from '@jumbe/persistence';
+import {
+  AccountRepository,
+  ApiKeyRepository,
+  DailyUsageRepository,
+  UsageRepository,
+} from '@jumbe/persistence';
 import { HealthModule, type Infrastructure } from '@jumbe/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
@@ -69,6 +74,8 @@ export class GatewayModule {
               infrastructure.usageStore,
               new UsageRepository(infrastructure.dataSource),
               infrastructure.logger,
+              undefined,
+              new DailyUsageRepository(infrastructure.dataSource),
             ),
         },
         {

@@ -24,7 +24,12 @@ export type { ApiKey } from './models/api-key';
 export { PlanRepository, type NewPlan } from './repositories/plan.repository';
 export { AccountRepository, type NewAccount, type AccountChanges } from './repositories/account.repository';
 export { ApiKeyRepository, type NewApiKey, type ActiveKey } from './repositories/api-key.repository';
-export { UsageRepository, type UsageSnapshot } from './repositories/usage.repository';
+export {
+  DailyUsageRepository,
+  type DailyHits,
+  UsageRepository,
+  type UsageSnapshot,
+} from './repositories/usage.repository';
 export {
   SessionRepository,
   type SessionRef,

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { type Account, type ApiKey, call, type Credential, type Plan } from '../api';
+import { type Account, type ApiKey, call, type Credential, type Plan, type Session } from '../api';
 import { CreateKey, KeyTable } from '../customer/keys-panel';
+import { UsagePanel } from '../customer/usage-panel';
 import { LoadError, Outcome, Panel, useAction, useLoader, when } from '../ui';
 
-/** The operator's view (admin token): plans, accounts, and any account's keys. */
+/** The operator's view (admin token): plans, accounts, and any account's keys, usage and sessions. */
 export function OperatorView({ credential }: { credential: Credential }) {
   const plans = useLoader(
     async () => (await call<Plan[]>(credential, 'GET', '/admin/plans')).data,
@@ -50,7 +51,18 @@ export function OperatorView({ credential }: { credential: Credential }) {
           </div>
         )}
       </Panel>
-      {selected && <AccountKeys key={selected} credential={credential} accountId={selected} />}
+      {selected && (
+        <>
+          <AccountKeys key={`keys-${selected}`} credential={credential} accountId={selected} />
+          <UsagePanel
+            key={`usage-${selected}`}
+            credential={credential}
+            path={`/admin/accounts/${selected}/usage`}
+            title="Usage of the account"
+          />
+          <AccountSessions key={`sessions-${selected}`} credential={credential} accountId={selected} />
+        </>
+      )}
     </main>
   );
 }
@@ -71,10 +83,7 @@ function PlansPanel(props: {
       {props.plans && (
         <ul>
           {props.plans.map((plan) => (
-            <li key={plan.id}>
-              <strong>{plan.name}</strong>: {plan.monthlyApiHits} API hits a month, {plan.maxSessions}{' '}
-              sessions
-            </li>
+            <PlanRow key={plan.id} credential={props.credential} plan={plan} reload={props.reload} />
           ))}
         </ul>
       )}
@@ -117,6 +126,54 @@ function PlansPanel(props: {
       </form>
       <Outcome outcome={action.outcome} />
     </Panel>
+  );
+}
+
+/** A plan with its limits editable in place (the name is fixed: accounts refer to it). */
+function PlanRow(props: { credential: Credential; plan: Plan; reload: () => Promise<void> }) {
+  const { plan } = props;
+  const [hits, setHits] = useState(String(plan.monthlyApiHits));
+  const [sessions, setSessions] = useState(String(plan.maxSessions));
+  const action = useAction();
+  return (
+    <li data-plan={plan.name}>
+      <strong>{plan.name}</strong>: {plan.monthlyApiHits} API hits a month, {plan.maxSessions} sessions
+      <form
+        class="row"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void action.run(async () => {
+            const result = await call(props.credential, 'PATCH', `/admin/plans/${plan.id}`, {
+              monthlyApiHits: Number(hits),
+              maxSessions: Number(sessions),
+            });
+            await props.reload();
+            return result.message ?? 'Plan updated.';
+          });
+        }}
+      >
+        <label for={`hits-${plan.id}`}>Monthly API hits of {plan.name}</label>
+        <input
+          id={`hits-${plan.id}`}
+          type="number"
+          min="0"
+          value={hits}
+          onInput={(e) => setHits(e.currentTarget.value)}
+        />
+        <label for={`sessions-${plan.id}`}>Max sessions of {plan.name}</label>
+        <input
+          id={`sessions-${plan.id}`}
+          type="number"
+          min="0"
+          value={sessions}
+          onInput={(e) => setSessions(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={action.busy}>
+          Save {plan.name}
+        </button>
+      </form>
+      <Outcome outcome={action.outcome} />
+    </li>
   );
 }
 
@@ -225,6 +282,47 @@ function AccountKeys({ credential, accountId }: { credential: Credential; accoun
         create={(body) => call<ApiKey>(credential, 'POST', `/admin/accounts/${accountId}/keys`, body)}
         reload={keys.reload}
       />
+    </Panel>
+  );
+}
+
+function AccountSessions({ credential, accountId }: { credential: Credential; accountId: string }) {
+  const sessions = useLoader(
+    async () => (await call<Session[]>(credential, 'GET', `/admin/accounts/${accountId}/sessions`)).data,
+    [credential, accountId],
+    5_000,
+  );
+  return (
+    <Panel title="Sessions of the account">
+      <LoadError error={sessions.error} />
+      {sessions.value && sessions.value.length === 0 && <p>No sessions.</p>}
+      {sessions.value && sessions.value.length > 0 && (
+        <div class="table-wrap">
+          <table data-testid="account-sessions">
+            <thead>
+              <tr>
+                <th scope="col">Session</th>
+                <th scope="col">State</th>
+                <th scope="col">Phone number</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.value.map((session) => (
+                <tr key={session.sessionId}>
+                  <td>{session.sessionId}</td>
+                  <td>
+                    {session.state}
+                    {session.reason ? ` (${session.reason})` : ''}
+                  </td>
+                  <td>{session.phoneNumber ?? '—'}</td>
+                  <td>{session.updatedAt ? when(session.updatedAt) : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </Panel>
   );
 }

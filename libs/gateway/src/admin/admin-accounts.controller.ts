@@ -6,15 +6,32 @@ import {
   updateAccountSchema,
   type UpdateAccountInput,
 } from '@jumbe/contracts';
+import { billingCycleAt, sessionView } from '@jumbe/domain';
 import { OperatorService } from '@jumbe/operator';
-import { Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { AccountRepository, SessionRepository } from '@jumbe/persistence';
+import type { Infrastructure } from '@jumbe/platform';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiError } from '@jumbe/contracts';
+import { orUnavailable } from '../auth/dependency-failure';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { INFRASTRUCTURE } from '../gateway.tokens';
 import { ValidBody } from '../http/validated-input.decorators';
+import { UsageMeter } from '../metering/usage-meter';
 
 @Controller('api/v1/admin/accounts')
 @UseGuards(AdminTokenGuard)
 export class AdminAccountsController {
-  constructor(private readonly operator: OperatorService) {}
+  private readonly accounts: AccountRepository;
+  private readonly sessions: SessionRepository;
+
+  constructor(
+    private readonly operator: OperatorService,
+    private readonly meter: UsageMeter,
+    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+  ) {
+    this.accounts = new AccountRepository(infrastructure.dataSource);
+    this.sessions = new SessionRepository(infrastructure.dataSource);
+  }
 
   @Post()
   @HttpCode(201)
@@ -30,6 +47,41 @@ export class AdminAccountsController {
   @Get(':id')
   async get(@Param('id') id: string) {
     return { data: await this.operator.getAccount(id) };
+  }
+
+  /** The account's usage this cycle, as the account itself sees it on `GET /usage`. */
+  @Get(':id/usage')
+  async usage(@Param('id') id: string) {
+    const found = await orUnavailable('database', () => this.accounts.findWithPlan(id));
+    if (!found) throw new ApiError('not_found', `No account with id "${id}".`);
+    const cycle = billingCycleAt(new Date());
+    const [usage, sessions, hitsPerDay] = await Promise.all([
+      this.meter.current(id),
+      orUnavailable('database', () => this.sessions.countActive(id)),
+      this.meter.hitsPerDay(id),
+    ]);
+    return {
+      data: {
+        plan: found.plan.name,
+        periodStart: cycle.start.toISOString(),
+        periodEnd: cycle.end.toISOString(),
+        apiHits: usage.apiHits,
+        apiHitLimit: found.plan.monthlyApiHits,
+        messagesSent: usage.messagesSent,
+        sendFailures: usage.sendFailures,
+        sessions,
+        sessionLimit: found.plan.maxSessions,
+        hitsPerDay,
+      },
+    };
+  }
+
+  @Get(':id/sessions')
+  async listSessions(@Param('id') id: string) {
+    const found = await orUnavailable('database', () => this.accounts.findWithPlan(id));
+    if (!found) throw new ApiError('not_found', `No account with id "${id}".`);
+    const records = await orUnavailable('database', () => this.sessions.list(id));
+    return { data: records.map((record) => sessionView(record)) };
   }
 
   @Patch(':id')

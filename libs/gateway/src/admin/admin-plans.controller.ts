@@ -1,6 +1,11 @@
-import { createPlanSchema, type CreatePlanInput } from '@jumbe/contracts';
+import {
+  createPlanSchema,
+  type CreatePlanInput,
+  updatePlanSchema,
+  type UpdatePlanInput,
+} from '@jumbe/contracts';
 import { OperatorService } from '@jumbe/operator';
-import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ValidBody } from '../http/validated-input.decorators';
 
@@ -18,5 +23,10 @@ export class AdminPlansController {
   @Get()
   async list() {
     return { data: await this.operator.listPlans() };
+  }
+
+  @Patch(':id')
+  async update(@Param('id') id: string, @ValidBody(updatePlanSchema) input: UpdatePlanInput) {
+    return { message: 'Plan updated', data: await this.operator.updatePlan(id, input) };
   }
 }

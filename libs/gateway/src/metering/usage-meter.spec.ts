@@ -2,6 +2,7 @@ import { MemoryUsageCounterStore, type UsageCounterField, type UsageCounterStore
 import { ZERO_USAGE, type UsageCounters } from '@jumbe/domain';
 import {
   AccountRepository,
+  DailyUsageRepository,
   openMigratedTestDatabase,
   PlanRepository,
   UsageRepository,
@@ -302,6 +303,51 @@ describe('UsageMeter (PostgreSQL)', () => {
       await meter.stop();
 
       expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 2, messagesSent: 1, sendFailures: 1 });
+    });
+  });
+
+  describe('hitsPerDay', () => {
+    const daily = () => new DailyUsageRepository(db.dataSource);
+
+    it('adds the hits of several gateways per UTC day, zeros for days without hits, capped hits not counted', async () => {
+      const account = await newAccount();
+      const store = new MemoryUsageCounterStore();
+      const a = new UsageMeter(store, usage, logger, 60_000, daily());
+      const b = new UsageMeter(store, usage, logger, 60_000, daily());
+      meters.push(a, b);
+      const day2 = new Date('2031-03-02T23:59:59.000Z');
+      await a.countHit(account, 50, day2);
+      await b.countHit(account, 50, day2);
+      await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).countHit(account, 50, NOW)));
+      await b.flush();
+
+      const days = await a.hitsPerDay(account, NOW);
+
+      expect(days).toHaveLength(15);
+      expect(days[0]).toEqual({ date: '2031-03-01', apiHits: 0 });
+      expect(days[1]).toEqual({ date: '2031-03-02', apiHits: 2 });
+      expect(days[14]).toEqual({ date: '2031-03-15', apiHits: 48 });
+      expect(days.reduce((sum, day) => sum + day.apiHits, 0)).toBe(50);
+    });
+
+    it('keeps the hits of a failed write and adds them on the next flush', async () => {
+      const account = await newAccount();
+      let failures = 1;
+      const real = daily();
+      const flaky = {
+        addHits: async (rows: Parameters<DailyUsageRepository['addHits']>[0]) => {
+          if (failures-- > 0) throw new Error('Connection terminated unexpectedly');
+          return real.addHits(rows);
+        },
+        hitsBetween: real.hitsBetween.bind(real),
+      };
+      const meter = new UsageMeter(new MemoryUsageCounterStore(), usage, logger, 60_000, flaky);
+      meters.push(meter);
+      await meter.countHit(account, 50, NOW);
+      await meter.flush();
+      await meter.countHit(account, 50, NOW);
+
+      expect((await meter.hitsPerDay(account, NOW)).at(-1)).toEqual({ date: '2031-03-15', apiHits: 2 });
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { UsageCounterStore } from '@jumbe/coordination';
 import { type BillingCycle, billingCycleAt, type UsageCounters } from '@jumbe/domain';
-import type { UsageRepository } from '@jumbe/persistence';
+import type { DailyHits, DailyUsageRepository, UsageRepository } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import { orUnavailable, unavailable } from '../auth/dependency-failure';
 
@@ -19,6 +19,13 @@ interface PendingCounts {
   sendFailures: number;
 }
 
+/** One UTC day's API hits, as `GET /usage` returns them. */
+export interface DayHits {
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  apiHits: number;
+}
+
 /** How long send counts may wait before they reach the shared store. */
 const COUNT_BATCH_MS = 200;
 
@@ -35,12 +42,18 @@ export class UsageMeter {
   private timer: NodeJS.Timeout | null = null;
   private countTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  /**
+   * Hits this gateway allowed per account and UTC day, not yet added to `usage_daily`. Written
+   * behind with the counters; they feed only the per-day chart, never the cap.
+   */
+  private dailyPending = new Map<string, DailyHits>();
 
   constructor(
     private readonly store: UsageCounterStore,
     private readonly usage: Pick<UsageRepository, 'load' | 'saveManyAtLeast'>,
     private readonly logger: Logger,
     private readonly flushEveryMs = 1_000,
+    private readonly daily: Pick<DailyUsageRepository, 'addHits' | 'hitsBetween'> | null = null,
   ) {}
 
   start(): void {
@@ -63,7 +76,10 @@ export class UsageMeter {
   async countHit(accountId: string, limit: number, now = new Date()): Promise<HitResult> {
     const cycle = billingCycleAt(now);
     const result = await this.seeded(accountId, cycle, () => this.store.tryHit(accountId, cycle.id, limit));
-    if (result.allowed) this.markDirty(accountId, cycle.id);
+    if (result.allowed) {
+      this.markDirty(accountId, cycle.id);
+      this.countDay(accountId, now);
+    }
     return { ...result, cycle };
   }
 
@@ -84,6 +100,36 @@ export class UsageMeter {
     const cycle = billingCycleAt(now);
     await this.addPending(accountId);
     return this.seeded(accountId, cycle, () => this.store.read(accountId, cycle.id));
+  }
+
+  /**
+   * API hits per UTC day of the current cycle, from its first day through today (days without
+   * hits as 0). This gateway's unwritten hits are flushed first, so its own count is exact; other
+   * gateways' hits show within their flush interval (about a second).
+   */
+  async hitsPerDay(accountId: string, now = new Date()): Promise<DayHits[]> {
+    const daily = this.daily;
+    if (!daily) return [];
+    const cycle = billingCycleAt(now);
+    await this.flush();
+    const today = utcDay(now);
+    const tomorrow = utcDay(new Date(Date.parse(`${today}T00:00:00.000Z`) + DAY_MS));
+    const stored = await orUnavailable('database', () => daily.hitsBetween(accountId, cycle.id, tomorrow));
+    const days: DayHits[] = [];
+    for (let t = cycle.start.getTime(); utcDay(new Date(t)) <= today; t += DAY_MS) {
+      const date = utcDay(new Date(t));
+      days.push({ date, apiHits: stored.get(date) ?? 0 });
+    }
+    return days;
+  }
+
+  private countDay(accountId: string, now: Date): void {
+    if (!this.daily) return;
+    const day = utcDay(now);
+    const key = `${accountId}|${day}`;
+    const entry = this.dailyPending.get(key);
+    if (entry) entry.apiHits += 1;
+    else this.dailyPending.set(key, { accountId, day, apiHits: 1 });
   }
 
   /** Adds the batched counts to the store (only one account's when `accountId` is given). */
@@ -123,6 +169,7 @@ export class UsageMeter {
   }
 
   private async flushOnce(): Promise<void> {
+    await this.flushDaily();
     if (this.dirty.size === 0) return;
     const batch = [...this.dirty.values()];
     this.dirty.clear();
@@ -137,6 +184,22 @@ export class UsageMeter {
       // Keep them dirty: the next flush retries once the database or Redis is back.
       for (const entry of batch) this.dirty.set(`${entry.accountId}|${entry.cycleId}`, entry);
       this.logger.warn({ err: error, pending: batch.length }, 'usage flush failed; will retry');
+    }
+  }
+
+  private async flushDaily(): Promise<void> {
+    if (!this.daily || this.dailyPending.size === 0) return;
+    const batch = this.dailyPending;
+    this.dailyPending = new Map();
+    try {
+      await this.daily.addHits([...batch.values()]);
+    } catch (error) {
+      // Put them back, added to any counted meanwhile: the next flush retries.
+      for (const [key, entry] of batch) {
+        const newer = this.dailyPending.get(key);
+        this.dailyPending.set(key, { ...entry, apiHits: entry.apiHits + (newer?.apiHits ?? 0) });
+      }
+      this.logger.warn({ err: error, pending: batch.size }, 'daily usage flush failed; will retry');
     }
   }
 
@@ -158,4 +221,10 @@ export class UsageMeter {
     if (second === null) throw unavailable('coordination store');
     return second;
   }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function utcDay(moment: Date): string {
+  return moment.toISOString().slice(0, 10);
 }

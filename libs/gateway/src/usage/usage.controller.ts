@@ -24,9 +24,10 @@ export class UsageController {
   @Get()
   async usage(@Customer() customer: CustomerContext) {
     const { access, cycle } = customer;
-    const [usage, sessions] = await Promise.all([
+    const [usage, sessions, hitsPerDay] = await Promise.all([
       this.meter.current(access.accountId),
       orUnavailable('database', () => this.sessions.countActive(access.accountId)),
+      this.meter.hitsPerDay(access.accountId),
     ]);
     return {
       data: {
@@ -39,6 +40,7 @@ export class UsageController {
         sendFailures: usage.sendFailures,
         sessions,
         sessionLimit: access.plan.maxSessions,
+        hitsPerDay,
       },
     };
   }

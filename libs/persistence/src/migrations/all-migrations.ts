@@ -2,6 +2,7 @@ import { InitialSchema1700000000000 } from './1700000000000-initial-schema';
 import { ApiKeyLastUsed1764000000000 } from './1764000000000-api-key-last-used';
 import { SentMessages1764100000000 } from './1764100000000-sent-messages';
 import { InboundOutbox1764200000000 } from './1764200000000-inbound-outbox';
+import { UsageDaily1764300000000 } from './1764300000000-usage-daily';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -13,4 +14,5 @@ export const ALL_MIGRATIONS = [
   ApiKeyLastUsed1764000000000,
   SentMessages1764100000000,
   InboundOutbox1764200000000,
+  UsageDaily1764300000000,
 ];

@@ -43,6 +43,22 @@ export class PlanRepository {
     return plan ? toPlan(plan) : null;
   }
 
+  /** Changes the plan's limits; null when no plan has this id. */
+  async update(
+    id: string,
+    changes: Partial<Pick<NewPlan, 'monthlyApiHits' | 'maxSessions'>>,
+  ): Promise<Plan | null> {
+    if (!isUuid(id)) return null;
+    const set: Partial<Pick<NewPlan, 'monthlyApiHits' | 'maxSessions'>> = {};
+    if (changes.monthlyApiHits !== undefined) set.monthlyApiHits = changes.monthlyApiHits;
+    if (changes.maxSessions !== undefined) set.maxSessions = changes.maxSessions;
+    if (Object.keys(set).length > 0) {
+      const result = await this.plans.update({ id }, set);
+      if (result.affected === 0) return null;
+    }
+    return this.findById(id);
+  }
+
   async findByName(name: string): Promise<Plan | null> {
     const plan = await this.plans.findOneBy({ name });
     return plan ? toPlan(plan) : null;

@@ -69,6 +69,59 @@ export class UsageRepository {
   }
 }
 
+/** Hits one gateway counted for an account on one UTC day since its last flush. */
+export interface DailyHits {
+  accountId: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  apiHits: number;
+}
+
+/**
+ * Per-day API hits (the usage chart). Unlike the cycle counters these are deltas: each gateway
+ * adds the hits it allowed itself, so adding is right where "at least" is right for the counters.
+ */
+export class DailyUsageRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Adds each row's hits to its day, in one statement; rows of deleted accounts are dropped. */
+  async addHits(rows: readonly DailyHits[]): Promise<void> {
+    const merged = new Map<string, DailyHits>();
+    for (const row of rows) {
+      if (!isUuid(row.accountId)) throw new RangeError(`Not an account id: "${row.accountId}"`);
+      assertPeriodStart(row.day);
+      if (!Number.isSafeInteger(row.apiHits) || row.apiHits < 0) {
+        throw new RangeError(`Not a counter value: ${row.apiHits}`);
+      }
+      const key = `${row.accountId.toLowerCase()}/${row.day}`;
+      const seen = merged.get(key);
+      merged.set(key, seen ? { ...seen, apiHits: seen.apiHits + row.apiHits } : { ...row });
+    }
+    const batch = [...merged.values()].filter((row) => row.apiHits > 0);
+    if (batch.length === 0) return;
+    await this.dataSource.query(
+      `INSERT INTO usage_daily (account_id, day, api_hits)
+       SELECT u.* FROM unnest($1::uuid[], $2::date[], $3::bigint[]) AS u (account_id, day, api_hits)
+        WHERE EXISTS (SELECT 1 FROM accounts WHERE accounts.id = u.account_id)
+       ON CONFLICT (account_id, day) DO UPDATE SET api_hits = usage_daily.api_hits + EXCLUDED.api_hits`,
+      [batch.map((row) => row.accountId), batch.map((row) => row.day), batch.map((row) => row.apiHits)],
+    );
+  }
+
+  /** The account's hits per day for `from` ≤ day < `to` (both `YYYY-MM-DD`), days without hits omitted. */
+  async hitsBetween(accountId: string, from: string, to: string): Promise<Map<string, number>> {
+    assertPeriodStart(from);
+    assertPeriodStart(to);
+    if (!isUuid(accountId)) return new Map();
+    const rows = (await this.dataSource.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, api_hits FROM usage_daily
+        WHERE account_id = $1 AND day >= $2::date AND day < $3::date`,
+      [accountId, from, to],
+    )) as Array<{ day: string; api_hits: string }>;
+    return new Map(rows.map((row) => [row.day, Number(row.api_hits)]));
+  }
+}
+
 /**
  * Validates the rows and folds duplicates (same account and cycle) into their per-column maximum:
  * one INSERT ... ON CONFLICT cannot update the same row twice.

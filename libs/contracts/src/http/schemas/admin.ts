@@ -28,6 +28,12 @@ export const createPlanSchema = z.strictObject({
   maxSessions: z.number().int().min(0).max(100_000).describe('Active sessions allowed at once.'),
 });
 
+/** The plan's limits to change; omitted fields keep their value. The name is fixed. */
+export const updatePlanSchema = z.strictObject({
+  monthlyApiHits: createPlanSchema.shape.monthlyApiHits.optional(),
+  maxSessions: createPlanSchema.shape.maxSessions.optional(),
+});
+
 export const createAccountSchema = z.strictObject({
   name: name('name'),
   plan: name('plan').describe('Plan name.'),
@@ -44,6 +50,7 @@ export const createKeySchema = z.strictObject({
 });
 
 export type CreatePlanInput = z.output<typeof createPlanSchema>;
+export type UpdatePlanInput = z.output<typeof updatePlanSchema>;
 export type CreateAccountInput = z.output<typeof createAccountSchema>;
 export type UpdateAccountInput = z.output<typeof updateAccountSchema>;
 export type CreateKeyInput = z.output<typeof createKeySchema>;

@@ -85,6 +85,8 @@ export const usageSchema = z.object({
   sendFailures: z.number(),
   sessions: z.number(),
   sessionLimit: z.number(),
+  /** API hits per UTC day of the cycle, first day through today (informative; the cap is apiHits). */
+  hitsPerDay: z.array(z.object({ date: z.string(), apiHits: z.number() })),
 });
 
 export const planSchema = z.object({

@@ -11,7 +11,7 @@ const base = join(deployDir, 'kubernetes', 'base');
 /** Validates one object against its Kubernetes schema (kubernetes-models, offline); throws if invalid. */
 function validateKubernetes(object: KubeObject): void {
   // Core objects live under kubernetes-models/v1, the rest under kubernetes-models/<group>/<version>.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   const module = require(`kubernetes-models/${object.apiVersion}/${object.kind}`) as Record<
     string,
     new (data: unknown) => { validate(): void }
@@ -108,7 +108,7 @@ describe('deploy files', () => {
 
   it('hardens and probes every Deployment, and gives workers time to hand over', () => {
     for (const deployment of byKind('Deployment')) {
-      const pod = (deployment.spec as { template: { spec: Record<string, any> } }).template.spec; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const pod = (deployment.spec as { template: { spec: Record<string, any> } }).template.spec;
       for (const container of pod.containers) {
         expect(container.securityContext).toMatchObject({
           runAsNonRoot: true,
@@ -128,13 +128,13 @@ describe('deploy files', () => {
   });
 
   it('rejects a broken manifest', () => {
-    const deployment = structuredClone(byKind('Deployment')[0]) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const deployment = structuredClone(byKind('Deployment')[0]) as any;
     deployment.spec.replicas = 'two';
     expect(() => validateKubernetes(deployment)).toThrow();
-    const missing = structuredClone(byKind('Deployment')[0]) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const missing = structuredClone(byKind('Deployment')[0]) as any;
     delete missing.spec.selector;
     expect(() => validateKubernetes(missing)).toThrow();
-    const badPort = structuredClone(byKind('Service')[0]) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const badPort = structuredClone(byKind('Service')[0]) as any;
     badPort.spec.ports[0].port = 'http';
     expect(() => validateKubernetes(badPort)).toThrow();
   });
@@ -144,18 +144,16 @@ describe('deploy files', () => {
     const valid = validateCompose(compose);
     expect(validateCompose.errors ?? null).toBeNull();
     expect(valid).toBe(true);
-    const broken = structuredClone(compose) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const broken = structuredClone(compose) as any;
     broken.services.gateway.helthcheck = { test: ['CMD', 'true'] };
     expect(validateCompose(broken)).toBe(false);
   });
 
   it('checks the compose topology: health checks, conditions, migrate, AOF, JetStream, profile', () => {
-    const compose = readCompose() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const compose = readCompose() as any;
     for (const [name, service] of Object.entries<any>(compose.services)) {
-      // eslint-disable-line @typescript-eslint/no-explicit-any
       if (name !== 'migrate') expect(service.healthcheck?.test).toBeDefined();
       for (const dependency of Object.values<any>(service.depends_on ?? {})) {
-        // eslint-disable-line @typescript-eslint/no-explicit-any
         expect(['service_healthy', 'service_completed_successfully']).toContain(dependency.condition);
       }
     }

@@ -5,6 +5,7 @@ import { InboundEventEntity } from './inbound-event.entity';
 import { InboundOutboxEntity } from './inbound-outbox.entity';
 import { NetworkCredentialEntity } from './network-credential.entity';
 import { SentMessageEntity } from './sent-message.entity';
+import { UsageDailyEntity } from './usage-daily.entity';
 import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
 import { SessionEntity } from './session.entity';
@@ -25,6 +26,7 @@ export const ALL_ENTITIES = [
   NetworkCredentialEntity,
   SentMessageEntity,
   InboundOutboxEntity,
+  UsageDailyEntity,
   SendFailureEntity,
   IdempotencyRecordEntity,
   WebhookEntity,

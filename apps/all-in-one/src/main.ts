@@ -1,14 +1,14 @@
 import 'reflect-metadata';
-import { loadConfig } from '@jumbe/config';
+import { configOrExit, loadConfig } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';
-import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
+import { createLogger, recordListeningAddress, runService, startInfrastructure } from '@jumbe/platform';
 import { AllInOneModule } from './all-in-one.module';
 
 /**
  * `npm start`: gateway, session worker and webhook dispatcher in one process, on an embedded
  * PostgreSQL, the in-process bus and in-memory coordination unless JUMBE_*_URL say otherwise.
  */
-const config = loadConfig();
+const config = configOrExit(() => loadConfig());
 const logger = createLogger(config.logLevel, 'all-in-one');
 
 runService(logger, async () => {
@@ -16,9 +16,12 @@ runService(logger, async () => {
   const app = await createHttpApp(AllInOneModule.register(infrastructure), infrastructure);
   await app.listen(config.port, config.host);
   const url = await app.getUrl();
+  // So `npx jumbe quickstart` can print where this process really listens (before saying so).
+  const forgetAddress = await recordListeningAddress(config.dataDir, url);
   logger.info({ url, dataDir: config.dataDir, network: config.network }, 'jumbe listening');
   return {
     stop: async () => {
+      await forgetAddress();
       await app.close();
       await infrastructure.close();
     },

@@ -140,6 +140,27 @@ describe('operator CLI (npx jumbe) on PostgreSQL', () => {
     expect(listed).toEqual(expect.arrayContaining([created, expect.objectContaining({ name: pro })]));
   });
 
+  it('prints tables on a terminal, and JSON with --json even there', async () => {
+    // `script` gives the CLI a pseudo-terminal, as an operator's shell does.
+    const onTerminal = (args: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn('script', ['-qec', `${process.execPath} ${CLI_ENTRY} ${args}`, '/dev/null'], {
+          cwd: WORKSPACE_ROOT,
+          env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+        child.once('error', reject);
+        child.once('close', () => resolve(out.replace(/\r/g, '')));
+      });
+    const table = await onTerminal('plans list');
+    expect(table).toMatch(/^ID\s+NAME\s+MONTHLYAPIHITS\s+MAXSESSIONS\s+CREATEDAT$/m);
+    expect(table).toMatch(new RegExp(`\\s${starter}\\s+1000\\s+2\\s`));
+    const asJson = await onTerminal('plans list --json');
+    expect(JSON.parse(asJson)).toEqual(expect.arrayContaining([expect.objectContaining({ name: starter })]));
+  });
+
   it('refuses a duplicate plan name with exit code 1 and says why', async () => {
     const run = await runCli(
       ['plans', 'create', starter, '--monthly-api-hits', '5', '--max-sessions', '1'],
@@ -359,6 +380,71 @@ describe('operator CLI (npx jumbe) on PostgreSQL', () => {
         1_000,
       );
     });
+
+    it('plans update changes the limits an account sees on the gateway at once', async () => {
+      const updated = json(await runCli(['plans', 'update', pro, '--max-sessions', '7'], cliEnv()));
+      expect(updated).toMatchObject({ name: pro, maxSessions: 7, monthlyApiHits: 50_000 });
+      const fresh = json<{ key: string }>(await runCli(['keys', 'create', 'acme'], cliEnv()));
+      expect((await api.get('/api/v1/usage', { key: fresh.key })).body.data).toMatchObject({
+        sessionLimit: 7,
+      });
+      json(await runCli(['plans', 'update', pro, '--max-sessions', '8'], cliEnv()));
+      await eventually(
+        'the plan change to reach the gateway',
+        async () => (await api.get('/api/v1/usage', { key: fresh.key })).body.data?.sessionLimit === 8,
+        1_000,
+      );
+      expectFailure(await runCli(['plans', 'update', pro], cliEnv()), /nothing to change/);
+      expectFailure(
+        await runCli(['plans', 'update', 'no-such-plan', '--max-sessions', '1'], cliEnv()),
+        /No plan/,
+      );
+    });
+
+    it('keys rotate: the new key works at once, the old one until its grace period ends', async () => {
+      const old = json<{ data: any; key: string }>(
+        await runCli(['keys', 'create', 'acme', '--name', 'ci'], cliEnv()),
+      );
+      expect((await api.get('/api/v1/usage', { key: old.key })).status).toBe(200);
+
+      const rotated = json(await runCli(['keys', 'rotate', 'acme', old.data.id, '--grace', '3s'], cliEnv()));
+      expect(rotated.data).toMatchObject({ name: 'ci', scope: 'full', revokedAt: null });
+      const revokesAt = Date.parse(rotated.previous.revokedAt);
+      expect(revokesAt).toBeGreaterThan(Date.now());
+      expect((await api.get('/api/v1/usage', { key: rotated.key })).status).toBe(200);
+      // Still inside the grace period (and cached): the old key works.
+      expect((await api.get('/api/v1/usage', { key: old.key })).status).toBe(200);
+      await eventually(
+        'the old key to stop working when its grace period ends',
+        async () => (await api.get('/api/v1/usage', { key: old.key })).status === 401,
+        10_000,
+      );
+      expect(Date.now()).toBeGreaterThanOrEqual(revokesAt);
+      expect((await api.get('/api/v1/usage', { key: rotated.key })).status).toBe(200);
+
+      expectFailure(await runCli(['keys', 'rotate', 'acme', old.data.id], cliEnv()), /already revoked/);
+      expectFailure(
+        await runCli(['keys', 'rotate', 'acme', rotated.data.id, '--grace', 'soon'], cliEnv()),
+        /expected a duration/,
+      );
+    });
+
+    it("accounts report shows the account's usage, sessions and recent failures", async () => {
+      const report = json(await runCli(['accounts', 'report', 'acme'], cliEnv()));
+      expect(report).toEqual({
+        account: expect.objectContaining({ name: 'acme', plan: pro }),
+        usage: expect.objectContaining({
+          apiHits: expect.any(Number),
+          messagesSent: expect.any(Number),
+          sendFailures: expect.any(Number),
+          apiHitLimit: 50_000,
+          sessionLimit: 8,
+        }),
+        sessions: [],
+        recentFailures: [],
+      });
+      expectFailure(await runCli(['accounts', 'report', 'nobody-here'], cliEnv()), /No account/);
+    });
   });
 });
 
@@ -431,6 +517,7 @@ describe('operator CLI (npx jumbe) with the embedded database', () => {
   describe('beside a running all-in-one (npm start) on the same data dir', () => {
     let allInOne: ServiceProcess;
     let api: ApiClient;
+    let quickstart: { apiKey: string; keyId: string };
     const allInOneEnv = () => ({
       JUMBE_DATA_DIR: dataDir,
       JUMBE_SECRET_KEY: randomBytes(32).toString('base64url'),
@@ -453,6 +540,29 @@ describe('operator CLI (npx jumbe) with the embedded database', () => {
       expect(run.next).toContain(`:${port}/api/v1/usage`);
       const usage = await api.get('/api/v1/usage', { key: run.apiKey });
       expect(usage.status).toBe(200);
+      quickstart = run;
+    });
+
+    it('a key revoked and an account suspended with the CLI are refused by the running process at once', async () => {
+      // The key is cached in the process (no Redis): only the PostgreSQL NOTIFY can end it this fast.
+      expect((await api.get('/api/v1/usage', { key: quickstart.apiKey })).status).toBe(200);
+      json(await runCli(['keys', 'revoke', 'demo', quickstart.keyId], { JUMBE_DATA_DIR: dataDir }));
+      await eventually(
+        'the revocation to reach the all-in-one',
+        async () => (await api.get('/api/v1/usage', { key: quickstart.apiKey })).status === 401,
+        1_000,
+      );
+
+      const fresh = json<{ key: string }>(
+        await runCli(['keys', 'create', 'demo'], { JUMBE_DATA_DIR: dataDir }),
+      );
+      expect((await api.get('/api/v1/usage', { key: fresh.key })).status).toBe(200);
+      json(await runCli(['accounts', 'update', 'demo', '--suspend'], { JUMBE_DATA_DIR: dataDir }));
+      await eventually(
+        'the suspension to reach the all-in-one',
+        async () => (await api.get('/api/v1/usage', { key: fresh.key })).status === 403,
+        1_000,
+      );
     });
   });
 });

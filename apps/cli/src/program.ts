@@ -10,13 +10,16 @@ import {
   createRedisClient,
   invalidationChannel,
   type InvalidationBus,
+  notifyInvalidation,
   waitForRedisReady,
 } from '@jumbe/coordination';
 import { OperatorService } from '@jumbe/operator';
 import { migrate } from '@jumbe/persistence';
 import { productVersion } from '@jumbe/platform';
 import { Command, InvalidArgumentError } from 'commander';
+import type { DataSource } from 'typeorm';
 import { openCliDatabase } from './database-connection';
+import { render } from './output';
 import { runQuickstart } from './quickstart';
 
 const integer = (value: string): number => {
@@ -35,13 +38,17 @@ const duration = (value: string): number => {
 /** How long a rotated key keeps working: a day, time enough to deploy the new key. */
 export const DEFAULT_ROTATION_GRACE = '24h';
 
-const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-
 export function buildProgram(config: JumbeConfig): Command {
+  /** JSON with --json, and whenever stdout is not a terminal (scripts keep working); tables otherwise. */
+  const print = (value: unknown) =>
+    process.stdout.write(
+      render(value, program.opts<{ json?: boolean }>().json === true || !process.stdout.isTTY),
+    );
+
   /** Runs one command with the operator service, then closes every connection. */
   const withOperator = async (work: (operator: OperatorService) => Promise<unknown>) => {
     const database = await openCliDatabase(config);
-    const invalidations = cliInvalidations(config);
+    const invalidations = cliInvalidations(config, database.dataSource);
     try {
       await migrate(database.dataSource);
       print(await work(new OperatorService(database.dataSource, invalidations)));
@@ -56,6 +63,7 @@ export function buildProgram(config: JumbeConfig): Command {
       'Jumbe operator CLI. Uses JUMBE_DATABASE_URL, or the embedded database under JUMBE_DATA_DIR.',
     )
     .version(productVersion(), '-V, --version', 'print the Jumbe version')
+    .option('--json', 'print JSON (the default when stdout is not a terminal)')
     .showHelpAfterError();
 
   program
@@ -186,22 +194,25 @@ export function buildProgram(config: JumbeConfig): Command {
 }
 
 /**
- * With Redis configured, the CLI tells running gateways to drop cached keys at once; without it
- * (the all-in-one mode keeps its cache in process) cached entries expire within 30 seconds.
+ * The CLI announces access changes so running processes drop cached copies at once: through
+ * PostgreSQL NOTIFY (heard by an all-in-one on the same database, which has no Redis) and, with
+ * Redis configured, on Redis as the admin API does (heard by distributed gateways).
  */
 function cliInvalidations(
   config: JumbeConfig,
+  dataSource: DataSource,
 ): Pick<InvalidationBus, 'publish'> & { close(): Promise<void> } {
-  if (config.redisUrl === null) return { publish: async () => undefined, close: async () => undefined };
-  const redis = createRedisClient(config.redisUrl, 'jumbe-cli');
+  const redis = config.redisUrl === null ? null : createRedisClient(config.redisUrl, 'jumbe-cli');
   return {
     publish: async (topic, message) => {
+      await notifyInvalidation((sql, parameters) => dataSource.query(sql, parameters), topic, message);
+      if (redis === null) return;
       // Commands fail fast until connected (no offline queue), so wait for the connection.
       await waitForRedisReady(redis, 5_000);
       await redis.publish(invalidationChannel(topic), message);
     },
     close: async () => {
-      redis.disconnect();
+      redis?.disconnect();
     },
   };
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { configOrExit, loadConfig } from '@jumbe/config';
+import { configOrExit, loadConfig, recordListeningAddress } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';
-import { createLogger, recordListeningAddress, runService, startInfrastructure } from '@jumbe/platform';
+import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
 import { AllInOneModule } from './all-in-one.module';
 
 /**

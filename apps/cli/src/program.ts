@@ -1,4 +1,4 @@
-import type { JumbeConfig } from '@jumbe/config';
+import { type JumbeConfig, productVersion } from '@jumbe/config';
 import {
   createAccountSchema,
   createKeySchema,
@@ -15,7 +15,7 @@ import {
 } from '@jumbe/coordination';
 import { OperatorService } from '@jumbe/operator';
 import { migrate } from '@jumbe/persistence';
-import { productVersion } from '@jumbe/platform';
+
 import { Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { openCliDatabase } from './database-connection';

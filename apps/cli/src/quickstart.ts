@@ -1,6 +1,5 @@
-import type { JumbeConfig } from '@jumbe/config';
+import { type JumbeConfig, readListeningAddress } from '@jumbe/config';
 import type { OperatorService } from '@jumbe/operator';
-import { readListeningAddress } from '@jumbe/platform';
 
 const TRIAL_PLAN = { name: 'trial', monthlyApiHits: 10_000, maxSessions: 3 };
 

@@ -7,4 +7,3 @@ export * from './run-service';
 export * from './health/health.module';
 export * from './run-background-service';
 export * from './managed-work';
-export * from './listening-address-file';

@@ -140,6 +140,27 @@ describe('operator CLI (npx jumbe) on PostgreSQL', () => {
     expect(listed).toEqual(expect.arrayContaining([created, expect.objectContaining({ name: pro })]));
   });
 
+  it('prints tables on a terminal, and JSON with --json even there', async () => {
+    // `script` gives the CLI a pseudo-terminal, as an operator's shell does.
+    const onTerminal = (args: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn('script', ['-qec', `${process.execPath} ${CLI_ENTRY} ${args}`, '/dev/null'], {
+          cwd: WORKSPACE_ROOT,
+          env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+        child.once('error', reject);
+        child.once('close', () => resolve(out.replace(/\r/g, '')));
+      });
+    const table = await onTerminal('plans list');
+    expect(table).toMatch(/^ID\s+NAME\s+MONTHLYAPIHITS\s+MAXSESSIONS\s+CREATEDAT$/m);
+    expect(table).toMatch(new RegExp(`\\s${starter}\\s+1000\\s+2\\s`));
+    const asJson = await onTerminal('plans list --json');
+    expect(JSON.parse(asJson)).toEqual(expect.arrayContaining([expect.objectContaining({ name: starter })]));
+  });
+
   it('refuses a duplicate plan name with exit code 1 and says why', async () => {
     const run = await runCli(
       ['plans', 'create', starter, '--monthly-api-hits', '5', '--max-sessions', '1'],
@@ -205,6 +226,36 @@ describe('operator CLI (npx jumbe) on PostgreSQL', () => {
     );
   });
 
+  it('--version prints the product version', async () => {
+    const run = await runCli(['--version'], env);
+    const manifest = JSON.parse(await readFile(join(WORKSPACE_ROOT, 'package.json'), 'utf8'));
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: `${manifest.version}\n` });
+  });
+
+  it('addresses accounts by name as well as id, and refuses an ambiguous name', async () => {
+    const name = unique('named');
+    const account = json(await runCli(['accounts', 'create', name, '--plan', pro], env));
+    expect(json(await runCli(['accounts', 'show', name], env))).toEqual(account);
+    const key = json(await runCli(['keys', 'create', name, '--name', 'by-name'], env));
+    expect(json(await runCli(['keys', 'list', name], env))).toEqual([key.data]);
+    expect(json(await runCli(['accounts', 'update', name, '--suspend'], env))).toMatchObject({
+      id: account.id,
+      suspended: true,
+    });
+    // A plan by id as well as by name.
+    const proPlan = json<Array<{ id: string; name: string }>>(await runCli(['plans', 'list'], env)).find(
+      (plan) => plan.name === pro,
+    )!;
+    expect(json(await runCli(['accounts', 'update', name, '--plan', proPlan.id], env))).toMatchObject({
+      plan: pro,
+    });
+
+    const twin = json(await runCli(['accounts', 'create', name, '--plan', pro], env));
+    const run = await runCli(['accounts', 'show', name], env);
+    expectFailure(run, new RegExp(`2 accounts are named "${name}"; use an id`));
+    expect(run.stderr).toContain(twin.id);
+  });
+
   it('refuses an unknown account id with exit code 1', async () => {
     const missing = randomUUID();
     expectFailure(
@@ -267,13 +318,24 @@ describe('operator CLI (npx jumbe) on PostgreSQL', () => {
         plan: expect.objectContaining({ name: 'trial', monthlyApiHits: 10_000, maxSessions: 3 }),
         apiKey: expect.stringMatching(/^jmb_[A-Za-z0-9_-]{43}$/),
         keyId: expect.any(String),
+        reused: false,
+        // Nothing runs on this data dir: the configured port, since `npm start` would use it.
+        baseUrl: 'http://localhost:8080',
         next: expect.stringContaining(quickstart.apiKey),
       });
-      // Run again, it reuses the trial plan.
-      const again = json(await runCli(['quickstart'], cliEnv()));
+      expect(quickstart.next).toContain(`http://localhost:8080/api/v1/usage`);
+      // Run again, it reuses the trial plan and the account, with a new key that works too.
+      const again = json(await runCli(['quickstart', '--account', 'acme'], cliEnv()));
       expect(again.plan).toEqual(quickstart.plan);
-      expect(again.account.name).toBe('demo');
+      expect(again.account).toEqual(quickstart.account);
+      expect(again.reused).toBe(true);
       expect(again.apiKey).not.toBe(quickstart.apiKey);
+      const acmes = json<Array<{ name: string }>>(await runCli(['accounts', 'list'], cliEnv())).filter(
+        (account) => account.name === 'acme',
+      );
+      expect(acmes).toHaveLength(1);
+      expect((await api.get('/api/v1/usage', { key: again.apiKey })).status).toBe(200);
+      json(await runCli(['keys', 'revoke', 'acme', again.keyId], cliEnv()));
 
       const usage = await api.get('/api/v1/usage', { key: quickstart.apiKey });
       expect({ status: usage.status, text: usage.status === 200 ? '' : usage.text }).toEqual({
@@ -318,6 +380,112 @@ describe('operator CLI (npx jumbe) on PostgreSQL', () => {
         1_000,
       );
     });
+
+    it('plans update changes the limits an account sees on the gateway at once', async () => {
+      const updated = json(await runCli(['plans', 'update', pro, '--max-sessions', '7'], cliEnv()));
+      expect(updated).toMatchObject({ name: pro, maxSessions: 7, monthlyApiHits: 50_000 });
+      const fresh = json<{ key: string }>(await runCli(['keys', 'create', 'acme'], cliEnv()));
+      expect((await api.get('/api/v1/usage', { key: fresh.key })).body.data).toMatchObject({
+        sessionLimit: 7,
+      });
+      json(await runCli(['plans', 'update', pro, '--max-sessions', '8'], cliEnv()));
+      await eventually(
+        'the plan change to reach the gateway',
+        async () => (await api.get('/api/v1/usage', { key: fresh.key })).body.data?.sessionLimit === 8,
+        1_000,
+      );
+      expectFailure(await runCli(['plans', 'update', pro], cliEnv()), /nothing to change/);
+      expectFailure(
+        await runCli(['plans', 'update', 'no-such-plan', '--max-sessions', '1'], cliEnv()),
+        /No plan/,
+      );
+    });
+
+    it('keys rotate: the new key works at once, the old one until its grace period ends', async () => {
+      const old = json<{ data: any; key: string }>(
+        await runCli(['keys', 'create', 'acme', '--name', 'ci'], cliEnv()),
+      );
+      expect((await api.get('/api/v1/usage', { key: old.key })).status).toBe(200);
+
+      const rotated = json(await runCli(['keys', 'rotate', 'acme', old.data.id, '--grace', '3s'], cliEnv()));
+      expect(rotated.data).toMatchObject({ name: 'ci', scope: 'full', revokedAt: null });
+      const revokesAt = Date.parse(rotated.previous.revokedAt);
+      expect(revokesAt).toBeGreaterThan(Date.now());
+      expect((await api.get('/api/v1/usage', { key: rotated.key })).status).toBe(200);
+      // Still inside the grace period (and cached): the old key works.
+      expect((await api.get('/api/v1/usage', { key: old.key })).status).toBe(200);
+      await eventually(
+        'the old key to stop working when its grace period ends',
+        async () => (await api.get('/api/v1/usage', { key: old.key })).status === 401,
+        10_000,
+      );
+      expect(Date.now()).toBeGreaterThanOrEqual(revokesAt);
+      expect((await api.get('/api/v1/usage', { key: rotated.key })).status).toBe(200);
+
+      expectFailure(await runCli(['keys', 'rotate', 'acme', old.data.id], cliEnv()), /already revoked/);
+      expectFailure(
+        await runCli(['keys', 'rotate', 'acme', rotated.data.id, '--grace', 'soon'], cliEnv()),
+        /expected a duration/,
+      );
+    });
+
+    it("accounts report shows the account's usage, sessions and recent failures", async () => {
+      const report = json(await runCli(['accounts', 'report', 'acme'], cliEnv()));
+      expect(report).toEqual({
+        account: expect.objectContaining({ name: 'acme', plan: pro }),
+        usage: expect.objectContaining({
+          apiHits: expect.any(Number),
+          messagesSent: expect.any(Number),
+          sendFailures: expect.any(Number),
+          apiHitLimit: 50_000,
+          sessionLimit: 8,
+        }),
+        sessions: [],
+        recentFailures: [],
+      });
+      expectFailure(await runCli(['accounts', 'report', 'nobody-here'], cliEnv()), /No account/);
+    });
+  });
+});
+
+describe('configuration errors', () => {
+  /** Runs a dist entry point with only `env`: exit code and stderr. */
+  const runEntry = (entry: string, env: Record<string, string>) =>
+    new Promise<CliRun>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(WORKSPACE_ROOT, 'dist', 'apps', entry, 'src', 'main.js')], {
+        cwd: WORKSPACE_ROOT,
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.once('error', reject);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+
+  it.each(['cli', 'gateway', 'all-in-one', 'session-worker'])(
+    '%s prints one line per problem and exits 1 without a stack trace',
+    async (entry) => {
+      const run = await runEntry(entry, { JUMBE_PORT: 'eighty', JUMBE_NETWORK: 'telegram' });
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^configuration error: JUMBE_PORT: /),
+        expect.stringMatching(/^configuration error: JUMBE_NETWORK: /),
+      ]);
+    },
+  );
+
+  it('a distributed service names the settings it misses, on one line', async () => {
+    const run = await runEntry('gateway', {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^configuration error: the gateway needs JUMBE_DATABASE_URL, .*\n$/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
 
@@ -344,5 +512,57 @@ describe('operator CLI (npx jumbe) with the embedded database', () => {
     expect(existsSync(join(dataDir, 'embedded-postgres.json'))).toBe(false);
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
     expect(await processesUsing(dataDir)).toEqual([]);
+  });
+
+  describe('beside a running all-in-one (npm start) on the same data dir', () => {
+    let allInOne: ServiceProcess;
+    let api: ApiClient;
+    let quickstart: { apiKey: string; keyId: string };
+    const allInOneEnv = () => ({
+      JUMBE_DATA_DIR: dataDir,
+      JUMBE_SECRET_KEY: randomBytes(32).toString('base64url'),
+    });
+
+    beforeAll(async () => {
+      allInOne = await ServiceProcess.start('all-in-one', allInOneEnv(), { timeoutMs: 90_000 });
+      api = apiClient(allInOne.url);
+    }, 120_000);
+    afterAll(async () => {
+      await allInOne?.stop();
+    });
+
+    it('quickstart reuses the demo account and prints the port the process really listens on', async () => {
+      const run = json(await runCli(['quickstart'], { JUMBE_DATA_DIR: dataDir }));
+      expect(run.reused).toBe(true);
+      const port = new URL(allInOne.url).port;
+      expect(port).not.toBe('8080');
+      expect(new URL(run.baseUrl).port).toBe(port);
+      expect(run.next).toContain(`:${port}/api/v1/usage`);
+      const usage = await api.get('/api/v1/usage', { key: run.apiKey });
+      expect(usage.status).toBe(200);
+      quickstart = run;
+    });
+
+    it('a key revoked and an account suspended with the CLI are refused by the running process at once', async () => {
+      // The key is cached in the process (no Redis): only the PostgreSQL NOTIFY can end it this fast.
+      expect((await api.get('/api/v1/usage', { key: quickstart.apiKey })).status).toBe(200);
+      json(await runCli(['keys', 'revoke', 'demo', quickstart.keyId], { JUMBE_DATA_DIR: dataDir }));
+      await eventually(
+        'the revocation to reach the all-in-one',
+        async () => (await api.get('/api/v1/usage', { key: quickstart.apiKey })).status === 401,
+        1_000,
+      );
+
+      const fresh = json<{ key: string }>(
+        await runCli(['keys', 'create', 'demo'], { JUMBE_DATA_DIR: dataDir }),
+      );
+      expect((await api.get('/api/v1/usage', { key: fresh.key })).status).toBe(200);
+      json(await runCli(['accounts', 'update', 'demo', '--suspend'], { JUMBE_DATA_DIR: dataDir }));
+      await eventually(
+        'the suspension to reach the all-in-one',
+        async () => (await api.get('/api/v1/usage', { key: fresh.key })).status === 403,
+        1_000,
+      );
+    });
   });
 });

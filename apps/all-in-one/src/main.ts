@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '@jumbe/config';
+import { configOrExit, loadConfig, recordListeningAddress } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';
 import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
 import { TelemetryModule } from '@jumbe/telemetry';
@@ -9,7 +9,7 @@ import { AllInOneModule } from './all-in-one.module';
  * `npm start`: gateway, session worker and webhook dispatcher in one process, on an embedded
  * PostgreSQL, the in-process bus and in-memory coordination unless JUMBE_*_URL say otherwise.
  */
-const config = loadConfig();
+const config = configOrExit(() => loadConfig());
 const logger = createLogger(config.logLevel, 'all-in-one');
 
 runService(logger, async () => {
@@ -20,9 +20,12 @@ runService(logger, async () => {
   );
   await app.listen(config.port, config.host);
   const url = await app.getUrl();
+  // So `npx jumbe quickstart` can print where this process really listens (before saying so).
+  const forgetAddress = await recordListeningAddress(config.dataDir, url);
   logger.info({ url, dataDir: config.dataDir, network: config.network }, 'jumbe listening');
   return {
     stop: async () => {
+      await forgetAddress();
       await app.close();
       await infrastructure.close();
     },

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
-import { loadConfig } from '@jumbe/config';
+import { configOrExit, exitOnConfigError, loadConfig } from '@jumbe/config';
 import { ApiError } from '@jumbe/contracts';
 import { buildProgram } from './program';
 
 /** `npx jumbe …`: operator commands that work on the database directly (CONTRACT §8). */
-buildProgram(loadConfig())
+buildProgram(configOrExit(() => loadConfig()))
   .parseAsync(process.argv)
   .catch((error: unknown) => {
+    if (exitOnConfigError(error)) return;
     if (error instanceof ApiError) {
       process.stderr.write(`error: ${error.message}\n`);
     } else {

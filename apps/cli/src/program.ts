@@ -1,4 +1,4 @@
-import type { JumbeConfig } from '@jumbe/config';
+import { type JumbeConfig, productVersion } from '@jumbe/config';
 import {
   createAccountSchema,
   createKeySchema,
@@ -10,12 +10,16 @@ import {
   createRedisClient,
   invalidationChannel,
   type InvalidationBus,
+  notifyInvalidation,
   waitForRedisReady,
 } from '@jumbe/coordination';
 import { OperatorService } from '@jumbe/operator';
 import { migrate } from '@jumbe/persistence';
+
 import { Command, InvalidArgumentError } from 'commander';
+import type { DataSource } from 'typeorm';
 import { openCliDatabase } from './database-connection';
+import { render } from './output';
 import { runQuickstart } from './quickstart';
 
 const integer = (value: string): number => {
@@ -23,13 +27,28 @@ const integer = (value: string): number => {
   return Number(value);
 };
 
-const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** `90s`, `30m`, `24h`, `7d` or `0` (at once). */
+const duration = (value: string): number => {
+  const match = /^(\d+)([smhd])$|^0$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError('expected a duration such as 30m, 24h or 7d, or 0');
+  return match[1] === undefined ? 0 : Number(match[1]) * DURATION_UNITS[match[2]!]!;
+};
+
+/** How long a rotated key keeps working: a day, time enough to deploy the new key. */
+export const DEFAULT_ROTATION_GRACE = '24h';
 
 export function buildProgram(config: JumbeConfig): Command {
+  /** JSON with --json, and whenever stdout is not a terminal (scripts keep working); tables otherwise. */
+  const print = (value: unknown) =>
+    process.stdout.write(
+      render(value, program.opts<{ json?: boolean }>().json === true || !process.stdout.isTTY),
+    );
+
   /** Runs one command with the operator service, then closes every connection. */
   const withOperator = async (work: (operator: OperatorService) => Promise<unknown>) => {
     const database = await openCliDatabase(config);
-    const invalidations = cliInvalidations(config);
+    const invalidations = cliInvalidations(config, database.dataSource);
     try {
       await migrate(database.dataSource);
       print(await work(new OperatorService(database.dataSource, invalidations)));
@@ -43,6 +62,8 @@ export function buildProgram(config: JumbeConfig): Command {
     .description(
       'Jumbe operator CLI. Uses JUMBE_DATABASE_URL, or the embedded database under JUMBE_DATA_DIR.',
     )
+    .version(productVersion(), '-V, --version', 'print the Jumbe version')
+    .option('--json', 'print JSON (the default when stdout is not a terminal)')
     .showHelpAfterError();
 
   program
@@ -62,7 +83,7 @@ export function buildProgram(config: JumbeConfig): Command {
     .description('create a plan, an account and an API key to try Jumbe with')
     .option('--account <name>', 'account name', 'demo')
     .action((options: { account: string }) =>
-      withOperator((operator) => runQuickstart(operator, options.account)),
+      withOperator((operator) => runQuickstart(operator, options.account, config)),
     );
 
   const plans = program.command('plans').description('manage plans');
@@ -75,6 +96,20 @@ export function buildProgram(config: JumbeConfig): Command {
         operator.createPlan(parseInput(createPlanSchema, { name, ...options }, 'arguments')),
       ),
     );
+  plans
+    .command('update <plan>')
+    .description("change a plan's limits (by name or id); its accounts see them at once")
+    .option('--monthly-api-hits <n>', 'API hits per calendar month', integer)
+    .option('--max-sessions <n>', 'active sessions at once', integer)
+    .action((ref: string, options: { monthlyApiHits?: number; maxSessions?: number }) => {
+      if (options.monthlyApiHits === undefined && options.maxSessions === undefined) {
+        throw new InvalidArgumentError('nothing to change: give --monthly-api-hits and/or --max-sessions');
+      }
+      if (options.maxSessions === 0 || options.monthlyApiHits === 0) {
+        throw new InvalidArgumentError('limits must be at least 1');
+      }
+      return withOperator((operator) => operator.updatePlan(ref, options));
+    });
   plans.command('list').action(() => withOperator((operator) => operator.listPlans()));
 
   const accounts = program.command('accounts').description('manage customer accounts');
@@ -87,9 +122,13 @@ export function buildProgram(config: JumbeConfig): Command {
       ),
     );
   accounts.command('list').action(() => withOperator((operator) => operator.listAccounts()));
-  accounts.command('show <id>').action((id: string) => withOperator((operator) => operator.getAccount(id)));
   accounts
-    .command('update <id>')
+    .command('show <account>')
+    .description('one account, by id or name')
+    .action((ref: string) => withOperator((operator) => operator.findAccount(ref)));
+  accounts
+    .command('update <account>')
+    .description('change an account (by id or name)')
     .option('--plan <plan>', 'move to another plan')
     .option('--suspend', 'suspend the account')
     .option('--unsuspend', 'lift a suspension')
@@ -97,48 +136,83 @@ export function buildProgram(config: JumbeConfig): Command {
       if (options.suspend && options.unsuspend) throw new Error('choose --suspend or --unsuspend, not both');
       const suspended = options.suspend ? true : options.unsuspend ? false : undefined;
       const input = parseInput(updateAccountSchema, { plan: options.plan, suspended }, 'arguments');
-      return withOperator((operator) => operator.updateAccount(id, input));
+      return withOperator(async (operator) =>
+        operator.updateAccount((await operator.findAccount(id)).id, input),
+      );
     });
+
+  accounts
+    .command('report <account>')
+    .description("an account's usage this month, its sessions and its recent failed sends")
+    .option('--failures <n>', 'how many recent failed sends to show', integer, 10)
+    .action((ref: string, options: { failures: number }) =>
+      withOperator((operator) => operator.accountReport(ref, Math.min(Math.max(options.failures, 1), 100))),
+    );
 
   const keys = program.command('keys').description('manage API keys');
   keys
-    .command('create <accountId>')
+    .command('create <account>')
+    .description('a new key for an account (by id or name); the key is printed only now')
     .option('--name <name>', 'label for the key')
     .option('--scope <scope>', 'full or read', 'full')
-    .action((accountId: string, options: { name?: string; scope: string }) =>
-      withOperator((operator) =>
-        operator.createKey(accountId, parseInput(createKeySchema, options, 'arguments')),
-      ),
+    .action((ref: string, options: { name?: string; scope: string }) => {
+      const input = parseInput(createKeySchema, options, 'arguments');
+      return withOperator(async (operator) =>
+        operator.createKey((await operator.findAccount(ref)).id, input),
+      );
+    });
+  keys
+    .command('list <account>')
+    .description("an account's keys (by id or name), never the key material")
+    .action((ref: string) =>
+      withOperator(async (operator) => operator.listKeys((await operator.findAccount(ref)).id)),
     );
   keys
-    .command('list <accountId>')
-    .action((accountId: string) => withOperator((operator) => operator.listKeys(accountId)));
-  keys
-    .command('revoke <accountId> <keyId>')
-    .action((accountId: string, keyId: string) =>
-      withOperator((operator) => operator.revokeKey(accountId, keyId)),
+    .command('revoke <account> <keyId>')
+    .action((ref: string, keyId: string) =>
+      withOperator(async (operator) => operator.revokeKey((await operator.findAccount(ref)).id, keyId)),
     );
+
+  keys
+    .command('rotate <account> <keyId>')
+    .description(
+      `a new key replacing keyId (same name and scope); the old key keeps working for the grace period, then is revoked`,
+    )
+    .option(
+      '--grace <duration>',
+      'how long the old key keeps working (e.g. 30m, 24h, 7d; 0 = at once)',
+      DEFAULT_ROTATION_GRACE,
+    )
+    .action((ref: string, keyId: string, options: { grace: string }) => {
+      const graceMs = duration(options.grace);
+      return withOperator(async (operator) =>
+        operator.rotateKey((await operator.findAccount(ref)).id, keyId, graceMs),
+      );
+    });
 
   return program;
 }
 
 /**
- * With Redis configured, the CLI tells running gateways to drop cached keys at once; without it
- * (the all-in-one mode keeps its cache in process) cached entries expire within 30 seconds.
+ * The CLI announces access changes so running processes drop cached copies at once: through
+ * PostgreSQL NOTIFY (heard by an all-in-one on the same database, which has no Redis) and, with
+ * Redis configured, on Redis as the admin API does (heard by distributed gateways).
  */
 function cliInvalidations(
   config: JumbeConfig,
+  dataSource: DataSource,
 ): Pick<InvalidationBus, 'publish'> & { close(): Promise<void> } {
-  if (config.redisUrl === null) return { publish: async () => undefined, close: async () => undefined };
-  const redis = createRedisClient(config.redisUrl, 'jumbe-cli');
+  const redis = config.redisUrl === null ? null : createRedisClient(config.redisUrl, 'jumbe-cli');
   return {
     publish: async (topic, message) => {
+      await notifyInvalidation((sql, parameters) => dataSource.query(sql, parameters), topic, message);
+      if (redis === null) return;
       // Commands fail fast until connected (no offline queue), so wait for the connection.
       await waitForRedisReady(redis, 5_000);
       await redis.publish(invalidationChannel(topic), message);
     },
     close: async () => {
-      redis.disconnect();
+      redis?.disconnect();
     },
   };
 }

@@ -1,15 +1,18 @@
 import 'reflect-metadata';
-import { loadConfig, requireDistributedSettings } from '@jumbe/config';
+import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { createHttpApp, GatewayModule } from '@jumbe/gateway';
 import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
 import { TelemetryModule } from '@jumbe/telemetry';
 
 /** The stateless gateway, one of N replicas: `npm run start:gateway`. */
-const config = loadConfig();
+const config = configOrExit(() => {
+  const loaded = loadConfig();
+  requireDistributedSettings(loaded, 'the gateway');
+  return loaded;
+});
 const logger = createLogger(config.logLevel, 'gateway');
 
 runService(logger, async () => {
-  requireDistributedSettings(config, 'the gateway');
   const infrastructure = await startInfrastructure(config, 'distributed', logger, 'gateway');
   const app = await createHttpApp(
     TelemetryModule.around(GatewayModule.register(infrastructure), infrastructure),

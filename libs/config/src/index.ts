@@ -1,2 +1,4 @@
 export * from './jumbe-config';
 export * from './load-config';
+export * from './listening-address-file';
+export * from './version';

@@ -71,6 +71,16 @@ describe('loadConfig', () => {
 
   it('names the variable and the expected form on a bad value', () => {
     expect(() => loadConfig({ JUMBE_PORT: 'eighty' })).toThrow(ConfigError);
+    // Every problem is kept on its own, so a process prints one line per problem.
+    try {
+      loadConfig({ JUMBE_PORT: 'eighty', JUMBE_NETWORK: 'telegram' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^JUMBE_PORT: /),
+        expect.stringMatching(/^JUMBE_NETWORK: /),
+      ]);
+    }
     expect(() => loadConfig({ JUMBE_REDIS_URL: 'localhost:6379' })).toThrow(
       /JUMBE_REDIS_URL: must start with redis:\/\//,
     );

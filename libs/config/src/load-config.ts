@@ -5,6 +5,34 @@ import type { JumbeConfig } from './jumbe-config';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** Each problem on its own, so a process can print one line per problem. */
+  readonly problems: readonly string[];
+
+  constructor(problems: string | readonly string[], summary?: string) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(summary ?? list.join('; '));
+    this.problems = list;
+  }
+}
+
+/**
+ * Prints a configuration error the way an operator wants it: one `configuration error: …` line per
+ * problem on stderr, no stack trace, then exits 1. Anything else is not ours to judge: false.
+ */
+export function exitOnConfigError(error: unknown): boolean {
+  if (!(error instanceof ConfigError)) return false;
+  for (const problem of error.problems) process.stderr.write(`configuration error: ${problem}\n`);
+  process.exit(1);
+}
+
+/** Runs `load` (typically loadConfig and the checks a service adds); a ConfigError ends the process. */
+export function configOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    exitOnConfigError(error);
+    throw error;
+  }
 }
 
 const flag = z
@@ -89,7 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
   const result = environmentSchema.safeParse(merged);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+    throw new ConfigError(problems, `invalid configuration: ${problems.join('; ')}`);
   }
   const value = result.data;
   return {

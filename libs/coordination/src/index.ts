@@ -13,6 +13,7 @@ export * from './memory-usage-counter-store';
 export * from './invalidation-bus';
 export * from './redis-invalidation-bus';
 export * from './memory-invalidation-bus';
+export * from './postgres-invalidation-bus';
 
 export * from './rate-limiter';
 export * from './redis-rate-limiter';

@@ -10,13 +10,16 @@ import {
   type UpdatePlanInput,
 } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
-import { displayPrefix, generateApiKey, hashApiKey } from '@jumbe/domain';
+import { billingCycleAt, displayPrefix, generateApiKey, hashApiKey } from '@jumbe/domain';
 import {
   AccountRepository,
   ApiKeyRepository,
   DuplicateNameError,
   PlanRepository,
   type Plan,
+  SendFailureRepository,
+  SessionRepository,
+  UsageRepository,
 } from '@jumbe/persistence';
 import type { DataSource } from 'typeorm';
 import { type AccountView, accountView, type ApiKeyView, apiKeyView, type PlanView, planView } from './views';
@@ -30,6 +33,9 @@ export class OperatorService {
   private readonly plans: PlanRepository;
   private readonly accounts: AccountRepository;
   private readonly keys: ApiKeyRepository;
+  private readonly usage: UsageRepository;
+  private readonly sessions: SessionRepository;
+  private readonly failures: SendFailureRepository;
 
   constructor(
     dataSource: DataSource,
@@ -38,6 +44,9 @@ export class OperatorService {
     this.plans = new PlanRepository(dataSource);
     this.accounts = new AccountRepository(dataSource);
     this.keys = new ApiKeyRepository(dataSource);
+    this.usage = new UsageRepository(dataSource);
+    this.sessions = new SessionRepository(dataSource);
+    this.failures = new SendFailureRepository(dataSource);
   }
 
   async createPlan(input: CreatePlanInput): Promise<PlanView> {
@@ -113,8 +122,109 @@ export class OperatorService {
     return apiKeyView(revoked);
   }
 
+  /**
+   * The account an operator means by `ref`: its id, or its name when exactly one account has it
+   * (names are not unique, so an ambiguous name is refused with the ids to choose from).
+   */
+  async findAccount(ref: string): Promise<AccountView> {
+    const byId = await this.accounts.findWithPlan(ref);
+    if (byId) return accountView(byId.account, byId.plan.name);
+    const named = (await this.listAccounts()).filter((account) => account.name === ref);
+    if (named.length === 1) return named[0]!;
+    if (named.length > 1) {
+      const ids = named.map((account) => account.id).join(', ');
+      throw new ApiError('conflict', `${named.length} accounts are named "${ref}"; use an id: ${ids}.`);
+    }
+    throw new ApiError('not_found', `No account with id ${ref}, nor one named "${ref}".`);
+  }
+
+  /** The plan an operator means by `ref`: its name (unique) or its id. */
+  async findPlan(ref: string): Promise<PlanView> {
+    const plan = (await this.plans.findByName(ref)) ?? (await this.plans.findById(ref));
+    if (!plan) throw new ApiError('not_found', `No plan with name or id ${ref}.`);
+    return planView(plan);
+  }
+
+  /** Changes a plan's limits; every account on it sees the new limits at once. */
+  async updatePlan(
+    ref: string,
+    changes: { monthlyApiHits?: number; maxSessions?: number },
+  ): Promise<PlanView> {
+    const plan = await this.findPlan(ref);
+    const updated = await this.plans.update(plan.id, changes);
+    if (!updated) throw new ApiError('not_found', `No plan with name or id ${ref}.`);
+    await this.announce({ v: 1, kind: 'plan', planId: plan.id });
+    return planView(updated);
+  }
+
+  /**
+   * Rotation: a new key with the old one's name and scope, and the old key's revocation scheduled
+   * `graceMs` from now (stored as its future `revokedAt`, so it holds across restarts), which
+   * gives the customer time to deploy the new key.
+   */
+  async rotateKey(
+    accountId: string,
+    keyId: string,
+    graceMs: number,
+  ): Promise<{ data: ApiKeyView; key: string; previous: ApiKeyView }> {
+    const old = (await this.keys.listByAccount(accountId)).find((key) => key.id === keyId);
+    if (!old) throw new ApiError('not_found', `Account ${accountId} has no key ${keyId}.`);
+    if (old.revokedAt !== null && old.revokedAt.getTime() <= Date.now()) {
+      throw new ApiError('conflict', `Key ${keyId} is already revoked; create a new key instead.`);
+    }
+    const created = await this.createKey(accountId, { name: old.name ?? undefined, scope: old.scope });
+    const previous =
+      graceMs === 0
+        ? await this.keys.revoke(accountId, keyId)
+        : await this.keys.scheduleRevoke(accountId, keyId, new Date(Date.now() + graceMs));
+    if (!previous) throw new ApiError('not_found', `Account ${accountId} has no key ${keyId}.`);
+    // Gateways cache keys; the announcement makes them look again and learn the revocation time.
+    await this.announce({ v: 1, kind: 'key', keyId });
+    return { ...created, previous: apiKeyView(previous) };
+  }
+
+  /**
+   * One account at a glance for an operator: this month's usage (as last saved to PostgreSQL;
+   * gateways save the live Redis counters periodically), its sessions and its recent failed sends.
+   */
+  async accountReport(ref: string, failureLimit = 10) {
+    const account = await this.findAccount(ref);
+    const plan = await this.findPlan(account.plan);
+    const cycle = billingCycleAt(new Date());
+    const [usage, sessions, failures] = await Promise.all([
+      this.usage.load(account.id, cycle.id),
+      this.sessions.list(account.id),
+      this.failures.list(account.id, { limit: failureLimit }),
+    ]);
+    return {
+      account,
+      usage: {
+        periodStart: cycle.start.toISOString(),
+        periodEnd: cycle.end.toISOString(),
+        ...usage,
+        apiHitLimit: plan.monthlyApiHits,
+        sessionLimit: plan.maxSessions,
+      },
+      sessions: sessions.map((session) => ({
+        id: session.sessionId,
+        state: session.state,
+        phoneNumber: session.phoneNumber,
+        reason: session.reason,
+        updatedAt: session.updatedAt.toISOString(),
+      })),
+      recentFailures: failures.map((failure) => ({
+        at: failure.createdAt.toISOString(),
+        sessionId: failure.sessionId,
+        to: failure.to,
+        type: failure.type,
+        code: failure.code,
+        message: failure.message,
+      })),
+    };
+  }
+
   private async planNamed(name: string, path: string): Promise<Plan> {
-    const plan = await this.plans.findByName(name);
+    const plan = (await this.plans.findByName(name)) ?? (await this.plans.findById(name));
     if (!plan) {
       const problem = `no plan named "${name}"; create it first (POST /api/v1/admin/plans or \`npx jumbe plans create\`)`;
       throw new ApiError('validation_error', `Invalid request body: ${path}: ${problem}`, [

@@ -1,4 +1,4 @@
-import { loadConfig, requireDistributedSettings } from '@jumbe/config';
+import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -19,10 +19,13 @@ export function runBackgroundService(
   service: string,
   moduleFor: (infrastructure: Infrastructure) => DynamicModule,
 ): void {
-  const config = loadConfig();
+  const config = configOrExit(() => {
+    const loaded = loadConfig();
+    requireDistributedSettings(loaded, `the ${service}`);
+    return loaded;
+  });
   const logger = createLogger(config.logLevel, service);
   runService(logger, async () => {
-    requireDistributedSettings(config, `the ${service}`);
     const infrastructure = await startInfrastructure(config, 'distributed', logger, service);
     const root: DynamicModule = {
       module: BackgroundServiceModule,

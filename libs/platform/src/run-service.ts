@@ -1,3 +1,4 @@
+import { exitOnConfigError } from '@jumbe/config';
 import type { Logger } from 'pino';
 
 export interface RunningService {
@@ -29,6 +30,8 @@ export function runService(logger: Logger, start: () => Promise<RunningService>)
       process.on('SIGINT', () => shutdown('SIGINT'));
     })
     .catch((error: unknown) => {
+      // A setting found wrong while starting (e.g. an unreadable secret key file): one line each.
+      if (exitOnConfigError(error)) return;
       logger.fatal({ err: error }, 'failed to start');
       process.exit(1);
     });

@@ -2,7 +2,9 @@ import type { JumbeConfig } from '@jumbe/config';
 import {
   createRedisClient,
   MemoryCoordinationHealth,
+  type InvalidationBus,
   MemoryInvalidationBus,
+  PostgresInvalidationBus,
   MemoryRateLimiter,
   MemoryShardLeaseStore,
   MemoryUsageCounterStore,
@@ -62,7 +64,7 @@ export async function startInfrastructure(
     const transport = await openBus(config, logger, service, closers);
     const events = await openEvents(transport, dataSource, config.deployment);
     const bus = config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport;
-    const coordination = await openCoordination(config, logger, service, closers);
+    const coordination = await openCoordination(config, logger, service, closers, dataSource);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     return {
       config,
@@ -150,11 +152,17 @@ async function openEvents(
   return { events: log, eventSource: log };
 }
 
-async function openCoordination(config: JumbeConfig, logger: Logger, service: string, closers: Closer[]) {
+async function openCoordination(
+  config: JumbeConfig,
+  logger: Logger,
+  service: string,
+  closers: Closer[],
+  dataSource: DataSource,
+) {
   if (config.redisUrl === null) {
     return {
       usageStore: new MemoryUsageCounterStore(),
-      invalidations: new MemoryInvalidationBus(),
+      invalidations: await openPostgresInvalidations(dataSource, logger, closers),
       rateLimiter: new MemoryRateLimiter(),
       coordinationHealth: new MemoryCoordinationHealth(),
       ownership: memoized((_role: OwnershipRole) => ({
@@ -190,6 +198,24 @@ async function openCoordination(config: JumbeConfig, logger: Logger, service: st
     }),
     sandboxStore: new RedisSandboxStore(redis),
   };
+}
+
+/**
+ * Without Redis (the all-in-one), invalidations are delivered in process and heard from other
+ * processes on the same database through PostgreSQL LISTEN/NOTIFY, so a change made with the CLI
+ * reaches this process's caches at once.
+ */
+async function openPostgresInvalidations(
+  dataSource: DataSource,
+  logger: Logger,
+  closers: Closer[],
+): Promise<InvalidationBus> {
+  const url = (dataSource.options as { url?: string }).url;
+  if (!url) return new MemoryInvalidationBus();
+  const bus = new PostgresInvalidationBus(url, (message, error) => logger.warn({ err: error }, message));
+  await bus.start();
+  closers.push(() => bus.close());
+  return bus;
 }
 
 /** Dependencies may start after us (compose, Kubernetes): keep trying for a minute before giving up. */

@@ -54,7 +54,10 @@ export class ApiKeyAuthenticator {
       throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
     }
     const principal: Principal = { keyId: found.id, accountId: found.accountId, scope: found.scope };
-    this.cache.set(hash, principal);
+    // A key being rotated leaves the cache when its revocation comes, not up to a TTL later.
+    const untilRevoked = found.revokesAt ? found.revokesAt.getTime() - Date.now() : Infinity;
+    if (untilRevoked <= 0) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    this.cache.set(hash, principal, untilRevoked < 30_000 ? { ttl: Math.ceil(untilRevoked) } : undefined);
     return this.used(principal);
   }
 

@@ -68,7 +68,12 @@ describe('ApiKeyRepository', () => {
       prefix: 'jmb_bob1',
       keyHash: hash,
     });
-    expect(await keys.findActiveByHash(hash)).toEqual({ id: key.id, accountId: bob.id, scope: 'full' });
+    expect(await keys.findActiveByHash(hash)).toEqual({
+      id: key.id,
+      accountId: bob.id,
+      scope: 'full',
+      revokesAt: null,
+    });
     expect(await keys.findActiveByHash('no-such-hash')).toBeNull();
   });
 
@@ -121,6 +126,49 @@ describe('ApiKeyRepository', () => {
     expect(again?.revokedAt?.getTime()).toBe(revoked?.revokedAt?.getTime());
   });
 
+  it('schedules a revocation: the key works until then, and a revoke brings it forward', async () => {
+    const hash = uniqueHash();
+    const key = await keys.create({
+      accountId: alice.id,
+      name: null,
+      scope: 'full',
+      prefix: 'jmb_s',
+      keyHash: hash,
+    });
+    const at = new Date(Date.now() + 60 * 60_000);
+
+    const scheduled = await keys.scheduleRevoke(alice.id, key.id, at);
+    expect(scheduled?.revokedAt?.getTime()).toBe(at.getTime());
+    expect(await keys.findActiveByHash(hash)).toEqual({
+      id: key.id,
+      accountId: alice.id,
+      scope: 'full',
+      revokesAt: at,
+    });
+    // A later schedule never postpones an earlier one; another account cannot schedule it.
+    await keys.scheduleRevoke(alice.id, key.id, new Date(at.getTime() + 60_000));
+    expect((await keys.listByAccount(alice.id)).find((k) => k.id === key.id)?.revokedAt?.getTime()).toBe(
+      at.getTime(),
+    );
+    expect(await keys.scheduleRevoke(bob.id, key.id, new Date())).toBeNull();
+
+    const revoked = await keys.revoke(alice.id, key.id);
+    expect(revoked!.revokedAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await keys.findActiveByHash(hash)).toBeNull();
+
+    // A schedule in the past ends the key as soon as it is reached.
+    const other = uniqueHash();
+    const short = await keys.create({
+      accountId: alice.id,
+      name: null,
+      scope: 'read',
+      prefix: 'jmb_t',
+      keyHash: other,
+    });
+    await keys.scheduleRevoke(alice.id, short.id, new Date(Date.now() - 1));
+    expect(await keys.findActiveByHash(other)).toBeNull();
+  });
+
   it("does not revoke a key through another account's id", async () => {
     const hash = uniqueHash();
     const key = await keys.create({
@@ -132,7 +180,12 @@ describe('ApiKeyRepository', () => {
     });
 
     expect(await keys.revoke(bob.id, key.id)).toBeNull();
-    expect(await keys.findActiveByHash(hash)).toEqual({ id: key.id, accountId: alice.id, scope: 'full' });
+    expect(await keys.findActiveByHash(hash)).toEqual({
+      id: key.id,
+      accountId: alice.id,
+      scope: 'full',
+      revokesAt: null,
+    });
     expect((await keys.listByAccount(alice.id)).find((listed) => listed.id === key.id)?.revokedAt).toBeNull();
   });
 

@@ -19,6 +19,8 @@ export interface ActiveKey {
   id: string;
   accountId: string;
   scope: KeyScope;
+  /** When a key being rotated stops working (it works until then), else null. */
+  revokesAt: Date | null;
 }
 
 export class ApiKeyRepository {
@@ -62,7 +64,8 @@ export class ApiKeyRepository {
     const result = await this.keys
       .createQueryBuilder()
       .update()
-      .set({ revokedAt: () => 'COALESCE(revoked_at, now())' })
+      // Revoking a key whose revocation is scheduled (a rotation) brings it forward to now.
+      .set({ revokedAt: () => 'LEAST(COALESCE(revoked_at, now()), now())' })
       .where('id = :keyId AND account_id = :accountId', { keyId, accountId })
       .returning('id')
       .execute();
@@ -71,13 +74,37 @@ export class ApiKeyRepository {
     return key ? toApiKey(key) : null;
   }
 
-  /** The unrevoked key with this hash: the lookup behind every authenticated request. */
+  /**
+   * Schedules a key's revocation at `at` (a rotation's grace period). Stored as a future
+   * `revoked_at`, so it survives restarts and needs no timer; an earlier revocation is kept.
+   */
+  async scheduleRevoke(accountId: string, keyId: string, at: Date): Promise<ApiKey | null> {
+    if (!isUuid(accountId) || !isUuid(keyId)) return null;
+    const result = await this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'LEAST(COALESCE(revoked_at, :at), :at)' })
+      .setParameters({ at })
+      .where('id = :keyId AND account_id = :accountId', { keyId, accountId })
+      .returning('id')
+      .execute();
+    if (result.affected === 0) return null;
+    const key = await this.keys.findOneBy({ id: keyId, accountId });
+    return key ? toApiKey(key) : null;
+  }
+
+  /**
+   * The key with this hash that still works (never revoked, or revoked at a time still to come):
+   * the lookup behind every authenticated request.
+   */
   async findActiveByHash(keyHash: string): Promise<ActiveKey | null> {
     const key = await this.keys
       .createQueryBuilder('key')
-      .select(['key.id', 'key.accountId', 'key.scope'])
-      .where('key.keyHash = :keyHash AND key.revokedAt IS NULL', { keyHash })
+      .select(['key.id', 'key.accountId', 'key.scope', 'key.revokedAt'])
+      .where('key.keyHash = :keyHash AND (key.revokedAt IS NULL OR key.revokedAt > now())', { keyHash })
       .getOne();
-    return key ? { id: key.id, accountId: key.accountId, scope: key.scope } : null;
+    return key
+      ? { id: key.id, accountId: key.accountId, scope: key.scope, revokesAt: key.revokedAt ?? null }
+      : null;
   }
 }

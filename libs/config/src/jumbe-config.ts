@@ -27,4 +27,11 @@ export interface JumbeConfig {
    * fetched from WhatsApp when the first session opens, falling back to Baileys' pinned one.
    */
   whatsappVersion: string | null;
+  /**
+   * JUMBE_WHATSAPP_URL: the WebSocket address of WhatsApp Web (`wss://` or `ws://`); null:
+   * WhatsApp's own. Only the address: the server must still prove it is WhatsApp (its noise
+   * certificate chain is checked against WhatsApp's root key), so tests pointing it at the
+   * emulator also load the emulator's trust preload in that process.
+   */
+  whatsappUrl: string | null;
 }

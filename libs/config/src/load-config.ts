@@ -41,6 +41,11 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}$/, 'must be a WhatsApp Web version such as 2.3000.1023456789')
     .optional(),
+  JUMBE_WHATSAPP_URL: z
+    .string()
+    .url()
+    .regex(/^wss?:\/\//, 'must be a ws:// or wss:// address')
+    .optional(),
   JUMBE_DEPLOYMENT: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
@@ -88,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
     deployment: value.JUMBE_DEPLOYMENT ?? null,
     whatsappVersion: value.JUMBE_WHATSAPP_VERSION ?? null,
+    whatsappUrl: value.JUMBE_WHATSAPP_URL ?? null,
   };
 }
 

@@ -40,7 +40,9 @@ export default [
           banTransitiveDependencies: false,
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:test-only'] },
+            // The WhatsApp emulator (test-only): tests may use it; no app or lib may.
+            { sourceTag: 'type:test-only', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             {
               sourceTag: 'scope:domain',

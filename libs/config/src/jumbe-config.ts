@@ -46,4 +46,11 @@ export interface JumbeConfig {
   httpRequestTimeoutMs: number;
   /** A connection with no traffic (idle keep-alive included) is closed after this time. */
   httpIdleTimeoutMs: number;
+  /**
+   * JUMBE_WHATSAPP_URL: the WebSocket address of WhatsApp Web (`wss://` or `ws://`); null:
+   * WhatsApp's own. Only the address: the server must still prove it is WhatsApp (its noise
+   * certificate chain is checked against WhatsApp's root key), so tests pointing it at the
+   * emulator also load the emulator's trust preload in that process.
+   */
+  whatsappUrl: string | null;
 }

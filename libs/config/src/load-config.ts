@@ -90,6 +90,11 @@ const environmentSchema = z.object({
   JUMBE_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   JUMBE_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   JUMBE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  JUMBE_WHATSAPP_URL: z
+    .string()
+    .url()
+    .regex(/^wss?:\/\//, 'must be a ws:// or wss:// address')
+    .optional(),
   JUMBE_DEPLOYMENT: z
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
@@ -145,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     httpHeadersTimeoutMs: value.JUMBE_HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: value.JUMBE_HTTP_REQUEST_TIMEOUT_MS,
     httpIdleTimeoutMs: value.JUMBE_HTTP_IDLE_TIMEOUT_MS,
+    whatsappUrl: value.JUMBE_WHATSAPP_URL ?? null,
   };
 }
 

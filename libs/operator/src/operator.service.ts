@@ -7,7 +7,6 @@ import {
   type CreatePlanInput,
   encodeAccessInvalidation,
   type UpdateAccountInput,
-  type UpdatePlanInput,
 } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
 import { billingCycleAt, displayPrefix, generateApiKey, hashApiKey } from '@jumbe/domain';
@@ -62,14 +61,6 @@ export class OperatorService {
 
   async listPlans(): Promise<PlanView[]> {
     return (await this.plans.list()).map(planView);
-  }
-
-  /** Changes a plan's limits; every gateway drops its cached copy of the plan at once. */
-  async updatePlan(id: string, input: UpdatePlanInput): Promise<PlanView> {
-    const updated = await this.plans.update(id, input);
-    if (!updated) throw new ApiError('not_found', `No plan with id "${id}".`);
-    await this.announce({ v: 1, kind: 'plan', planId: id });
-    return planView(updated);
   }
 
   async createAccount(input: CreateAccountInput): Promise<AccountView> {

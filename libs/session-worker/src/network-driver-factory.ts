@@ -29,6 +29,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,
     version: config.whatsappVersion ?? undefined,
+    webSocketUrl: config.whatsappUrl ?? undefined,
     // A pairing code must be answered before the gateway gives up on the command.
     pairingCodeWaitMs: Math.max(2_000, config.commandTimeoutMs - 3_000),
     // Paces connection starts (restores included) inside the driver, apart from lease upkeep.

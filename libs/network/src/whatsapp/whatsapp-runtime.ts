@@ -2,6 +2,7 @@
 // run time is reached from here, so processes on the sandbox network never load the library.
 import { fetchLatestWaWebVersion, makeWASocket } from '@whiskeysockets/baileys';
 import { LRUCache } from 'lru-cache';
+import { requireValidSignatures } from './strict-signatures';
 import type { WaVersion } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
@@ -14,6 +15,7 @@ export const LID_MAPPING_CACHE_ENTRIES = 5_000;
 
 /** The real socket: Baileys' makeWASocket with the options the session chose. */
 export const baileysSocketFactory: WhatsAppSocketFactory = (config) => {
+  requireValidSignatures();
   const socket = makeWASocket(config);
   boundLidMappingCache(socket.signalRepository.lidMapping);
   return socket;

@@ -308,6 +308,7 @@ export class WhatsAppSession implements NetworkSession {
       auth: auth.state,
       logger: this.context.baileysLogger,
       browser: Browsers.ubuntu('Chrome'),
+      ...(this.context.settings.webSocketUrl ? { waWebSocketUrl: this.context.settings.webSocketUrl } : {}),
       // A server, not a phone: no full history, not shown online, no link previews. The small
       // initial syncs stay on: they carry the LID ↔ phone-number mappings Baileys needs.
       syncFullHistory: false,

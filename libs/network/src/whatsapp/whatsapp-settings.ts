@@ -49,6 +49,8 @@ export interface WhatsAppNetworkOptions {
   random?: () => number;
   /** JUMBE_WHATSAPP_VERSION (`2.3000.N`): the client version to announce, never fetched. */
   version?: string;
+  /** JUMBE_WHATSAPP_URL: WhatsApp Web's WebSocket address; default Baileys' (WhatsApp's own). */
+  webSocketUrl?: string;
   /** Finds WhatsApp's current client version; defaults to Baileys' fetchLatestWaWebVersion. */
   fetchVersion?: WaVersionFetcher;
   /** Refusal closes (402, 405, 406, 500) in a row before a session ends with their reason; default 5. */
@@ -56,7 +58,13 @@ export interface WhatsAppNetworkOptions {
 }
 
 type OptionalSettings =
-  'socketFactory' | 'mediaResolver' | 'version' | 'fetchVersion' | 'sentMessages' | 'inboundOutbox';
+  | 'socketFactory'
+  | 'mediaResolver'
+  | 'version'
+  | 'fetchVersion'
+  | 'sentMessages'
+  | 'inboundOutbox'
+  | 'webSocketUrl';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
   Pick<WhatsAppNetworkOptions, OptionalSettings>;

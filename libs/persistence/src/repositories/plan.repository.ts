@@ -33,17 +33,6 @@ export class PlanRepository {
     }
   }
 
-  /** Changes a plan's limits; null when there is no such plan. */
-  async update(
-    id: string,
-    changes: Partial<Pick<NewPlan, 'monthlyApiHits' | 'maxSessions'>>,
-  ): Promise<Plan | null> {
-    if (!isUuid(id)) return null;
-    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    if (Object.keys(set).length > 0) await this.plans.update({ id }, set);
-    return this.findById(id);
-  }
-
   async list(): Promise<Plan[]> {
     return (await this.plans.find({ order: { name: 'ASC' } })).map(toPlan);
   }

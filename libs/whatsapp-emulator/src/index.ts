@@ -1,0 +1,3 @@
+export { WhatsAppEmulator, EmulatedConnection } from './emulator';
+export { NoiseServerSession, certificateChain } from './noise-server';
+export { EMULATOR_ROOT } from './root-key';

@@ -361,7 +361,12 @@ export function describeGatewayContract(start: () => Promise<Topology>): void {
         sendFailures: 0,
         sessions: 0,
         sessionLimit: 3,
+        // Extension: one entry per UTC day of the cycle so far, together the cycle's hits.
+        hitsPerDay: expect.any(Array),
       });
+      const perDay = second.body.data.hitsPerDay as { date: string; apiHits: number }[];
+      expect(perDay.at(-1)?.date).toBe(new Date().toISOString().slice(0, 10));
+      expect(perDay.reduce((sum, day) => sum + day.apiHits, 0)).toBeLessThanOrEqual(second.body.data.apiHits);
       expect(second.headers.get('x-quota-limit')).toBe('1000');
       expect(second.headers.get('x-quota-remaining')).toBe(String(1_000 - second.body.data.apiHits));
       expect(second.headers.get('x-quota-reset')).toBe(second.body.data.periodEnd);

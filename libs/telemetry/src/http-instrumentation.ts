@@ -24,16 +24,30 @@ export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, l
   if (instrumented.has(fastify)) return;
   instrumented.add(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const given = request.headers['x-request-id'];
-    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    requestIds.set(request, requestId);
-    void reply.header('x-request-id', requestId);
+    void reply.header('x-request-id', assignRequestId(request));
     done();
+  });
+  // A reply sent by an earlier onRequest hook (a refused key, before the body is read) skips the
+  // hook above; every reply passes here.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (!reply.hasHeader('x-request-id')) void reply.header('x-request-id', assignRequestId(request));
+    done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     observe(request, reply, telemetry, logger);
     done();
   });
+}
+
+/** The request's id: the caller's X-Request-Id when it is plain, else a new UUID; fixed once chosen. */
+function assignRequestId(request: FastifyRequest): string {
+  let requestId = requestIds.get(request);
+  if (requestId === undefined) {
+    const given = request.headers['x-request-id'];
+    requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    requestIds.set(request, requestId);
+  }
+  return requestId;
 }
 
 function observe(request: FastifyRequest, reply: FastifyReply, telemetry: Telemetry, logger: Logger): void {

@@ -1,14 +1,13 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import type { Infrastructure } from '@jumbe/platform';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import { Controller, Get } from '@nestjs/common';
+import { productVersion } from '@jumbe/platform';
 import { buildOpenApiDocument } from './openapi-document';
 
 @Controller('api/v1')
 export class DocsController {
   private readonly document: Record<string, unknown>;
 
-  constructor(@Inject(INFRASTRUCTURE) infrastructure: Infrastructure) {
-    this.document = buildOpenApiDocument(infrastructure.version);
+  constructor() {
+    this.document = buildOpenApiDocument(productVersion());
   }
 
   @Get('openapi.json')

@@ -12,8 +12,6 @@ import type { SandboxStore } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
-export type DependencyName = 'database' | 'bus' | 'coordination';
-
 /** Session workers and webhook dispatchers each spread the shards over their own members. */
 export type OwnershipRole = 'session-worker' | 'webhook-dispatcher';
 

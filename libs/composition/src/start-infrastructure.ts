@@ -36,7 +36,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
 import { secretKeyFromDataDir } from './secret-key-file';
-import { productVersion } from './version';
+import { productVersion } from '@jumbe/platform';
 
 export type RunMode = 'all-in-one' | 'distributed';
 

@@ -17,16 +17,13 @@ import {
   type SessionRef,
 } from '@jumbe/network';
 import { LiveSession, type LiveSessionDeps } from './live-session';
-import type { SendFailureRecorder } from './ports/send-failure-recorder';
 import { SessionLocks } from './session-locks';
 import { type PendingRestore, RestoreQueue } from './restore-queue';
 import { ShardMovingError } from './shard-moving-error';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
-export interface SessionHostDeps extends LiveSessionDeps {
-  failures: SendFailureRecorder;
-}
+export type SessionHostDeps = LiveSessionDeps;
 
 export interface SessionHostOptions {
   /** Sessions restored at once when shards are adopted (JUMBE_RESTORE_CONCURRENCY). */
@@ -252,23 +249,14 @@ export class SessionHost {
 
   private async send(command: Command<'message.send'>) {
     const live = this.live.get(refKey(command));
+    // The gateway logs every failed send, these included (CONTRACT §5): one place, one record.
     const failed = (
       code: 'session_not_connected' | 'network_error' | 'media_fetch_failed',
       message: string,
-    ) =>
-      this.deps.failures
-        .record({
-          accountId: command.accountId,
-          sessionId: command.sessionId,
-          to: command.message.body.to,
-          type: command.message.kind,
-          code,
-          message,
-        })
-        .then(() => new ApiError(code, message));
+    ) => new ApiError(code, message);
     if (!live || live.state !== 'connected') {
       const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
-      throw await failed(
+      throw failed(
         'session_not_connected',
         `Session "${command.sessionId}" is not connected (state: ${state}); the message was not sent and is not queued. Start the session and link a phone first.`,
       );
@@ -276,11 +264,8 @@ export class SessionHost {
     try {
       return { key: await live.send(command.message) };
     } catch (error) {
-      if (error instanceof NetworkSendError) throw await failed(error.code, error.message);
-      throw await failed(
-        'network_error',
-        `The network did not accept the message: ${(error as Error).message}`,
-      );
+      if (error instanceof NetworkSendError) throw failed(error.code, error.message);
+      throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);
     }
   }
 

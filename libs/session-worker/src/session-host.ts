@@ -1,4 +1,4 @@
-import { ApiError, type CommandResult, type SessionCommand } from '@jumbe/contracts';
+import { ApiError, type CommandResult, ERRORS, type SessionCommand } from '@jumbe/contracts';
 import {
   isActiveState,
   neverStartedSession,
@@ -240,8 +240,7 @@ export class SessionHost {
 
   private async remove(ref: SessionRef): Promise<SessionView> {
     const record = await this.deps.sessions.find(ref);
-    if (!record)
-      throw new ApiError('not_found', `No session "${ref.sessionId}". GET /api/v1/sessions lists yours.`);
+    if (!record) throw new ApiError('not_found', `No session "${ref.sessionId}" on this account.`);
     const loggedOut = await this.logout(ref);
     await this.deps.sessions.delete(ref, this.tokenOf(record.shard));
     return loggedOut;
@@ -447,10 +446,7 @@ const notOwner = () => new ShardMovingError();
 
 function mapNetworkError(error: unknown): never {
   if (error instanceof NotReadyError) {
-    throw new ApiError(
-      'session_not_ready',
-      `${error.message}. Start the session (POST /session/start) and scan while it shows a QR or pairing code.`,
-    );
+    throw new ApiError('session_not_ready', `${error.message}. ${ERRORS.session_not_ready.message}`);
   }
   if (error instanceof NumberInUseError) {
     throw new ApiError('number_in_use', `${error.message}. Log out the other session or use another number.`);

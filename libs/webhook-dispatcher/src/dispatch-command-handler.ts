@@ -65,10 +65,7 @@ export class DispatchCommandHandler {
     // Read fresh: a webhook saved a moment ago must be testable at once, whatever the cache holds.
     const webhook = await this.directory.get(accountId, { fresh: true });
     if (!webhook || !webhook.enabled) {
-      throw new ApiError(
-        'webhook_not_enabled',
-        'No enabled webhook: save one with PATCH /api/v1/webhook { url, enabled: true } first.',
-      );
+      throw new ApiError('webhook_not_enabled');
     }
     return webhook;
   }
@@ -76,11 +73,7 @@ export class DispatchCommandHandler {
   /** The recorded event's body, with a fresh timestamp-independent copy (the new delivery id is added when posting). */
   private async recordedPayload(accountId: string, deliveryId: string) {
     const recorded = await this.deliveries.find(accountId, deliveryId);
-    if (!recorded)
-      throw new ApiError(
-        'not_found',
-        `No delivery ${deliveryId} on this account. GET /api/v1/webhook lists recent ones.`,
-      );
+    if (!recorded) throw new ApiError('not_found', `No delivery ${deliveryId} on this account.`);
     const { deliveryId: _previous, ...payload } = recorded.payload as {
       deliveryId?: string;
       event: string;

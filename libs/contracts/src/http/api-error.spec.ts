@@ -67,7 +67,7 @@ describe('ApiError', () => {
     expect(JSON.stringify(body)).not.toContain('Retry-After');
   });
 
-  it('without a message carries its code's own message from the one table', () => {
+  it('without a message carries the message its code has in the one table', () => {
     for (const code of Object.keys(ERRORS) as ErrorCode[]) {
       const error = new ApiError(code);
       expect(error.message).toBe(ERRORS[code].message);

@@ -5,6 +5,7 @@ import {
   dispatchCommandSchema,
   replyError,
   replyOk,
+  webhookTestEvent,
 } from '@jumbe/contracts';
 import { newDeliveryId } from '@jumbe/domain';
 import type { DeliveryLog } from './ports/delivery-log';
@@ -32,15 +33,7 @@ export class DispatchCommandHandler {
     try {
       const payload =
         command.type === 'webhook.test'
-          ? {
-              event: 'webhook.test',
-              timestamp: new Date().toISOString(),
-              customerId: command.accountId,
-              sessionId: 'default',
-              data: {
-                message: 'This is a test event from Jumbe. Your webhook receives and verifies deliveries.',
-              },
-            }
+          ? webhookTestEvent(command.accountId, new Date())
           : await this.recordedPayload(command.accountId, command.deliveryId);
       // The delivery is looked up first: another account's delivery id is simply not found.
       const webhook = await this.enabledWebhook(command.accountId);

@@ -3,7 +3,10 @@ import {
   type OutboundMessage,
   parseInput,
   sendInteractiveSchema,
+  sendContactSchema,
+  sendLocationSchema,
   sendMediaSchema,
+  sendReactionSchema,
   sendTextSchema,
 } from '@jumbe/contracts';
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
@@ -23,7 +26,14 @@ import { SessionCommandClient } from '../sessions/session-command.client';
 
 export type MessageKind = OutboundMessage['kind'];
 
-const SCHEMAS = { text: sendTextSchema, media: sendMediaSchema, interactive: sendInteractiveSchema } as const;
+const SCHEMAS = {
+  text: sendTextSchema,
+  media: sendMediaSchema,
+  interactive: sendInteractiveSchema,
+  location: sendLocationSchema,
+  contact: sendContactSchema,
+  reaction: sendReactionSchema,
+} as const;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface SendOutcome {

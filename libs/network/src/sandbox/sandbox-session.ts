@@ -95,6 +95,11 @@ export class SandboxSession implements NetworkSession {
         return this.sendMedia(message);
       case 'interactive':
         return this.sendInteractive(message);
+      default: {
+        // Locations, contacts and reactions are recorded as sent, fields as given.
+        const { to, kind, ...content } = message;
+        return this.record(to, kind, withoutUndefined(content));
+      }
     }
   }
 

@@ -392,6 +392,34 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
       );
     });
 
+    it('shares locations and contact cards, reacts, and sends voice notes and stickers (extensions)', async () => {
+      const send = (kind: string, body: object) =>
+        api.post(`/api/v1/messages/${kind}`, { key: a.key, body: { to: '254711111111', ...body } });
+      const location = await send('location', { latitude: -1.2921, longitude: 36.8219, name: 'Duka' });
+      const contact = await send('contact', { contacts: [{ name: 'Amina', phoneNumber: '254712345678' }] });
+      const reaction = await send('reaction', { messageId: location.body.data.key.id, emoji: '👍' });
+      const voice = await send('media', { url: 'https://93.184.215.14/note.ogg', type: 'audio', ptt: true });
+      const sticker = await send('media', { url: 'https://93.184.215.14/s.webp', type: 'sticker' });
+      for (const sent of [location, contact, reaction, voice, sticker]) expect(sent.status).toBe(200);
+      const outbox = await api.get('/api/v1/sandbox/outbox?limit=5', { key: a.key });
+      expect(
+        outbox.body.data.map((entry: { type: string; content: object }) => [entry.type, entry.content]),
+      ).toEqual([
+        ['media', expect.objectContaining({ type: 'sticker' })],
+        ['media', expect.objectContaining({ type: 'audio', ptt: true })],
+        ['reaction', { messageId: location.body.data.key.id, emoji: '👍' }],
+        ['contact', { contacts: [{ name: 'Amina', phoneNumber: '254712345678' }] }],
+        ['location', { latitude: -1.2921, longitude: 36.8219, name: 'Duka' }],
+      ]);
+      expectError(await send('location', { latitude: 120, longitude: 0 }), 400, 'validation_error');
+      expectError(await send('reaction', { messageId: 'x', emoji: '👍👍' }), 400, 'validation_error');
+      expectError(
+        await send('contact', { contacts: [{ name: 'A', phoneNumber: '+254 7' }] }),
+        400,
+        'invalid_phone',
+      );
+    });
+
     it('sends every interactive action type', async () => {
       const sent = await api.post('/api/v1/messages/interactive', {
         key: a.key,

@@ -420,6 +420,53 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
       );
     });
 
+    it('edits and deletes for everyone what the session sent, and says when it cannot (extensions)', async () => {
+      const sent = await api.post('/api/v1/messages/text', {
+        key: a.key,
+        body: { to: '254711111111', text: 'Total: 100' },
+      });
+      const id = sent.body.data.key.id;
+      const edited = await api.post('/api/v1/messages/edit', {
+        key: a.key,
+        body: { to: '254711111111', messageId: id, text: 'Total: 90' },
+      });
+      expect(edited.status).toBe(200);
+      const revoked = await api.post('/api/v1/messages/revoke', {
+        key: a.key,
+        body: { to: '254711111111', messageId: id },
+      });
+      expect(revoked.status).toBe(200);
+      const outbox = await api.get('/api/v1/sandbox/outbox?limit=2', { key: a.key });
+      expect(
+        outbox.body.data.map((entry: { type: string; content: object }) => [entry.type, entry.content]),
+      ).toEqual([
+        ['revoke', { messageId: id }],
+        ['edit', { messageId: id, text: 'Total: 90' }],
+      ]);
+      expectError(
+        await api.post('/api/v1/messages/revoke', {
+          key: a.key,
+          body: { to: '254711111111', messageId: 'NEVERSENT0' },
+        }),
+        404,
+        'message_not_found',
+      );
+      // Another chat's message is not this chat's: refused the same way.
+      expectError(
+        await api.post('/api/v1/messages/edit', {
+          key: a.key,
+          body: { to: '254722222222', messageId: id, text: 'x' },
+        }),
+        404,
+        'message_not_found',
+      );
+      const failures = await api.get('/api/v1/messages/failures?limit=2', { key: a.key });
+      expect(failures.body.data.map((f: { type: string; code: string }) => [f.type, f.code])).toEqual([
+        ['edit', 'message_not_found'],
+        ['revoke', 'message_not_found'],
+      ]);
+    });
+
     it('sends every interactive action type', async () => {
       const sent = await api.post('/api/v1/messages/interactive', {
         key: a.key,

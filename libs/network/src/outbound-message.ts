@@ -60,5 +60,27 @@ export interface OutboundReaction {
   emoji: string;
 }
 
+/** Deletes, for everyone, a message this session sent to `to`. */
+export interface OutboundRevoke {
+  kind: 'revoke';
+  to: string;
+  messageId: string;
+}
+
+/** Replaces the text of a message this session sent to `to`. */
+export interface OutboundEdit {
+  kind: 'edit';
+  to: string;
+  messageId: string;
+  text: string;
+}
+
 export type OutboundMessage =
-  OutboundText | OutboundMedia | OutboundInteractive | OutboundLocation | OutboundContact | OutboundReaction;
+  | OutboundText
+  | OutboundMedia
+  | OutboundInteractive
+  | OutboundLocation
+  | OutboundContact
+  | OutboundReaction
+  | OutboundRevoke
+  | OutboundEdit;

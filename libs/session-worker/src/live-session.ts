@@ -88,6 +88,10 @@ export class LiveSession {
         return connection.send({ kind: 'contact', ...message.body, to });
       case 'reaction':
         return connection.send({ kind: 'reaction', ...message.body, to });
+      case 'revoke':
+        return connection.send({ kind: 'revoke', ...message.body, to });
+      case 'edit':
+        return connection.send({ kind: 'edit', ...message.body, to });
     }
   }
 

@@ -10,6 +10,7 @@ import {
 import {
   type NetworkDriver,
   NetworkSendError,
+  type NetworkSendErrorCode,
   NotReadyError,
   NumberInUseError,
   SandboxNetworkDriver,
@@ -249,10 +250,7 @@ export class SessionHost {
   private async send(command: Command<'message.send'>) {
     const live = this.live.get(refKey(command));
     // The gateway logs every failed send, these included (CONTRACT §5): one place, one record.
-    const failed = (
-      code: 'session_not_connected' | 'network_error' | 'media_fetch_failed',
-      message: string,
-    ) => new ApiError(code, message);
+    const failed = (code: NetworkSendErrorCode, message: string) => new ApiError(code, message);
     if (!live || live.state !== 'connected') {
       const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
       throw failed(

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
 import {
   contactMessageFields,
+  editMessageFields,
   locationMessageFields,
   reactionMessageFields,
+  revokeMessageFields,
 } from '../http/schemas/conversation-messages';
 import {
   interactiveMessageFields,
@@ -33,6 +35,8 @@ const outboundMessageSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('location'), body: locationMessageFields }),
   z.object({ kind: z.literal('contact'), body: contactMessageFields }),
   z.object({ kind: z.literal('reaction'), body: reactionMessageFields }),
+  z.object({ kind: z.literal('revoke'), body: revokeMessageFields }),
+  z.object({ kind: z.literal('edit'), body: editMessageFields }),
 ]);
 
 export const sessionCommandSchema = z.discriminatedUnion('type', [

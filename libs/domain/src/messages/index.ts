@@ -1,1 +1,2 @@
 export * from './vcard';
+export * from './change-window';

@@ -7,6 +7,8 @@ import {
   sendLocationSchema,
   sendMediaSchema,
   sendReactionSchema,
+  sendRevokeSchema,
+  sendEditSchema,
   sendTextSchema,
 } from '@jumbe/contracts';
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
@@ -33,6 +35,8 @@ const SCHEMAS = {
   location: sendLocationSchema,
   contact: sendContactSchema,
   reaction: sendReactionSchema,
+  revoke: sendRevokeSchema,
+  edit: sendEditSchema,
 } as const;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 

@@ -81,6 +81,28 @@ export class MessagesController {
     return this.send(customer, 'reaction', body, key, reply);
   }
 
+  /** Deletes a message this session sent, for everyone (extension). */
+  @Post('revoke')
+  revoke(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'revoke', body, key, reply);
+  }
+
+  /** Replaces the text of a message this session sent (extension). */
+  @Post('edit')
+  edit(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'edit', body, key, reply);
+  }
+
   @Get('failures')
   async list(
     @Customer() customer: CustomerContext,

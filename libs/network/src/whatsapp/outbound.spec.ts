@@ -13,6 +13,7 @@ import { EventRecorder } from './test-support/event-recorder';
 import { startFileServer, type FileServer } from './test-support/file-server';
 import { FakeWhatsApp, type FakeBaileysSocket } from './test-support/fake-baileys';
 import { MemoryCredentialStore } from './test-support/memory-credential-store';
+import { MemorySentMessageStore } from './test-support/memory-sent-message-store';
 import { WhatsAppNetworkDriver } from './whatsapp-network-driver';
 import type { WhatsAppNetworkOptions } from './whatsapp-settings';
 
@@ -386,5 +387,39 @@ describe('locations, contact cards and reactions', () => {
       text: '',
       key: { id: sent.id, fromMe: true },
     });
+  });
+});
+
+describe('deleting and editing what the session sent', () => {
+  it('deletes for everyone and edits a message the session sent, naming it as ours', async () => {
+    const { session, socket } = await connected();
+    const sent = await session.send({ kind: 'text', to: TO, text: 'Total: 100' });
+    await session.send({ kind: 'edit', to: TO, messageId: sent.id, text: 'Total: 90' });
+    const edited = onTheWire(socket.sent.at(-1)!.message.message!);
+    expect(edited.protocolMessage).toMatchObject({
+      type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+      key: { remoteJid: TO, id: sent.id, fromMe: true },
+    });
+    await session.send({ kind: 'revoke', to: TO, messageId: sent.id });
+    expect(onTheWire(socket.sent.at(-1)!.message.message!).protocolMessage).toMatchObject({
+      type: proto.Message.ProtocolMessage.Type.REVOKE,
+      key: { id: sent.id, fromMe: true },
+    });
+  });
+
+  it('refuses a message it has no record of (404) and one past the time limit (409), sending nothing', async () => {
+    const store = new MemorySentMessageStore();
+    const { session, socket } = await connected({ sentMessages: store });
+    const before = socket.sent.length;
+    await expect(session.send({ kind: 'revoke', to: TO, messageId: 'NEVERSENT' })).rejects.toMatchObject({
+      code: 'message_not_found',
+    });
+    // Sent twenty minutes ago by this session, before a restart: known only to the durable store.
+    await store.save(REF, 'OLDMESSAGE', Buffer.from('sealed'));
+    store.times.set(`${REF.accountId}/${REF.sessionId}/OLDMESSAGE`, new Date(Date.now() - 20 * 60_000));
+    await expect(
+      session.send({ kind: 'edit', to: TO, messageId: 'OLDMESSAGE', text: 'too late' }),
+    ).rejects.toMatchObject({ code: 'message_not_editable' });
+    expect(socket.sent.length).toBe(before);
   });
 });

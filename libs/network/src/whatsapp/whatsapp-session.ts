@@ -1,5 +1,11 @@
 import { InboundRedelivery } from '../inbound-redelivery';
-import { contactVcard, type InboundNetworkMessage, isValidPhoneNumber } from '@jumbe/domain';
+import {
+  changeRefusal,
+  contactVcard,
+  type InboundNetworkMessage,
+  isValidPhoneNumber,
+  type MessageChange,
+} from '@jumbe/domain';
 import {
   type AnyMessageContent,
   Browsers,
@@ -24,6 +30,8 @@ import type {
   OutboundMedia,
   OutboundMessage,
   OutboundReaction,
+  OutboundEdit,
+  OutboundRevoke,
   OutboundText,
 } from '../outbound-message';
 import type { SentKey } from '../sent-key';
@@ -183,7 +191,33 @@ export class WhatsAppSession implements NetworkSession {
         return this.relay(message.to, (socket) => socket.sendMessage(message.to, contactCards(message)));
       case 'reaction':
         return this.sendReaction(message);
+      case 'revoke':
+        return this.changeSent(message, 'revoke', { delete: this.ownKey(message) });
+      case 'edit':
+        return this.changeSent(message, 'edit', { text: message.text, edit: this.ownKey(message) });
     }
+  }
+
+  private ownKey(message: OutboundRevoke | OutboundEdit): proto.IMessageKey {
+    return { remoteJid: message.to, id: message.messageId, fromMe: true };
+  }
+
+  /** Edits and deletes only what this session sent, within WhatsApp's time limits. */
+  private async changeSent(
+    message: OutboundRevoke | OutboundEdit,
+    change: MessageChange,
+    content: AnyMessageContent,
+  ): Promise<SentKey> {
+    this.connectedSocket();
+    const sentAt = await this.context.sent.sentAt(message.messageId);
+    if (sentAt === null)
+      throw new NetworkSendError(
+        'message_not_found',
+        `This session has no record of message ${message.messageId} (sent messages are kept for 24 hours).`,
+      );
+    const refusal = changeRefusal(change, sentAt, new Date());
+    if (refusal) throw new NetworkSendError('message_not_editable', refusal);
+    return this.relay(message.to, (socket) => socket.sendMessage(message.to, content));
   }
 
   /** A reaction names the message by its key: ours if this session sent it, else the contact's. */

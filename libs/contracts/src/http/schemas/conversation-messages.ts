@@ -54,6 +54,18 @@ function graphemes(value: string): number {
   return [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(value)].length;
 }
 
+/** Deletes a message this session sent, for everyone (within WhatsApp's 60 hours). */
+export const revokeMessageFields = z.strictObject({ to: recipientField, messageId: messageIdField });
+export const sendRevokeSchema = revokeMessageFields.extend({ sessionId: sessionIdField });
+
+/** Replaces the text of a text message this session sent (within WhatsApp's 15 minutes). */
+export const editMessageFields = z.strictObject({
+  to: recipientField,
+  messageId: messageIdField,
+  text: nonEmptyText('text', 65_536),
+});
+export const sendEditSchema = editMessageFields.extend({ sessionId: sessionIdField });
+
 export type SendLocationInput = z.output<typeof sendLocationSchema>;
 export type SendContactInput = z.output<typeof sendContactSchema>;
 export type SendReactionInput = z.output<typeof sendReactionSchema>;

@@ -253,6 +253,10 @@ export class SessionHost {
     const failed = (code: NetworkSendErrorCode, message: string) => new ApiError(code, message);
     if (!live || live.state !== 'connected') {
       const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
+      // Stored as linked but not open here although this worker owns the shard: its restore has not
+      // happened yet (or failed, e.g. while PostgreSQL restarted). It is coming back: retry shortly.
+      const owned = this.ownsShard(shardOf(command.accountId, command.sessionId));
+      if (!live && owned && (state === 'connected' || state === 'connecting')) throw restoringError(command);
       throw failed(
         'session_not_connected',
         `Session "${command.sessionId}" is not connected (state: ${state}); the message was not sent and is not queued. Start the session and link a phone first.`,

@@ -18,6 +18,7 @@ import { migrate } from '@jumbe/persistence';
 
 import { Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
+import { addBackupCommands } from './backup-commands';
 import { openCliDatabase } from './database-connection';
 import { render } from './output';
 import { runQuickstart } from './quickstart';
@@ -189,6 +190,8 @@ export function buildProgram(config: JumbeConfig): Command {
         operator.rotateKey((await operator.findAccount(ref)).id, keyId, graceMs),
       );
     });
+
+  addBackupCommands(program, config, print);
 
   return program;
 }

@@ -22,6 +22,7 @@ import { addBackupCommands } from './backup-commands';
 import { openCliDatabase } from './database-connection';
 import { render } from './output';
 import { runQuickstart } from './quickstart';
+import { addSecretKeyCommands } from './secret-key-commands';
 
 const integer = (value: string): number => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
@@ -192,6 +193,7 @@ export function buildProgram(config: JumbeConfig): Command {
     });
 
   addBackupCommands(program, config, print);
+  addSecretKeyCommands(program, config, print);
 
   return program;
 }

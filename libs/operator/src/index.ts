@@ -7,3 +7,8 @@ export {
   type RestoreSummary,
   type SecretKeyCheck,
 } from './backup/database-restore';
+export {
+  rotateSecretKey,
+  type SecretKeyRotationOptions,
+  type SecretKeyRotationSummary,
+} from './secret-key/secret-key-rotation';

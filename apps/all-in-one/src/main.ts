@@ -25,6 +25,7 @@ runService(logger, async () => {
   const forgetAddress = await recordListeningAddress(config.dataDir, url);
   logger.info({ url, dataDir: config.dataDir, network: config.network }, 'jumbe listening');
   return {
+    shutdownDelayMs: config.shutdownDelayMs,
     stop: async () => {
       await forgetAddress();
       await app.close();

@@ -25,6 +25,7 @@ runService(logger, async () => {
   await app.listen(config.port, config.host);
   logger.info({ url: await app.getUrl() }, 'gateway listening');
   return {
+    shutdownDelayMs: config.shutdownDelayMs,
     stop: async () => {
       await app.close();
       await infrastructure.close();

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@jumbe/domain';
+import { type SecretBox, sentMessageBinding } from '@jumbe/domain';
 import { proto } from '@whiskeysockets/baileys';
 import type { Logger } from 'pino';
 import type { SessionRef } from '../session-ref';
@@ -71,6 +71,6 @@ export class SentMessageArchive {
 
   /** Associated data: a sealed message only opens for the session and id it was stored under. */
   private boundTo(messageId: string): string {
-    return `sent-message:${this.ref.accountId}/${this.ref.sessionId}/${messageId}`;
+    return sentMessageBinding(this.ref, messageId);
   }
 }

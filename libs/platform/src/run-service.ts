@@ -1,4 +1,5 @@
 import { exitOnConfigError } from '@jumbe/config';
+import { stopTracing } from '@jumbe/telemetry/tracing';
 import type { Logger } from 'pino';
 
 export interface RunningService {
@@ -20,6 +21,7 @@ export function runService(logger: Logger, start: () => Promise<RunningService>)
         logger.info({ signal }, 'shutting down');
         service
           .stop()
+          .then(() => stopTracing()) // the spans of the last moments, before they are lost
           .then(() => process.exit(0))
           .catch((error: unknown) => {
             logger.error({ err: error }, 'shutdown failed');

@@ -4,6 +4,7 @@ import {
   replyError,
   replyMoving,
   replyOk,
+  type SessionCommand,
   sessionCommandSchema,
 } from '@jumbe/contracts';
 import { shardOf } from '@jumbe/domain';
@@ -34,6 +35,14 @@ export class SessionCommandHandler {
     if (shardOf(command.accountId, command.sessionId) !== shard || !this.host.ownsShard(shard)) {
       return replyMoving('The session is moving to another worker. Retry in a moment.');
     }
+    const reply = await this.run(command);
+    // At debug: with the request id of the gateway request that sent it (see @jumbe/telemetry).
+    const outcome = reply.ok ? 'ok' : reply.error.code;
+    this.logger.debug({ type: command.type, sessionId: command.sessionId, outcome }, 'command handled');
+    return reply;
+  }
+
+  private async run(command: SessionCommand): Promise<CommandReply> {
     try {
       return replyOk(await this.host.execute(command));
     } catch (error) {

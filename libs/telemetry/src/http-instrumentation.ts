@@ -1,6 +1,9 @@
+import { trace } from '@opentelemetry/api';
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { withRequestId } from './request-context';
 import type { Telemetry } from './telemetry';
 
 /** A caller's X-Request-Id is kept when it is this plain; anything else gets a fresh id. */
@@ -9,6 +12,8 @@ const REFUSALS = new Set([401, 402, 403]);
 
 const instrumented = new WeakSet<FastifyInstance>();
 const requestIds = new WeakMap<FastifyRequest, string>();
+/** The request's async scope, entered again after the body is read (see `carryRequestContext`). */
+const scopes = new WeakMap<FastifyRequest, AsyncResource>();
 
 /** The request id of a request (X-Request-Id, given or generated), once instrumented. */
 export function requestIdOf(request: FastifyRequest): string | undefined {
@@ -16,16 +21,31 @@ export function requestIdOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * On every request: an X-Request-Id (the caller's, or a new UUID) returned on the response; on
- * every response: the HTTP metrics and one JSON log line at info (method, route template, status,
- * duration, request id, account id; the raw URL only at debug: paths can carry session ids).
+ * On every request: an X-Request-Id (the caller's, or a new UUID) returned on the response and
+ * current for all the request's work (its log lines, the commands it sends over the bus), and the
+ * route template as the name of its trace span; on every response: the HTTP metrics and one JSON
+ * log line at info (method, route template, status, duration, request id, account id; the raw URL
+ * only at debug: paths can carry session ids).
  */
 export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, logger: Logger): void {
   if (instrumented.has(fastify)) return;
   instrumented.add(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', assignRequestId(request));
-    done();
+    const requestId = assignRequestId(request);
+    void reply.header('x-request-id', requestId);
+    nameServerSpan(request);
+    withRequestId(requestId, () => {
+      const scope = new AsyncResource('jumbe-request');
+      scopes.set(request, scope);
+      scope.runInAsyncScope(done);
+    });
+  });
+  // The handler runs from the request stream's 'end' event, outside the scope entered above: enter
+  // it again once the body is read (as @fastify/request-context does).
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    const scope = scopes.get(request);
+    if (scope) scope.runInAsyncScope(done);
+    else done();
   });
   // A reply sent by an earlier onRequest hook (a refused key, before the body is read) skips the
   // hook above; every reply passes here.
@@ -48,6 +68,15 @@ function assignRequestId(request: FastifyRequest): string {
     requestIds.set(request, requestId);
   }
   return requestId;
+}
+
+/** `POST /api/v1/messages/text` rather than the bare method the HTTP instrumentation knows. */
+function nameServerSpan(request: FastifyRequest): void {
+  const route = request.routeOptions.url;
+  const span = trace.getActiveSpan();
+  if (span === undefined || route === undefined) return;
+  span.updateName(`${request.method} ${route}`);
+  span.setAttribute('http.route', route);
 }
 
 function observe(request: FastifyRequest, reply: FastifyReply, telemetry: Telemetry, logger: Logger): void {

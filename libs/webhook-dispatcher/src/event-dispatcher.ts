@@ -147,6 +147,7 @@ export class EventDispatcher {
       url: webhook.url,
       secret: webhook.secret,
       payload,
+      trace: event.headers,
     });
   }
 

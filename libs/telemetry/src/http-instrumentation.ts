@@ -1,5 +1,4 @@
 import { trace } from '@opentelemetry/api';
-import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -12,8 +11,6 @@ const REFUSALS = new Set([401, 402, 403]);
 
 const instrumented = new WeakSet<FastifyInstance>();
 const requestIds = new WeakMap<FastifyRequest, string>();
-/** The request's async scope, entered again after the body is read (see `carryRequestContext`). */
-const scopes = new WeakMap<FastifyRequest, AsyncResource>();
 
 /** The request id of a request (X-Request-Id, given or generated), once instrumented. */
 export function requestIdOf(request: FastifyRequest): string | undefined {
@@ -34,18 +31,8 @@ export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, l
     const requestId = assignRequestId(request);
     void reply.header('x-request-id', requestId);
     nameServerSpan(request);
-    withRequestId(requestId, () => {
-      const scope = new AsyncResource('jumbe-request');
-      scopes.set(request, scope);
-      scope.runInAsyncScope(done);
-    });
-  });
-  // The handler runs from the request stream's 'end' event, outside the scope entered above: enter
-  // it again once the body is read (as @fastify/request-context does).
-  fastify.addHook('preValidation', (request, _reply, done) => {
-    const scope = scopes.get(request);
-    if (scope) scope.runInAsyncScope(done);
-    else done();
+    // Everything the request goes on to do (body read, handler, bus commands) runs in its context.
+    withRequestId(requestId, done);
   });
   // A reply sent by an earlier onRequest hook (a refused key, before the body is read) skips the
   // hook above; every reply passes here.

@@ -31,7 +31,6 @@ let started = false;
 export function startTracing(serviceName: string, env: Environment = process.env): boolean {
   if (!tracingRequested(env)) return false;
   // Required here, not imported above: loading the SDK is the cost that tracing switched off avoids.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
   startTracingSdk(env['OTEL_SERVICE_NAME']?.trim() ? undefined : serviceName);
   started = true;
@@ -42,7 +41,6 @@ export function startTracing(serviceName: string, env: Environment = process.env
 export async function stopTracing(): Promise<void> {
   if (!started) return;
   started = false;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { stopTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
   await stopTracingSdk();
 }

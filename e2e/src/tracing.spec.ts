@@ -1,4 +1,5 @@
 import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
+import { Client } from 'pg';
 import { createAccount, type TestAccount } from './support/operator';
 import { eventually, linkSession } from './support/sandbox-helpers';
 import { type DistributedTopology, startDistributed } from './support/topology';
@@ -170,5 +171,39 @@ describe('tracing: one trace per request across gateway, worker, event stream an
     expect(post.attributes['url.full']).toBe(`${webhooks.url}/hook`);
     // The receiver got the trace context too, so it may continue the trace.
     expect(delivered!.headers['traceparent']).toContain(published.traceId);
+  });
+
+  it('carries the request id of POST /webhook/test into its delivery record, in one trace', async () => {
+    const tested = await api.post('/api/v1/webhook/test', {
+      key: account.key,
+      headers: { 'x-request-id': 'trace-test-1' },
+    });
+    expect(tested.status).toBe(200);
+    const database = new Client({ connectionString: topology.env['JUMBE_DATABASE_URL'] });
+    await database.connect();
+    try {
+      const { rows } = await database.query(`SELECT request_id FROM webhook_deliveries WHERE id = $1`, [
+        tested.body.data.delivery.id,
+      ]);
+      expect(rows).toEqual([{ request_id: 'trace-test-1' }]);
+    } finally {
+      await database.end();
+    }
+
+    const request = await spanWhere(
+      collector,
+      (span) => span.service === 'jumbe-gateway' && span.name === 'POST /api/v1/webhook/test',
+    );
+    const inTrace = (span: ExportedSpan) => span.traceId === request.traceId;
+    const handled = await spanWhere(
+      collector,
+      (span) => inTrace(span) && span.name === 'bus handle webhook.test',
+    );
+    expect(handled.service).toBe('jumbe-webhook-dispatcher');
+    const delivery = await spanWhere(
+      collector,
+      (span) => inTrace(span) && span.name === 'webhook deliver webhook.test',
+    );
+    expect(delivery.parentSpanId).toBe(handled.spanId);
   });
 });

@@ -7,6 +7,7 @@ import {
   replyOk,
 } from '@jumbe/contracts';
 import { newDeliveryId } from '@jumbe/domain';
+import { currentRequestId } from '@jumbe/telemetry';
 import type { DeliveryLog } from './ports/delivery-log';
 import type { Logger } from 'pino';
 import type { WebhookDirectory, WebhookTarget } from './webhook-directory';
@@ -52,7 +53,8 @@ export class DispatchCommandHandler {
         secret: webhook.secret,
         payload,
       });
-      await this.deliveries.record(record);
+      // The API request that asked for it (its X-Request-Id came over the bus with the command).
+      await this.deliveries.record({ ...record, requestId: currentRequestId() ?? null });
       return replyOk({ delivery: deliveryView(record) });
     } catch (error) {
       if (error instanceof ApiError) return replyError(error.code, error.message);

@@ -30,14 +30,14 @@ export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, l
   fastify.addHook('onRequest', (request, reply, done) => {
     const requestId = assignRequestId(request);
     void reply.header('x-request-id', requestId);
-    nameServerSpan(request);
     // Everything the request goes on to do (body read, handler, bus commands) runs in its context.
     withRequestId(requestId, done);
   });
   // A reply sent by an earlier onRequest hook (a refused key, before the body is read) skips the
-  // hook above; every reply passes here.
+  // hook above; every reply passes here (and is then still in the request's trace span).
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('x-request-id')) void reply.header('x-request-id', assignRequestId(request));
+    nameServerSpan(request);
     done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -1,4 +1,4 @@
-import { BatchedSessionRepository, NetworkCredentialStore, SendFailureRepository } from '@jumbe/persistence';
+import { BatchedSessionRepository, NetworkCredentialStore } from '@jumbe/persistence';
 import type { SessionWorkerPorts } from '@jumbe/session-worker';
 import { observeNetworkDriver } from '@jumbe/telemetry';
 import type { Infrastructure } from './infrastructure';
@@ -18,12 +18,10 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
         secretKey: infrastructure.secretKey,
         logger,
       }),
-      config.network,
     ),
     // State writes of many sessions at once (a restore) go out together.
     sessions: new BatchedSessionRepository(dataSource),
     credentials: new NetworkCredentialStore(dataSource),
-    sendFailures: new SendFailureRepository(dataSource),
     bus: infrastructure.bus,
     events: infrastructure.events,
     leases: ownership.leases,

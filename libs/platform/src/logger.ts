@@ -1,5 +1,4 @@
 import type { LoggerService } from '@nestjs/common';
-import { requestLogFields } from '@jumbe/telemetry';
 import pino, { type Logger } from 'pino';
 
 /**
@@ -73,8 +72,6 @@ export function createLogger(level: string, service: string): Logger {
   return pino({
     level,
     base: { service },
-    // The request a line is written for (in the gateway, and in a worker handling its command).
-    mixin: requestLogFields,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { err: serializeError, error: serializeError },
     formatters: { log: (object) => scrubLogValue(object) as Record<string, unknown> },

@@ -7,27 +7,26 @@ import type {
   MessageBus,
 } from '@jumbe/messaging';
 import { context, propagation, ROOT_CONTEXT, SpanKind } from '@opentelemetry/api';
-import { currentRequestId, REQUEST_ID_HEADER, withRequestId } from './request-context';
+import { REQUEST_ID_HEADER } from './request-id-header';
 import { inSpan } from './spans';
 
 /**
- * Carries the context of a command across the bus in its headers, so the work it causes on the
- * other side is seen as part of the same request: the request id (`Jumbe-Request-Id`, in the
- * handler's log lines) and the trace (W3C `traceparent`, when tracing is on). Each request is a
- * client span `bus request <command>`, each handling a server span `bus handle <command>`.
+ * Carries the trace of a command across the bus in its headers (W3C `traceparent`), so the work
+ * it causes on the other side is part of the same trace: each request is a client span
+ * `bus request <command>`, each handling a server span `bus handle <command>` (its child). With
+ * tracing off these are the OpenTelemetry API's no-op spans, and nothing is added to the headers.
  */
 export class ContextCarryingBus implements MessageBus {
   constructor(private readonly inner: MessageBus) {}
 
   request(subject: string, payload: unknown, options: BusRequestOptions): Promise<unknown> {
     const command = commandOf(payload, subject);
-    const requestId = currentRequestId();
+    const requestId = options.headers?.[REQUEST_ID_HEADER];
     return inSpan(
       `bus request ${command}`,
       { kind: SpanKind.CLIENT, attributes: spanAttributes(subject, command, requestId) },
       () => {
         const headers: Record<string, string> = { ...options.headers };
-        if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
         propagation.inject(context.active(), headers);
         return this.inner.request(subject, payload, { ...options, headers });
       },
@@ -51,18 +50,16 @@ export class ContextCarryingBus implements MessageBus {
   }
 }
 
-/** Runs the handler inside the requester's trace and request id. */
+/** Runs the handler inside the requester's trace. */
 function handleInContext(handler: BusHandler, payload: unknown, message: BusMessage): Promise<unknown> {
   const requestId = message.headers[REQUEST_ID_HEADER];
   const command = commandOf(payload, 'unknown');
   const parent = propagation.extract(ROOT_CONTEXT, message.headers);
-  return withRequestId(requestId, () =>
-    inSpan(
-      `bus handle ${command}`,
-      { kind: SpanKind.SERVER, attributes: spanAttributes(undefined, command, requestId) },
-      () => handler(payload, message),
-      parent,
-    ),
+  return inSpan(
+    `bus handle ${command}`,
+    { kind: SpanKind.SERVER, attributes: spanAttributes(undefined, command, requestId) },
+    () => handler(payload, message),
+    parent,
   );
 }
 

@@ -2,7 +2,6 @@ import { trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { withRequestId } from './request-context';
 import type { Telemetry } from './telemetry';
 
 /** A caller's X-Request-Id is kept when it is this plain; anything else gets a fresh id. */
@@ -18,20 +17,18 @@ export function requestIdOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * On every request: an X-Request-Id (the caller's, or a new UUID) returned on the response and
- * current for all the request's work (its log lines, the commands it sends over the bus), and the
- * route template as the name of its trace span; on every response: the HTTP metrics and one JSON
- * log line at info (method, route template, status, duration, request id, account id; the raw URL
- * only at debug: paths can carry session ids).
+ * On every request: an X-Request-Id (the caller's, or a new UUID) returned on the response
+ * (`requestIdOf` gives it to the request's bus commands), and the route template as the name of
+ * its trace span; on every response: the HTTP metrics and one JSON log line at info (method, route
+ * template, status, duration, request id, account id; the raw URL only at debug: paths can carry
+ * session ids).
  */
 export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, logger: Logger): void {
   if (instrumented.has(fastify)) return;
   instrumented.add(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const requestId = assignRequestId(request);
-    void reply.header('x-request-id', requestId);
-    // Everything the request goes on to do (body read, handler, bus commands) runs in its context.
-    withRequestId(requestId, done);
+    void reply.header('x-request-id', assignRequestId(request));
+    done();
   });
   // A reply sent by an earlier onRequest hook (a refused key, before the body is read) skips the
   // hook above; every reply passes here (and is then still in the request's trace span).

@@ -14,7 +14,7 @@ import {
   WebhookRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
-import { withRequestId } from '@jumbe/telemetry';
+import { REQUEST_ID_HEADER } from '@jumbe/telemetry';
 import { RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
 import { randomUUID } from 'node:crypto';
@@ -131,7 +131,10 @@ describe('DispatchCommandHandler', () => {
     it('records the request id of the API call that asked for it', async () => {
       const { accountId } = await subscribedAccount();
       const delivery = deliveryOf(
-        await withRequestId('req-test-9', () => handler.handle({ v: 1, type: 'webhook.test', accountId })),
+        await handler.handle(
+          { v: 1, type: 'webhook.test', accountId },
+          { headers: { [REQUEST_ID_HEADER]: 'req-test-9' } },
+        ),
       );
       expect((await deliveries.find(accountId, delivery.id))?.requestId).toBe('req-test-9');
     });

@@ -64,7 +64,7 @@ export async function startInfrastructure(
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const transport = await openBus(config, logger, service, closers);
     const events = await openEvents(transport, dataSource, config.deployment);
-    // Commands carry their request id and trace context to whoever handles them.
+    // Commands carry their trace context to whoever handles them (when tracing is on).
     const bus = new ContextCarryingBus(
       config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
     );

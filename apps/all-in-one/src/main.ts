@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { configOrExit, loadConfig, recordListeningAddress } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { gatewayBindings, startInfrastructure, telemetryBindings } from '@jumbe/composition';
 import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';

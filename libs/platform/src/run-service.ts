@@ -1,4 +1,5 @@
 import { exitOnConfigError } from '@jumbe/config';
+import { stopTracing } from '@jumbe/telemetry/tracing';
 import type { Logger } from 'pino';
 import { shutdownState } from './shutdown-state';
 
@@ -31,6 +32,7 @@ export function runService(logger: Logger, start: () => Promise<RunningService>)
         logger.info({ signal, delayMs }, 'shutting down: health now fails; stopping after the delay');
         new Promise((resolve) => setTimeout(resolve, delayMs))
           .then(() => service.stop())
+          .then(() => stopTracing()) // the spans of the last moments, before they are lost
           .then(() => {
             logger.info('stopped');
             process.exit(0);

@@ -167,6 +167,7 @@ export class EventDispatcher {
       url: webhook.url,
       secret: webhook.secret,
       payload,
+      trace: event.headers,
     });
   }
 

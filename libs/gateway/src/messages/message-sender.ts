@@ -82,12 +82,15 @@ export class MessageSender {
         claimed = idempotencyKey;
       }
       const { sessionId, ...body } = input;
-      const result = await this.commands.send({
-        type: 'message.send',
-        accountId,
-        sessionId,
-        message: { kind, body } as OutboundMessage,
-      });
+      const result = await this.commands.send(
+        {
+          type: 'message.send',
+          accountId,
+          sessionId,
+          message: { kind, body } as OutboundMessage,
+        },
+        customer.requestId,
+      );
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };
       this.meter.count(accountId, 'messagesSent');
       countSend(kind, 'sent');

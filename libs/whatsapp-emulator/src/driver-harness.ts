@@ -1,7 +1,10 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import { WhatsAppNetworkDriver, type LinkEvent, type NetworkSession, type SessionRef } from '@jumbe/network';
 import pino from 'pino';
+import type { EmulatedUser } from './emulated-user';
+import type { LinkedDevice } from './linked-device';
 import { MemoryCredentials } from './memory-credentials';
+import type { EmulatedNetwork } from './network';
 
 /** One session opened through the product's WhatsApp driver, with what it reported. */
 export interface OpenedSession {
@@ -49,6 +52,19 @@ export class DriverHarness {
     );
     this.opened.push(session);
     return { ref, session, links, inbound };
+  }
+
+  /** Opens a fresh session and links it by QR with `phone` (as a user scans the QR); waits for `connected`. */
+  async link(
+    network: EmulatedNetwork,
+    phone: EmulatedUser,
+    sessionId: string,
+  ): Promise<OpenedSession & { device: LinkedDevice }> {
+    const opened = await this.open(sessionId);
+    const qr = await until(() => opened.links.find((event) => event.type === 'qr'));
+    const device = await network.scanQr(phone, qr.type === 'qr' ? qr.qr : '');
+    await until(() => opened.links.find((event) => event.type === 'connected'), 20_000);
+    return { ...opened, device };
   }
 
   async closeAll(): Promise<void> {

@@ -66,6 +66,9 @@ export class EmulatedNetwork extends EventEmitter {
   private readonly online = new Map<string, EmulatedConnection>();
   private readonly registrations = new Map<string, Registration>();
   private nextLid = 100_000_000_000_001;
+  private loginRefusal: { reason: number; remaining: number } | null = null;
+  /** Logins refused so far (by refuseLogins or unknown credentials). */
+  refusedLogins = 0;
 
   constructor(readonly emulator: WhatsAppEmulator) {
     super();
@@ -185,6 +188,30 @@ export class EmulatedNetwork extends EventEmitter {
       content: [{ tag: 'conflict', attrs: { type: 'device_removed' } }],
     });
     connection.close();
+  }
+
+  /**
+   * The server ends a device's stream: `conflict` (440, another connection replaced it) or
+   * `restart` (515, reconnect at once). Returns false when the device is not connected.
+   */
+  endStream(device: LinkedDevice, error: 'conflict' | 'restart'): boolean {
+    const connection = this.connectionOf(device);
+    if (!connection) return false;
+    connection.send(
+      error === 'restart'
+        ? { tag: 'stream:error', attrs: { code: '515' } }
+        : { tag: 'stream:error', attrs: {}, content: [{ tag: 'conflict', attrs: { type: 'replaced' } }] },
+    );
+    connection.close();
+    return true;
+  }
+
+  /**
+   * The next `times` logins are refused with `<failure reason>` (e.g. 405: client outdated, 403,
+   * 500); `null` stops refusing.
+   */
+  refuseLogins(reason: number | null, times = Number.POSITIVE_INFINITY): void {
+    this.loginRefusal = reason === null ? null : { reason, remaining: times };
   }
 
   /** The bundle a device JID publishes: a user's phone (device 0) or one of its linked devices. */
@@ -358,8 +385,11 @@ export class EmulatedNetwork extends EventEmitter {
   private logIn(connection: EmulatedConnection, payload: proto.ClientPayload): void {
     const jid = `${String(payload.username)}:${payload.device ?? 0}@s.whatsapp.net`;
     const device = this.devices.get(jid);
-    if (!device || !connection.noise.clientStatic?.equals(device.noiseKey)) {
-      connection.send({ tag: 'failure', attrs: { reason: '401', location: 'emulator' } });
+    const known = device !== undefined && connection.noise.clientStatic?.equals(device.noiseKey) === true;
+    const refusal = known ? this.takeLoginRefusal() : 401;
+    if (!device || refusal !== null) {
+      this.refusedLogins += 1;
+      connection.send({ tag: 'failure', attrs: { reason: String(refusal ?? 401), location: 'emulator' } });
       connection.close();
       return;
     }
@@ -391,6 +421,13 @@ export class EmulatedNetwork extends EventEmitter {
         this.failures.push({ stanza: { tag: 'peer', attrs: {} }, error }),
       );
     }
+  }
+
+  private takeLoginRefusal(): number | null {
+    const refusal = this.loginRefusal;
+    if (!refusal || refusal.remaining <= 0) return null;
+    refusal.remaining -= 1;
+    return refusal.reason;
   }
 
   /** The account's own phone sends one of its devices a peer message (history, app state keys). */

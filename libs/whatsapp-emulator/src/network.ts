@@ -5,9 +5,11 @@ import { signedDeviceIdentity, verifyDeviceSignature } from './device-identity';
 import { answerDeviceIq } from './device-iqs';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
-import { bytesOf, child, children, iqError } from './iq-nodes';
+import { bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
+import { advSecretFromFinish, unwrapWithCode, wrapWithCode } from './pairing-code';
+import { newKeyPair } from './root-key';
 import {
   inboundMessageStanza,
   initialHistoryBootstrap,
@@ -23,6 +25,16 @@ interface Registration {
   readonly connection: EmulatedConnection;
   readonly pairing: proto.ClientPayload.IDevicePairingRegistrationData;
   readonly refs: string[];
+  /** The device asked for a pairing code for this phone number (`companion_hello`). */
+  codeRequest?: CodeRequest;
+}
+
+interface CodeRequest {
+  readonly phoneJid: string;
+  readonly wrappedEphemeral: Buffer;
+  readonly ref: Buffer;
+  /** Resolves with the device's `companion_finish` once the phone answered. */
+  finish?: (iq: BinaryNode) => void;
 }
 
 /** A message a linked device sent, as the recipient's phone decrypted it. */
@@ -115,10 +127,82 @@ export class EmulatedNetwork extends EventEmitter {
     const scanned = parseLinkingQr(qr);
     const registration = this.registrations.get(scanned.ref);
     if (!registration) throw new Error('this QR was not issued to a connected device');
+    if (!registration.connection.noise.clientStatic?.equals(scanned.noiseKey)) {
+      throw new Error('QR noise key mismatch');
+    }
+    return this.pair(phone, registration, scanned.identityKey, scanned.advSecret);
+  }
+
+  /**
+   * The user types the pairing code the device showed into `phone`: the phone unwraps the
+   * device's ephemeral key with it, answers with its own (the `link_code_companion_reg`
+   * notification), opens the device's key bundle from `companion_finish`, and both derive the adv
+   * secret; then the pairing ends as a scan does (pair-success, 515).
+   */
+  async enterPairingCode(phone: EmulatedUser, code: string): Promise<LinkedDevice> {
+    const registration = await this.codeRequestFor(phone);
+    const request = registration.codeRequest;
+    if (!request) throw new Error('the pairing-code request was withdrawn');
+    const companionEphemeral = unwrapWithCode(code.replace(/-/g, ''), request.wrappedEphemeral);
+    const phoneEphemeral = newKeyPair();
+    const finished = new Promise<BinaryNode>((resolve) => (request.finish = resolve));
+    registration.connection.send({
+      tag: 'notification',
+      attrs: { from: 's.whatsapp.net', type: 'link_code_companion_reg', id: newMessageId(), t: unixNow() },
+      content: [
+        {
+          tag: 'link_code_companion_reg',
+          attrs: { stage: 'primary_hello' },
+          content: [
+            { tag: 'link_code_pairing_ref', attrs: {}, content: request.ref },
+            { tag: 'primary_identity_pub', attrs: {}, content: phone.phone.identityKey },
+            {
+              tag: 'link_code_pairing_wrapped_primary_ephemeral_pub',
+              attrs: {},
+              content: wrapWithCode(code.replace(/-/g, ''), phoneEphemeral.public),
+            },
+          ],
+        },
+      ],
+    });
+    const finish = await finished;
+    const reg = child(finish, 'link_code_companion_reg');
+    const { advSecret, companionIdentity } = advSecretFromFinish({
+      phoneEphemeral,
+      companionEphemeral,
+      phoneIdentity: phone.phone.identityKeyPair,
+      wrappedKeyBundle: bytesOf(child(reg, 'link_code_pairing_wrapped_key_bundle')) ?? Buffer.alloc(0),
+    });
+    registration.connection.send(iqResult(finish));
+    return this.pair(phone, registration, companionIdentity, advSecret);
+  }
+
+  /** The registration that asked for a code for `phone` (waits a little: the request may be in flight). */
+  private async codeRequestFor(phone: EmulatedUser, timeoutMs = 5_000): Promise<Registration> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = [...new Set(this.registrations.values())].find(
+        (candidate) => candidate.codeRequest?.phoneJid === phone.jid,
+      );
+      if (found) return found;
+      if (Date.now() > deadline)
+        throw new Error(`no device asked for a pairing code for ${phone.phoneNumber}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * Ends a pairing: a `pair-success` signed by the phone's account key (HMAC with the adv
+   * secret), the device's counter-signature checked, the device recorded, then the 515 restart.
+   */
+  private async pair(
+    phone: EmulatedUser,
+    registration: Registration,
+    identityKey: Buffer,
+    advSecret: Buffer,
+  ): Promise<LinkedDevice> {
     const { connection, pairing } = registration;
-    if (!connection.noise.clientStatic?.equals(scanned.noiseKey)) throw new Error('QR noise key mismatch');
-    if (!Buffer.from(pairing.eIdent ?? []).equals(scanned.identityKey))
-      throw new Error('QR identity mismatch');
+    if (!Buffer.from(pairing.eIdent ?? []).equals(identityKey)) throw new Error('identity key mismatch');
     const number = Math.max(0, ...this.deviceNumbers(phone)) + 1;
     const answer = await connection.request({
       tag: 'iq',
@@ -133,8 +217,8 @@ export class EmulatedNetwork extends EventEmitter {
               attrs: { 'key-index': String(number) },
               content: signedDeviceIdentity({
                 account: phone.accountKey,
-                deviceIdentityKey: scanned.identityKey,
-                advSecret: scanned.advSecret,
+                deviceIdentityKey: identityKey,
+                advSecret,
                 rawId: Number(phone.lidUser) % 2 ** 31,
                 keyIndex: number,
               }),
@@ -153,14 +237,14 @@ export class EmulatedNetwork extends EventEmitter {
     });
     const signed = bytesOf(child(child(answer, 'pair-device-sign'), 'device-identity'));
     if (answer.attrs.type !== 'result' || !signed) throw new Error('the device refused the pair-success');
-    if (!verifyDeviceSignature(signed, phone.accountKey, scanned.identityKey)) {
+    if (!verifyDeviceSignature(signed, phone.accountKey, identityKey)) {
       throw new Error('the device signature in pair-device-sign is not valid');
     }
     const device: LinkedDevice = {
       user: phone,
       device: number,
-      noiseKey: scanned.noiseKey,
-      identityKey: scanned.identityKey,
+      noiseKey: Buffer.from(connection.noise.clientStatic ?? []),
+      identityKey: identityKey,
       registrationId: Buffer.from(pairing.eRegid ?? []).readUInt32BE(0),
       signedPreKey: {
         keyId: Buffer.from(pairing.eSkeyId ?? []).readUIntBE(0, 3),
@@ -353,9 +437,13 @@ export class EmulatedNetwork extends EventEmitter {
     const registration: Registration = { connection, pairing, refs };
     for (const ref of refs) this.registrations.set(ref, registration);
     connection.on('node', (node: BinaryNode) => {
-      if (node.tag === 'iq' && (node.attrs.type === 'get' || node.attrs.type === 'set')) {
-        connection.send(iqError(node, 401, 'not-authorized'));
-      }
+      if (node.tag !== 'iq' || (node.attrs.type !== 'get' && node.attrs.type !== 'set')) return;
+      const codeReg = child(node, 'link_code_companion_reg');
+      if (codeReg?.attrs.stage === 'companion_hello')
+        connection.send(this.companionHello(registration, node, codeReg));
+      else if (codeReg?.attrs.stage === 'companion_finish' && registration.codeRequest?.finish) {
+        registration.codeRequest.finish(node);
+      } else connection.send(iqError(node, 401, 'not-authorized'));
     });
     void connection
       .request({
@@ -370,6 +458,27 @@ export class EmulatedNetwork extends EventEmitter {
         ],
       })
       .catch(() => undefined);
+  }
+
+  /** A registering device asks for a pairing code for a phone number: it gets a pairing ref. */
+  private companionHello(registration: Registration, iq: BinaryNode, hello: BinaryNode): BinaryNode {
+    const wrappedEphemeral = bytesOf(child(hello, 'link_code_pairing_wrapped_companion_ephemeral_pub'));
+    const serverAuthKey = bytesOf(child(hello, 'companion_server_auth_key_pub'));
+    if (
+      !wrappedEphemeral ||
+      !serverAuthKey?.equals(registration.connection.noise.clientStatic ?? Buffer.alloc(0))
+    ) {
+      return iqError(iq, 400, 'bad-request');
+    }
+    const ref = randomBytes(16);
+    registration.codeRequest = { phoneJid: hello.attrs.jid ?? '', wrappedEphemeral, ref };
+    return iqResult(iq, [
+      {
+        tag: 'link_code_companion_reg',
+        attrs: {},
+        content: [{ tag: 'link_code_pairing_ref', attrs: {}, content: ref }],
+      },
+    ]);
   }
 
   private forgetRegistration(connection: EmulatedConnection): void {

@@ -87,6 +87,11 @@ export class SignalParty {
     return withoutPrefix(this.identity.pubKey);
   }
 
+  /** The identity key pair as Baileys' Curve takes it (public without the 0x05 prefix). */
+  get identityKeyPair(): { private: Buffer; public: Buffer } {
+    return { private: this.identity.privKey, public: this.identityKey };
+  }
+
   /** A bundle with a fresh one-time pre-key (as the server hands out one per fetch). */
   bundle(): PreKeyBundle {
     const preKey = libsignal.keyhelper.generatePreKey(this.nextPreKeyId++);

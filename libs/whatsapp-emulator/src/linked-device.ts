@@ -16,6 +16,8 @@ export interface LinkedDevice {
   readonly preKeys: Map<number, Buffer>;
   /** Stanzas that arrived while the device was offline, delivered on its next login. */
   readonly backlog: BinaryNode[];
+  /** Messages handed to its current connection that it has not answered (receipt or ack) yet. */
+  readonly unanswered: Map<string, BinaryNode>;
   /** The phone sent it the initial history bootstrap (once, after the first login). */
   bootstrapped: boolean;
 }

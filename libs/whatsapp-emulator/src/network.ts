@@ -253,6 +253,7 @@ export class EmulatedNetwork extends EventEmitter {
       },
       preKeys: new Map(),
       backlog: [],
+      unanswered: new Map(),
       bootstrapped: false,
     };
     this.devices.set(deviceJid(device), device);
@@ -347,8 +348,19 @@ export class EmulatedNetwork extends EventEmitter {
   /** Hands a stanza to the device now, or keeps it for its next login (offline backlog). */
   deliver(device: LinkedDevice, stanza: BinaryNode): void {
     const connection = this.connectionOf(device);
-    if (connection) connection.send(stanza);
-    else device.backlog.push({ ...stanza, attrs: { ...stanza.attrs, offline: '1' } });
+    if (connection) {
+      // Kept until the device answers it (receipt or ack): a connection that closes first hands it back.
+      if (stanza.tag === 'message') device.unanswered.set(stanza.attrs.id ?? '', stanza);
+      connection.send(stanza);
+    } else {
+      device.backlog.push({ ...stanza, attrs: { ...stanza.attrs, offline: '1' } });
+    }
+  }
+
+  /** The device answered messages (a receipt or an ack): the server forgets them. */
+  private answered(device: LinkedDevice, node: BinaryNode): void {
+    const ids = [node.attrs.id, ...children(child(node, 'list')).map((item) => item.attrs.id)];
+    for (const id of ids) if (id) device.unanswered.delete(id);
   }
 
   private encryptFor(
@@ -424,7 +436,16 @@ export class EmulatedNetwork extends EventEmitter {
     });
     connection.on('closed', () => {
       this.forgetRegistration(connection);
-      for (const [jid, online] of this.online) if (online === connection) this.online.delete(jid);
+      for (const [jid, online] of this.online) {
+        if (online !== connection) continue;
+        this.online.delete(jid);
+        const device = this.devices.get(jid);
+        if (!device) continue;
+        // What the device never answered is delivered again: now on its next login.
+        const unanswered = [...device.unanswered.values()];
+        device.unanswered.clear();
+        for (const stanza of unanswered) this.deliver(device, stanza);
+      }
     });
   }
 
@@ -558,6 +579,10 @@ export class EmulatedNetwork extends EventEmitter {
   private onDeviceNode(device: LinkedDevice, connection: EmulatedConnection, node: BinaryNode): void {
     if (node.tag === 'message') {
       void this.receiveFromDevice(device, connection, node);
+      return;
+    }
+    if (node.tag === 'receipt' || (node.tag === 'ack' && node.attrs.class === 'message')) {
+      this.answered(device, node);
       return;
     }
     if (node.tag === 'iq' && (node.attrs.type === 'get' || node.attrs.type === 'set')) {

@@ -1,5 +1,6 @@
 import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
-import type { EmulatedConnection, EmulatedUser } from '@jumbe/whatsapp-emulator';
+import type { ServiceProcess } from '@jumbe/testing';
+import type { EmulatedConnection, EmulatedUser, LinkedDevice } from '@jumbe/whatsapp-emulator';
 import { createAccount, type TestAccount } from './support/operator';
 import { eventually } from './support/sandbox-helpers';
 import { type EmulatedTopology, startWithEmulator } from './support/whatsapp-emulator-topology';
@@ -15,6 +16,9 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
   let account: TestAccount;
   let phone: EmulatedUser;
   let contact: EmulatedUser;
+  /** The worker that linked `shop`, and the device the phone linked. */
+  let owner: ServiceProcess;
+  let device: LinkedDevice;
 
   beforeAll(async () => {
     emulated = await startWithEmulator();
@@ -55,7 +59,7 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
   });
 
   it('links by QR through the HTTP API, sends a text the contact decrypts, and delivers an inbound text to the webhook', async () => {
-    await emulated.startWorker('worker-1');
+    owner = await emulated.startWorker('worker-1');
     const saved = await api.patch('/api/v1/webhook', {
       key: account.key,
       body: { url: `${receiver.url}/inbound` },
@@ -69,7 +73,7 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
       () => api.get('/api/v1/session/qr?sessionId=shop', { key: account.key }),
       (response) => response.body?.data?.state === 'qr_ready',
     );
-    await emulated.network.scanQr(phone, qr.body.data.qr);
+    device = await emulated.network.scanQr(phone, qr.body.data.qr);
     const connected = await eventually(
       () => status('shop'),
       (response) => response.body?.data?.state === 'connected',
@@ -109,5 +113,34 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
         fromMe: false,
       },
     });
+  });
+
+  it('SIGKILL of the owning worker: another worker connects the session without a new scan, and the message sent meanwhile reaches the webhook', async () => {
+    const before = receiver.at('/inbound').length;
+    const lost = emulated.network.connectionOf(device);
+    await owner.stop('SIGKILL');
+    await eventually(
+      async () => emulated.network.connectionOf(device),
+      (connection) => connection === undefined,
+    );
+    const sentMeanwhile = await emulated.network.sendMessage(contact, phone, {
+      conversation: 'Are you open today?',
+    });
+
+    await emulated.startWorker('worker-2');
+    const resumed = await eventually(
+      async () => emulated.network.connectionOf(device),
+      (connection) => connection !== undefined && connection !== lost,
+      40_000,
+    );
+    expect(resumed).toBeDefined();
+    const deliveries = await receiver.waitFor('/inbound', before + 1, 40_000);
+    expect(deliveries.map((delivery) => delivery.json.message.id)).toContain(sentMeanwhile);
+    expect((await status('shop')).body.data).toMatchObject({
+      state: 'connected',
+      phoneNumber: '254700000100',
+    });
+    // Resumed from the stored credentials: the phone still has exactly the one linked device.
+    expect(emulated.network.linkedDevices(phone)).toEqual([device]);
   });
 });

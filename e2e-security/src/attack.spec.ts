@@ -132,6 +132,10 @@ describe('security: a running server under attack', () => {
       expect(JSON.stringify(failuresB.body)).not.toContain(phoneB);
       const webhookB = await api().get('/api/v1/webhook', { key: b.key });
       expect(webhookB.body.data.url).toBeNull();
+      // The token in A's webhook URL is shown to no one, A included: it is stored sealed.
+      const webhookA = await api().get('/api/v1/webhook', { key: a.key });
+      expect(webhookA.body.data.url).toBe(`${target.receiver.url}/a?token=****`);
+      expect(webhookA.text).not.toContain(webhookToken);
     });
   });
 

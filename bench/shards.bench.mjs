@@ -10,6 +10,7 @@
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Redis from 'ioredis';
@@ -46,6 +47,7 @@ async function startRedis() {
   );
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 100, maxRetriesPerRequest: 0 });
+  probe.on('error', () => undefined); // refused until the server listens
   for (let tries = 0; ; tries += 1) {
     try {
       if (probe.status !== 'ready') await probe.connect();
@@ -263,6 +265,7 @@ async function main() {
     redis.disconnect();
     await redisServer.stop();
   }
+  results.loadAverage = loadavg().map((load) => Math.round(load * 10) / 10);
   console.log(JSON.stringify(results, null, 2));
 }
 

@@ -3,6 +3,7 @@
 const SCENARIOS = {
   'send-text': './send-text.bench.mjs',
   takeover: './takeover.bench.mjs',
+  shards: './shards.bench.mjs',
 };
 
 const name = process.argv[2] ?? 'send-text';

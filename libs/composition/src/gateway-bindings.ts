@@ -1,4 +1,4 @@
-import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { WebhookVault } from '@jumbe/domain';
 import type { GatewayPorts } from '@jumbe/gateway';
 import { OperatorService } from '@jumbe/operator';
 import {
@@ -31,7 +31,7 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     idempotency: new IdempotencyRepository(dataSource),
     webhooks: new WebhookRepository(dataSource),
     deliveries: new WebhookDeliveryRepository(dataSource),
-    webhookSecrets: new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
+    webhookSecrets: new WebhookVault(infrastructure.secretKey),
     operator: new OperatorService(dataSource, infrastructure.invalidations),
     bus: infrastructure.bus,
     usageCounters: infrastructure.usageStore,

@@ -36,6 +36,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
 import { secretKeyFromDataDir } from './secret-key-file';
+import { adoptDeploymentShardCount } from './deployment-shard-count';
 import { productVersion } from '@jumbe/platform';
 import { ContextCarryingBus } from '@jumbe/telemetry';
 
@@ -111,6 +112,7 @@ async function openDatabase(
   closers.push(() => dataSource.destroy());
   const { applied } = await migrate(dataSource);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
+  await adoptDeploymentShardCount(dataSource, config.shardCount);
   return dataSource;
 }
 

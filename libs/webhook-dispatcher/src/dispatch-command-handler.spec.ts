@@ -5,7 +5,7 @@ import {
   encodeAccessInvalidation,
 } from '@jumbe/contracts';
 import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { deliveryIdForEvent, generateWebhookSecret, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
 import {
   AccountRepository,
   openMigratedTestDatabase,
@@ -47,10 +47,7 @@ describe('DispatchCommandHandler', () => {
   let invalidations: MemoryInvalidationBus;
   let directory: WebhookDirectory;
   let handler: DispatchCommandHandler;
-  const secretBox = new SecretBox(
-    'dispatch-command-secret-key-0123456789',
-    SECRET_PURPOSES.webhookSigningSecret,
-  );
+  const vault = new WebhookVault('dispatch-command-secret-key-0123456789');
   const poster = new WebhookPoster(true);
 
   beforeAll(async () => {
@@ -59,7 +56,7 @@ describe('DispatchCommandHandler', () => {
     deliveries = new WebhookDeliveryRepository(db.dataSource);
     webhooks = new WebhookRepository(db.dataSource);
     invalidations = new MemoryInvalidationBus();
-    directory = new WebhookDirectory(webhooks, secretBox, invalidations);
+    directory = new WebhookDirectory(webhooks, vault, invalidations);
     await directory.start();
     handler = new DispatchCommandHandler(directory, poster, deliveries, pino({ level: 'silent' }));
   });
@@ -84,7 +81,12 @@ describe('DispatchCommandHandler', () => {
     announce = true,
   ): Promise<string> {
     const secret = generateWebhookSecret();
-    await webhooks.save({ accountId, url, enabled, secretCiphertext: secretBox.seal(secret) });
+    await webhooks.save({
+      accountId,
+      ...vault.storableUrl(url),
+      enabled,
+      secretCiphertext: vault.sealSigningSecret(secret),
+    });
     if (announce) {
       await invalidations.publish(
         ACCESS_INVALIDATION_TOPIC,
@@ -175,6 +177,24 @@ describe('DispatchCommandHandler', () => {
       const stored = await deliveries.find(accountId, delivery.id);
       expect(stored).toMatchObject({ accountId, eventId: null, payload: request!.json });
       expect(deliveryView(stored!)).toEqual(delivery);
+    });
+
+    it('posts to the full URL of a webhook with a token, and records and returns it masked', async () => {
+      const accountId = await createAccount();
+      const path = `/tokened-${accountId}?token=tok_${accountId}&v=2`;
+      const secret = await saveWebhook(accountId, `${receiver.url}${path}`);
+
+      const delivery = deliveryOf(await handler.handle({ v: 1, type: 'webhook.test', accountId }));
+
+      expect(delivery.url).toBe(`${receiver.url}/tokened-${accountId}?token=****&v=****`);
+      const [request] = receiver.at(path);
+      expect(verifyDelivery({ body: request!.raw, headers: request!.headers, secret }).deliveryId).toBe(
+        delivery.id,
+      );
+      const [row] = (await db.dataSource.query(`SELECT * FROM webhook_deliveries WHERE id = $1`, [
+        delivery.id,
+      ])) as [Record<string, unknown>];
+      expect(JSON.stringify(row)).not.toContain(`tok_${accountId}`);
     });
 
     it('records and returns a failed test delivery when the receiver answers an error', async () => {

@@ -43,8 +43,8 @@ describe('Signal-encrypted messages between emulated contacts and the linked dev
   }, 30_000);
 
   it('encrypts what the device sends so the contact decrypts exactly that text', async () => {
-    const text: OutboundText = { to: '254711000001@s.whatsapp.net', text: 'Yes, until 8 pm' };
-    const sent = await opened.session.sendText(text);
+    const text: OutboundText = { kind: 'text', to: '254711000001@s.whatsapp.net', text: 'Yes, until 8 pm' };
+    const sent = await opened.session.send(text);
 
     const received = await until(() => network.receivedBy(contact).find((message) => message.id === sent.id));
     expect(received.message.conversation ?? received.message.extendedTextMessage?.text).toBe(
@@ -112,6 +112,7 @@ describe('Signal-encrypted messages between emulated contacts and the linked dev
 
   it('sends an interactive message whose stanza carries the biz node and whose proto the contact decrypts', async () => {
     const interactive: OutboundInteractive = {
+      kind: 'interactive',
       to: '254711000001@s.whatsapp.net',
       text: 'Which size?',
       footer: 'Duka',
@@ -120,7 +121,7 @@ describe('Signal-encrypted messages between emulated contacts and the linked dev
         { type: 'url', label: 'Catalogue', url: 'https://example.com/catalogue' },
       ],
     };
-    const sent = await opened.session.sendInteractive(interactive);
+    const sent = await opened.session.send(interactive);
 
     const received = await until(() => network.receivedBy(contact).find((message) => message.id === sent.id));
     const native = received.message.interactiveMessage?.nativeFlowMessage;

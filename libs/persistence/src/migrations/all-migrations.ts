@@ -4,6 +4,8 @@ import { SentMessages1764100000000 } from './1764100000000-sent-messages';
 import { InboundOutbox1764200000000 } from './1764200000000-inbound-outbox';
 import { UsageDaily1764300000000 } from './1764300000000-usage-daily';
 import { DeliveryRequestId1764400000000 } from './1764400000000-delivery-request-id';
+import { WebhookUrlCiphertext1764410000000 } from './1764410000000-webhook-url-ciphertext';
+import { DeploymentSettings1764420000000 } from './1764420000000-deployment-settings';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -17,4 +19,6 @@ export const ALL_MIGRATIONS = [
   InboundOutbox1764200000000,
   UsageDaily1764300000000,
   DeliveryRequestId1764400000000,
+  WebhookUrlCiphertext1764410000000,
+  DeploymentSettings1764420000000,
 ];

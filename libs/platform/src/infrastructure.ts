@@ -8,6 +8,7 @@ import type {
   WorkerRegistry,
 } from '@jumbe/coordination';
 import type { EventPublisher, EventSource, MessageBus } from '@jumbe/messaging';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
 import type { SandboxStore } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';

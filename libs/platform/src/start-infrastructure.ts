@@ -30,6 +30,7 @@ import {
   type EventPublisher,
   type MessageBus,
 } from '@jumbe/messaging';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
 import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 import { createDataSource, EmbeddedDatabase, InboundEventRepository, migrate } from '@jumbe/persistence';
 import type { Logger } from 'pino';

@@ -8,7 +8,7 @@ export class DocsController {
   private readonly document: Record<string, unknown>;
 
   constructor(@Inject(INFRASTRUCTURE) infrastructure: Infrastructure) {
-    this.document = buildOpenApiDocument(infrastructure.version);
+    this.document = buildOpenApiDocument(infrastructure.version, infrastructure.config.network);
   }
 
   @Get('openapi.json')

@@ -1,7 +1,8 @@
 import nx from '@nx/eslint-plugin';
 
 // Module boundaries (README "Repository layout", ARCHITECTURE.md). Every project carries a kind
-// (`type:*`: which layer it is) and every lib a scope (`scope:*`: which service may use it).
+// (`type:*`: which layer it is); every lib, and each service's own process, a scope (`scope:*`:
+// which service may use it). The all-in-one launcher and the CLI have no scope: they may compose all.
 // `tools/boundaries` lints forbidden imports on purpose and checks that each one fails.
 
 /** Kind → the kinds its source files may import. */

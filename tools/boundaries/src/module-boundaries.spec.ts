@@ -42,6 +42,12 @@ const forbidden: Array<[string, Fixture, string, string]> = [
     'tagged with "scope:webhook-dispatcher" can only depend on',
   ],
   [
+    "the gateway's process importing the network lib",
+    importing('apps/gateway/src/boundary-fixture.ts', '@jumbe/network'),
+    boundaryRule,
+    'tagged with "scope:gateway" can only depend on',
+  ],
+  [
     'the process shell importing the network lib (it would carry it into every service)',
     importing('libs/platform/src/boundary-fixture.ts', '@jumbe/network'),
     boundaryRule,
@@ -110,7 +116,14 @@ const allowed: Array<[string, Fixture]> = [
     'the WhatsApp driver importing Baileys',
     importing('libs/network/src/whatsapp/f.ts', '@whiskeysockets/baileys'),
   ],
-  ['a composition root importing services', importing('apps/all-in-one/src/f.ts', '@jumbe/session-worker')],
+  [
+    'the all-in-one launcher importing services',
+    importing('apps/all-in-one/src/f.ts', '@jumbe/session-worker'),
+  ],
+  [
+    "the worker's process importing the network lib",
+    importing('apps/session-worker/src/f.ts', '@jumbe/network'),
+  ],
 ];
 
 let errorsByCase: LintError[][];

@@ -14,8 +14,18 @@ export const kindMayImport = {
   'type:shell': ['type:domain', 'type:contracts', 'type:adapter', 'type:shell'],
   // Never another service: services talk over the bus, through contracts.
   'type:service': ['type:domain', 'type:contracts', 'type:adapter', 'type:use-case', 'type:shell'],
+  // Binds every service's ports to adapters, for the apps; it has no scope, since it composes all.
+  'type:composition': [
+    'type:domain',
+    'type:contracts',
+    'type:adapter',
+    'type:use-case',
+    'type:shell',
+    'type:service',
+  ],
   // Composition roots: bind each service's ports to adapters. Never test support.
   'type:app': [
+    'type:composition',
     'type:domain',
     'type:contracts',
     'type:adapter',

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { configOrExit, loadConfig, recordListeningAddress } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';
-import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
+import { startInfrastructure, telemetryBindings } from '@jumbe/composition';
+import { createLogger, runService } from '@jumbe/platform';
 import { TelemetryModule } from '@jumbe/telemetry';
 import { AllInOneModule } from './all-in-one.module';
 
@@ -15,7 +16,7 @@ const logger = createLogger(config.logLevel, 'all-in-one');
 runService(logger, async () => {
   const infrastructure = await startInfrastructure(config, 'all-in-one', logger, 'all-in-one');
   const app = await createHttpApp(
-    TelemetryModule.around(AllInOneModule.register(infrastructure), infrastructure),
+    TelemetryModule.around(AllInOneModule.register(infrastructure), telemetryBindings(infrastructure)),
     infrastructure,
   );
   await app.listen(config.port, config.host);

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
+import { gatewayBindings, startInfrastructure, telemetryBindings } from '@jumbe/composition';
 import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { createHttpApp, GatewayModule } from '@jumbe/gateway';
-import { createLogger, runService, startInfrastructure } from '@jumbe/platform';
+import { createLogger, runService } from '@jumbe/platform';
 import { TelemetryModule } from '@jumbe/telemetry';
 
 /** The stateless gateway, one of N replicas: `npm run start:gateway`. */
@@ -15,7 +17,10 @@ const logger = createLogger(config.logLevel, 'gateway');
 runService(logger, async () => {
   const infrastructure = await startInfrastructure(config, 'distributed', logger, 'gateway');
   const app = await createHttpApp(
-    TelemetryModule.around(GatewayModule.register(infrastructure), infrastructure),
+    TelemetryModule.around(
+      GatewayModule.register(gatewayBindings(infrastructure)),
+      telemetryBindings(infrastructure),
+    ),
     infrastructure,
   );
   await app.listen(config.port, config.host);

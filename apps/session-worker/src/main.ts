@@ -1,9 +1,13 @@
 import 'reflect-metadata';
-import { runBackgroundService } from '@jumbe/platform';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
+import { runBackgroundService, sessionWorkerBindings, telemetryBindings } from '@jumbe/composition';
 import { SessionWorkerModule } from '@jumbe/session-worker';
 import { TelemetryModule } from '@jumbe/telemetry';
 
 /** A session worker, one of M replicas (`npm run start:worker`): owns a share of the session shards. */
 runBackgroundService('session-worker', (infrastructure) =>
-  TelemetryModule.around(SessionWorkerModule.register(infrastructure), infrastructure),
+  TelemetryModule.around(
+    SessionWorkerModule.register(sessionWorkerBindings(infrastructure)),
+    telemetryBindings(infrastructure),
+  ),
 );

@@ -1,9 +1,13 @@
 import 'reflect-metadata';
-import { runBackgroundService } from '@jumbe/platform';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
+import { runBackgroundService, telemetryBindings, webhookDispatcherBindings } from '@jumbe/composition';
 import { TelemetryModule } from '@jumbe/telemetry';
 import { WebhookDispatcherModule } from '@jumbe/webhook-dispatcher';
 
 /** A webhook dispatcher, one of K replicas (`npm run start:dispatcher`): delivers its share of the event shards. */
 runBackgroundService('webhook-dispatcher', (infrastructure) =>
-  TelemetryModule.around(WebhookDispatcherModule.register(infrastructure), infrastructure),
+  TelemetryModule.around(
+    WebhookDispatcherModule.register(webhookDispatcherBindings(infrastructure)),
+    telemetryBindings(infrastructure),
+  ),
 );

@@ -10,3 +10,4 @@ export * from './usage-counters';
 export * from './inbound';
 export * from './sharding';
 export * from './webhook';
+export * from './records';

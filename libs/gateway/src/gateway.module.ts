@@ -1,41 +1,78 @@
-import {
-  AccountRepository,
-  ApiKeyRepository,
-  DailyUsageRepository,
-  UsageRepository,
-} from '@jumbe/persistence';
-import { HealthModule, type Infrastructure } from '@jumbe/platform';
-import { type DynamicModule, Module } from '@nestjs/common';
+import type { JumbeConfig } from '@jumbe/config';
+import type { InvalidationBus, UsageCounterStore } from '@jumbe/coordination';
+import { OperatorService } from '@jumbe/operator';
+import { HealthModule } from '@jumbe/platform';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AdminPlansController } from './admin/admin-plans.controller';
-import { operatorServiceProvider } from './admin/operator.provider';
 import { AccountDirectory } from './auth/account-directory';
 import { AdminTokenCheck } from './auth/admin-token-check';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
 import { CustomerAuthGuard } from './auth/customer-auth.guard';
 import { GatewayLifecycle } from './gateway-lifecycle';
-import { INFRASTRUCTURE } from './gateway.tokens';
-import { UsageMeter } from './metering/usage-meter';
+import {
+  BUS,
+  CONFIG,
+  INVALIDATIONS,
+  LOGGER,
+  RATE_LIMITER,
+  USAGE_COUNTERS,
+  WEBHOOK_SECRETS,
+} from './gateway.tokens';
 import { KeysController } from './keys/keys.controller';
-import { DocsController } from './openapi/docs.controller';
-import { StatusController } from './status/status.controller';
 import { MessageSender } from './messages/message-sender';
 import { MessagesController } from './messages/messages.controller';
+import { UsageMeter } from './metering/usage-meter';
+import { DocsController } from './openapi/docs.controller';
+import { AccountLookup } from './ports/account-lookup';
+import { ApiKeyLookup } from './ports/api-key-lookup';
+import { DeliveryHistory } from './ports/delivery-history';
+import type { GatewayPorts } from './ports/gateway-ports';
+import { IdempotencyStore } from './ports/idempotency-store';
+import { SendFailureLog } from './ports/send-failure-log';
+import { SessionCatalogue } from './ports/session-catalogue';
+import { DailyUsageLedger, UsageLedger } from './ports/usage-ledger';
+import { WebhookStore } from './ports/webhook-store';
 import { SandboxController } from './sandbox/sandbox.controller';
 import { SessionCommandClient } from './sessions/session-command.client';
 import { SessionsController } from './sessions/sessions.controller';
+import { StatusController } from './status/status.controller';
 import { UsageController } from './usage/usage.controller';
 import { WebhookController } from './webhook/webhook.controller';
 import { WebhookSettings } from './webhook/webhook-settings';
+import type { Logger } from 'pino';
 
-/** The stateless HTTP gateway: auth, quotas, validation, and (later) routing commands to workers. */
+/** Each port as a Nest provider, so services receive exactly what they declare. */
+function portProviders(ports: GatewayPorts): Provider[] {
+  return [
+    { provide: CONFIG, useValue: ports.config },
+    { provide: LOGGER, useValue: ports.logger },
+    { provide: BUS, useValue: ports.bus },
+    { provide: INVALIDATIONS, useValue: ports.invalidations },
+    { provide: RATE_LIMITER, useValue: ports.rateLimiter },
+    { provide: USAGE_COUNTERS, useValue: ports.usageCounters },
+    { provide: WEBHOOK_SECRETS, useValue: ports.webhookSecrets },
+    { provide: ApiKeyLookup, useValue: ports.apiKeys },
+    { provide: AccountLookup, useValue: ports.accounts },
+    { provide: UsageLedger, useValue: ports.usageLedger },
+    { provide: DailyUsageLedger, useValue: ports.dailyUsage },
+    { provide: SessionCatalogue, useValue: ports.sessions },
+    { provide: SendFailureLog, useValue: ports.sendFailures },
+    { provide: IdempotencyStore, useValue: ports.idempotency },
+    { provide: WebhookStore, useValue: ports.webhooks },
+    { provide: DeliveryHistory, useValue: ports.deliveries },
+    { provide: OperatorService, useValue: ports.operator },
+  ];
+}
+
+/** The stateless HTTP gateway: auth, quotas, validation, and routing commands to workers. */
 @Module({})
 export class GatewayModule {
-  static register(infrastructure: Infrastructure): DynamicModule {
+  static register(ports: GatewayPorts): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [HealthModule.register(infrastructure)],
+      imports: [HealthModule.register(ports.health)],
       controllers: [
         StatusController,
         DocsController,
@@ -45,44 +82,39 @@ export class GatewayModule {
         WebhookController,
         KeysController,
         // The sandbox's control routes exist only when the sandbox network is selected (CONTRACT §9).
-        ...(infrastructure.config.network === 'sandbox' ? [SandboxController] : []),
+        ...(ports.config.network === 'sandbox' ? [SandboxController] : []),
         AdminPlansController,
         AdminAccountsController,
       ],
       providers: [
-        { provide: INFRASTRUCTURE, useValue: infrastructure },
+        ...portProviders(ports),
         {
           provide: ApiKeyAuthenticator,
-          useFactory: () =>
-            new ApiKeyAuthenticator(
-              new ApiKeyRepository(infrastructure.dataSource),
-              infrastructure.invalidations,
-            ),
+          useFactory: (keys: ApiKeyLookup, invalidations: InvalidationBus) =>
+            new ApiKeyAuthenticator(keys, invalidations),
+          inject: [ApiKeyLookup, INVALIDATIONS],
         },
         {
           provide: AccountDirectory,
-          useFactory: () =>
-            new AccountDirectory(
-              new AccountRepository(infrastructure.dataSource),
-              infrastructure.invalidations,
-            ),
+          useFactory: (accounts: AccountLookup, invalidations: InvalidationBus) =>
+            new AccountDirectory(accounts, invalidations),
+          inject: [AccountLookup, INVALIDATIONS],
         },
         {
           provide: UsageMeter,
-          useFactory: () =>
-            new UsageMeter(
-              infrastructure.usageStore,
-              new UsageRepository(infrastructure.dataSource),
-              infrastructure.logger,
-              undefined,
-              new DailyUsageRepository(infrastructure.dataSource),
-            ),
+          useFactory: (
+            counters: UsageCounterStore,
+            ledger: UsageLedger,
+            logger: Logger,
+            daily: DailyUsageLedger,
+          ) => new UsageMeter(counters, ledger, logger, undefined, daily),
+          inject: [USAGE_COUNTERS, UsageLedger, LOGGER, DailyUsageLedger],
         },
         {
           provide: AdminTokenCheck,
-          useFactory: () => new AdminTokenCheck(infrastructure.config.adminToken, infrastructure.logger),
+          useFactory: (config: JumbeConfig, logger: Logger) => new AdminTokenCheck(config.adminToken, logger),
+          inject: [CONFIG, LOGGER],
         },
-        operatorServiceProvider,
         SessionCommandClient,
         MessageSender,
         WebhookSettings,
@@ -90,7 +122,7 @@ export class GatewayModule {
         AdminTokenGuard,
         GatewayLifecycle,
       ],
-      exports: [INFRASTRUCTURE, UsageMeter, CustomerAuthGuard],
+      exports: [CONFIG, UsageMeter, CustomerAuthGuard],
     };
   }
 }

@@ -1,1 +1,2 @@
 export * from './session-worker.module';
+export * from './ports';

@@ -1,13 +1,14 @@
 import type { OutboundMessage } from '@jumbe/contracts';
 import { applyLinkChange, type LinkFacts, recipientJid, type SessionView, sessionView } from '@jumbe/domain';
 import type { LinkEvent, NetworkDriver, NetworkSession, SentKey, SessionRef } from '@jumbe/network';
-import type { NetworkCredentialStore, SessionRepository } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { InboundRelay } from './inbound-relay';
+import type { CredentialStore } from './ports/credential-store';
+import type { SessionStore } from './ports/session-store';
 
 export interface LiveSessionDeps {
-  sessions: SessionRepository;
-  credentials: NetworkCredentialStore;
+  sessions: SessionStore;
+  credentials: CredentialStore;
   inbound: InboundRelay;
   logger: Logger;
 }

@@ -1,5 +1,12 @@
 import { ApiError, type CommandResult, type SessionCommand } from '@jumbe/contracts';
-import { isActiveState, neverStartedSession, type SessionView, sessionView, shardOf } from '@jumbe/domain';
+import {
+  isActiveState,
+  neverStartedSession,
+  type SessionRecord,
+  type SessionView,
+  sessionView,
+  shardOf,
+} from '@jumbe/domain';
 import {
   type NetworkDriver,
   NetworkSendError,
@@ -9,8 +16,8 @@ import {
   type SandboxControl,
   type SessionRef,
 } from '@jumbe/network';
-import type { SendFailureRepository, SessionRecord } from '@jumbe/persistence';
 import { LiveSession, type LiveSessionDeps } from './live-session';
+import type { SendFailureRecorder } from './ports/send-failure-recorder';
 import { SessionLocks } from './session-locks';
 import { type PendingRestore, RestoreQueue } from './restore-queue';
 import { ShardMovingError } from './shard-moving-error';
@@ -18,7 +25,7 @@ import { ShardMovingError } from './shard-moving-error';
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
 export interface SessionHostDeps extends LiveSessionDeps {
-  failures: SendFailureRepository;
+  failures: SendFailureRecorder;
 }
 
 export interface SessionHostOptions {

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '@jumbe/platform';
+import type { Logger } from 'pino';
 import {
   type DynamicModule,
   Inject,
@@ -14,7 +14,17 @@ import { createServer, type Server } from 'node:http';
 import { instrumentHttp } from './http-instrumentation';
 import { Telemetry, telemetry } from './telemetry';
 
-const TELEMETRY_INFRASTRUCTURE = Symbol('TELEMETRY_INFRASTRUCTURE');
+const TELEMETRY_OPTIONS = Symbol('TELEMETRY_OPTIONS');
+
+/** What telemetry needs from the process it observes (bound by the composition root). */
+export interface TelemetryOptions {
+  /** JUMBE_METRICS_PORT: serve /metrics only there; null serves it on the service's own port. */
+  metricsPort: number | null;
+  host: string;
+  logger: Logger;
+  /** Each dependency's probe, reported as `jumbe_dependency_up`. */
+  dependencies: Record<string, () => Promise<unknown>>;
+}
 
 /**
  * Wires the process's Telemetry into a Nest app: request ids, HTTP metrics and request logs on its
@@ -28,17 +38,17 @@ class TelemetryLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppl
   constructor(
     private readonly telemetry: Telemetry,
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(TELEMETRY_INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(TELEMETRY_OPTIONS) private readonly options: TelemetryOptions,
   ) {}
 
   onModuleInit(): void {
-    const { config, logger, dataSource, bus, coordinationHealth } = this.infrastructure;
+    const { metricsPort, logger, dependencies } = this.options;
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     instrumentHttp(fastify, this.telemetry, logger);
-    this.telemetry.watchDependency('database', () => succeeds(dataSource.query('SELECT 1')));
-    this.telemetry.watchDependency('bus', () => succeeds(bus.check()));
-    this.telemetry.watchDependency('coordination', () => succeeds(coordinationHealth.check()));
-    if (config.metricsPort === null) {
+    for (const [name, probe] of Object.entries(dependencies)) {
+      this.telemetry.watchDependency(name, () => succeeds(probe()));
+    }
+    if (metricsPort === null) {
       fastify.get('/metrics', async (_request, reply) => {
         const { contentType, body } = await this.telemetry.exposition();
         return reply.type(contentType).send(body);
@@ -47,8 +57,8 @@ class TelemetryLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppl
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const { config, logger } = this.infrastructure;
-    if (config.metricsPort === null) return;
+    const { metricsPort, host, logger } = this.options;
+    if (metricsPort === null) return;
     const server = createServer((request, response) => {
       if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
         response.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
@@ -61,14 +71,11 @@ class TelemetryLifecycle implements OnModuleInit, OnApplicationBootstrap, OnAppl
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(config.metricsPort ?? 0, config.host, () => resolve());
+      server.listen(metricsPort, host, () => resolve());
     });
     this.metricsServer = server;
     const address = server.address();
-    logger.info(
-      { port: typeof address === 'object' ? address?.port : config.metricsPort },
-      'metrics listening',
-    );
+    logger.info({ port: typeof address === 'object' ? address?.port : metricsPort }, 'metrics listening');
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -96,14 +103,14 @@ async function succeeds(probe: Promise<unknown>): Promise<boolean> {
 @Module({})
 export class TelemetryModule {
   /** `service`, observed: its module plus metrics, request ids and request logs. */
-  static around(service: DynamicModule, infrastructure: Infrastructure): DynamicModule {
+  static around(service: DynamicModule, options: TelemetryOptions): DynamicModule {
     return {
       module: TelemetryModule,
       global: true,
       imports: [service],
       providers: [
         { provide: Telemetry, useValue: telemetry() },
-        { provide: TELEMETRY_INFRASTRUCTURE, useValue: infrastructure },
+        { provide: TELEMETRY_OPTIONS, useValue: options },
         TelemetryLifecycle,
       ],
       exports: [Telemetry],

@@ -7,7 +7,7 @@ import {
   replyOk,
 } from '@jumbe/contracts';
 import { newDeliveryId } from '@jumbe/domain';
-import type { WebhookDeliveryRepository } from '@jumbe/persistence';
+import type { DeliveryLog } from './ports/delivery-log';
 import type { Logger } from 'pino';
 import type { WebhookDirectory, WebhookTarget } from './webhook-directory';
 import type { WebhookPoster } from './webhook-poster';
@@ -20,7 +20,7 @@ export class DispatchCommandHandler {
   constructor(
     private readonly directory: WebhookDirectory,
     private readonly poster: WebhookPoster,
-    private readonly deliveries: Pick<WebhookDeliveryRepository, 'record' | 'find'>,
+    private readonly deliveries: Pick<DeliveryLog, 'record' | 'find'>,
     private readonly logger: Logger,
   ) {}
 

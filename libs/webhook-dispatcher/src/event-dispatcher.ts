@@ -1,6 +1,7 @@
 import { deliveryIdForEvent } from '@jumbe/domain';
 import type { DeliverableEvent } from '@jumbe/messaging';
-import type { DeliveryRecord, WebhookDeliveryRepository } from '@jumbe/persistence';
+import type { DeliveryRecord } from '@jumbe/domain';
+import type { DeliveryLog } from './ports/delivery-log';
 import type { Logger } from 'pino';
 import type { WebhookDirectory } from './webhook-directory';
 import type { Delivery, WebhookPoster } from './webhook-poster';
@@ -47,7 +48,7 @@ export class EventDispatcher {
   constructor(
     private readonly directory: WebhookDirectory,
     private readonly poster: WebhookPoster,
-    private readonly deliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'>,
+    private readonly deliveries: Pick<DeliveryLog, 'record' | 'isRecorded'>,
     private readonly logger: Logger,
     private readonly options: EventDispatcherOptions = DEFAULT_OPTIONS,
   ) {

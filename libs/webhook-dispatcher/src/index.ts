@@ -1,1 +1,2 @@
 export * from './webhook-dispatcher.module';
+export * from './ports';

@@ -1,7 +1,7 @@
 import { ACCESS_INVALIDATION_TOPIC, decodeAccessInvalidation } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
 import type { SecretBox } from '@jumbe/domain';
-import type { WebhookRepository } from '@jumbe/persistence';
+import type { WebhookLookup } from './ports/webhook-lookup';
 import { LRUCache } from 'lru-cache';
 
 /** What a delivery needs of the account's webhook. */
@@ -22,7 +22,7 @@ export class WebhookDirectory {
   private readonly cache = new LRUCache<string, Cached>({ max: 10_000, ttl: 10_000 });
 
   constructor(
-    private readonly webhooks: Pick<WebhookRepository, 'find'>,
+    private readonly webhooks: WebhookLookup,
     private readonly secrets: SecretBox,
     private readonly invalidations: InvalidationBus,
   ) {}

@@ -1,9 +1,7 @@
 import { DISPATCH_QUEUE, DISPATCH_SUBJECT } from '@jumbe/contracts';
 import { DEFAULT_SHARD_KEEPER_OPTIONS, newMemberId, ShardKeeper } from '@jumbe/coordination';
-import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import type { BusSubscription } from '@jumbe/messaging';
-import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
-import { type Infrastructure, ManagedWork } from '@jumbe/platform';
+import { ManagedWork } from '@jumbe/platform';
 import {
   observeConsumerPending,
   observeLeaseLosses,
@@ -14,10 +12,13 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DispatchCommandHandler } from './dispatch-command-handler';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';
 import { EventDispatcher } from './event-dispatcher';
+import type { WebhookDispatcherPorts } from './ports/webhook-dispatcher-ports';
 import { WebhookDirectory } from './webhook-directory';
 import { WebhookPoster } from './webhook-poster';
 
-/** The dispatcher's parts, wired from the infrastructure. */
+const WEBHOOK_DISPATCHER_PORTS = Symbol('WEBHOOK_DISPATCHER_PORTS');
+
+/** The dispatcher's parts, wired from its ports. */
 class WebhookDispatcherService {
   private readonly directory: WebhookDirectory;
   private readonly dispatcher: EventDispatcher;
@@ -25,28 +26,19 @@ class WebhookDispatcherService {
   private readonly commands: DispatchCommandHandler;
   private subscription: BusSubscription | null = null;
 
-  constructor(private readonly infrastructure: Infrastructure) {
-    const { dataSource, logger, config } = infrastructure;
-    const deliveries = new WebhookDeliveryRepository(dataSource);
+  constructor(private readonly ports: WebhookDispatcherPorts) {
+    const { deliveries, logger, config } = ports;
     const poster = observeWebhookPoster(new WebhookPoster(config.allowPrivateNetworks));
-    this.directory = new WebhookDirectory(
-      new WebhookRepository(dataSource),
-      new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
-      infrastructure.invalidations,
-    );
+    this.directory = new WebhookDirectory(ports.webhooks, ports.webhookSecrets, ports.invalidations);
     this.dispatcher = new EventDispatcher(this.directory, poster, deliveries, logger);
     this.commands = new DispatchCommandHandler(this.directory, poster, deliveries, logger);
-    observeConsumerPending(infrastructure.eventSource);
-    const ownership = infrastructure.ownership('webhook-dispatcher');
+    observeConsumerPending(ports.events);
     const dispatcherId = newMemberId();
     this.keeper = new ShardKeeper(
       dispatcherId,
-      observeLeaseLosses('webhook-dispatcher', ownership.leases),
-      ownership.registry,
-      observeShardOwner(
-        'webhook-dispatcher',
-        new DispatcherShardOwner(infrastructure.eventSource, this.dispatcher),
-      ),
+      observeLeaseLosses('webhook-dispatcher', ports.leases),
+      ports.registry,
+      observeShardOwner('webhook-dispatcher', new DispatcherShardOwner(ports.events, this.dispatcher)),
       logger.child({ dispatcherId }),
       DEFAULT_SHARD_KEEPER_OPTIONS,
     );
@@ -54,7 +46,7 @@ class WebhookDispatcherService {
 
   async start(): Promise<void> {
     await this.directory.start();
-    this.subscription = await this.infrastructure.bus.serve(
+    this.subscription = await this.ports.bus.serve(
       DISPATCH_SUBJECT,
       (payload) => this.commands.handle(payload),
       {
@@ -74,13 +66,15 @@ class WebhookDispatcherService {
 /** The webhook dispatcher: consumes its shards' events and delivers them, signed, once each. */
 @Module({})
 export class WebhookDispatcherModule {
-  static register(infrastructure: Infrastructure): DynamicModule {
+  static register(ports: WebhookDispatcherPorts): DynamicModule {
     return {
       module: WebhookDispatcherModule,
       providers: [
+        { provide: WEBHOOK_DISPATCHER_PORTS, useValue: ports },
         {
           provide: ManagedWork,
-          useFactory: () => new ManagedWork(new WebhookDispatcherService(infrastructure)),
+          useFactory: (bound: WebhookDispatcherPorts) => new ManagedWork(new WebhookDispatcherService(bound)),
+          inject: [WEBHOOK_DISPATCHER_PORTS],
         },
       ],
     };

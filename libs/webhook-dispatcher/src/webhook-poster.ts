@@ -1,6 +1,6 @@
 import { signWebhook } from '@jumbe/domain';
 import { EgressError, safeFetch } from '@jumbe/egress';
-import type { DeliveryRecord } from '@jumbe/persistence';
+import type { DeliveryRecord } from '@jumbe/domain';
 
 /** CONTRACT §6: 10 s per attempt, and at most 1 KiB of the receiver's answer is kept. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

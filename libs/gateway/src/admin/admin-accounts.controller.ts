@@ -8,30 +8,24 @@ import {
 } from '@jumbe/contracts';
 import { billingCycleAt, sessionView } from '@jumbe/domain';
 import { OperatorService } from '@jumbe/operator';
-import { AccountRepository, SessionRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiError } from '@jumbe/contracts';
 import { orUnavailable } from '../auth/dependency-failure';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
-import { INFRASTRUCTURE } from '../gateway.tokens';
 import { ValidBody } from '../http/validated-input.decorators';
 import { UsageMeter } from '../metering/usage-meter';
+import { AccountLookup } from '../ports/account-lookup';
+import { SessionCatalogue } from '../ports/session-catalogue';
 
 @Controller('api/v1/admin/accounts')
 @UseGuards(AdminTokenGuard)
 export class AdminAccountsController {
-  private readonly accounts: AccountRepository;
-  private readonly sessions: SessionRepository;
-
   constructor(
     private readonly operator: OperatorService,
     private readonly meter: UsageMeter,
-    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
-  ) {
-    this.accounts = new AccountRepository(infrastructure.dataSource);
-    this.sessions = new SessionRepository(infrastructure.dataSource);
-  }
+    private readonly accounts: AccountLookup,
+    private readonly sessions: SessionCatalogue,
+  ) {}
 
   @Post()
   @HttpCode(201)

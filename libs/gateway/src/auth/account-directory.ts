@@ -1,7 +1,7 @@
 import { ACCESS_INVALIDATION_TOPIC, ApiError, decodeAccessInvalidation } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
-import type { AccountRepository } from '@jumbe/persistence';
 import { LRUCache } from 'lru-cache';
+import type { AccountLookup } from '../ports/account-lookup';
 import { orUnavailable } from './dependency-failure';
 import type { AccountAccess } from './principal';
 
@@ -13,7 +13,7 @@ export class AccountDirectory {
   private readonly cache = new LRUCache<string, AccountAccess>({ max: 10_000, ttl: 30_000 });
 
   constructor(
-    private readonly accounts: Pick<AccountRepository, 'findWithPlan'>,
+    private readonly accounts: AccountLookup,
     private readonly invalidations: InvalidationBus,
   ) {}
 

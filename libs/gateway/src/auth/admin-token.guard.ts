@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Infrastructure } from '@jumbe/platform';
+import type { JumbeConfig } from '@jumbe/config';
 import type { FastifyRequest } from 'fastify';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import { CONFIG } from '../gateway.tokens';
 import { decodeJsonBody } from '../http/json-body';
 import { AdminTokenCheck } from './admin-token-check';
 
@@ -12,9 +12,9 @@ export class AdminTokenGuard implements CanActivate {
 
   constructor(
     private readonly check: AdminTokenCheck,
-    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+    @Inject(CONFIG) config: JumbeConfig,
   ) {
-    this.bodyLimit = infrastructure.config.bodyLimitBytes;
+    this.bodyLimit = config.bodyLimitBytes;
   }
 
   canActivate(context: ExecutionContext): boolean {

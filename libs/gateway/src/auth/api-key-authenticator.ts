@@ -1,8 +1,8 @@
 import { ACCESS_INVALIDATION_TOPIC, ApiError, decodeAccessInvalidation } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
 import { hashApiKey, looksLikeApiKey } from '@jumbe/domain';
-import type { ApiKeyRepository } from '@jumbe/persistence';
 import { LRUCache } from 'lru-cache';
+import type { ApiKeyLookup } from '../ports/api-key-lookup';
 import { orUnavailable } from './dependency-failure';
 import type { Principal } from './principal';
 
@@ -28,8 +28,7 @@ export class ApiKeyAuthenticator {
   private readonly recentlyMarked = new LRUCache<string, true>({ max: 10_000, ttl: LAST_USED_RESOLUTION_MS });
 
   constructor(
-    private readonly keys: Pick<ApiKeyRepository, 'findActiveByHash'> &
-      Partial<Pick<ApiKeyRepository, 'markUsed'>>,
+    private readonly keys: Pick<ApiKeyLookup, 'findActiveByHash'> & Partial<Pick<ApiKeyLookup, 'markUsed'>>,
     private readonly invalidations: InvalidationBus,
   ) {}
 

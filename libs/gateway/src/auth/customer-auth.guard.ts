@@ -3,8 +3,8 @@ import type { RateLimiter } from '@jumbe/coordination';
 import { billingCycleAt, scopeAllows } from '@jumbe/domain';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Infrastructure } from '@jumbe/platform';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import type { JumbeConfig } from '@jumbe/config';
+import { CONFIG, RATE_LIMITER } from '../gateway.tokens';
 import { decodeJsonBody } from '../http/json-body';
 import { UsageMeter } from '../metering/usage-meter';
 import { AccountDirectory } from './account-directory';
@@ -29,11 +29,12 @@ export class CustomerAuthGuard implements CanActivate {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly directory: AccountDirectory,
     private readonly meter: UsageMeter,
-    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+    @Inject(CONFIG) config: JumbeConfig,
+    @Inject(RATE_LIMITER) rateLimiter: RateLimiter,
   ) {
-    this.bodyLimit = infrastructure.config.bodyLimitBytes;
-    this.rateLimitPerMinute = infrastructure.config.rateLimitPerMinute;
-    this.rateLimiter = infrastructure.rateLimiter;
+    this.bodyLimit = config.bodyLimitBytes;
+    this.rateLimitPerMinute = config.rateLimitPerMinute;
+    this.rateLimiter = rateLimiter;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

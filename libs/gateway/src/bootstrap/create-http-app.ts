@@ -1,4 +1,6 @@
-import { type Infrastructure, PinoNestLogger } from '@jumbe/platform';
+import type { JumbeConfig } from '@jumbe/config';
+import { PinoNestLogger, productVersion } from '@jumbe/platform';
+import type { Logger } from 'pino';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { DynamicModule } from '@nestjs/common';
@@ -27,9 +29,9 @@ import { buildOpenApiDocument } from '../openapi/openapi-document';
  */
 export async function createHttpApp(
   rootModule: DynamicModule,
-  infrastructure: Infrastructure,
+  options: { config: JumbeConfig; logger: Logger },
 ): Promise<NestFastifyApplication> {
-  const { config, logger } = infrastructure;
+  const { config, logger } = options;
   const adapter = new FastifyAdapter({
     // Our collector enforces the configured limit itself (after auth); this only caps the socket.
     bodyLimit: config.bodyLimitBytes * 4,
@@ -71,7 +73,7 @@ export async function createHttpApp(
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   await app.register(fastifySwagger, {
     mode: 'static',
-    specification: { document: buildOpenApiDocument(infrastructure.version, config.network) as never },
+    specification: { document: buildOpenApiDocument(productVersion(), config.network) as never },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } as never });
   const dashboard = dashboardDirectory();

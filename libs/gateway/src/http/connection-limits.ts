@@ -1,4 +1,4 @@
-import type { Infrastructure } from '@jumbe/platform';
+import type { JumbeConfig } from '@jumbe/config';
 import { ApiError } from '@jumbe/contracts';
 import type { Server, ServerOptions } from 'node:http';
 import { BlockList, isIP, type Socket } from 'node:net';
@@ -13,7 +13,7 @@ export const MAX_PARAM_LENGTH = 8_192;
  * `httpIdleTimeoutMs` without traffic. Node checks the first two on a timer, which we tighten so a
  * trickling client is cut off close to its deadline rather than up to 30 s later.
  */
-export function connectionTimeoutOptions(config: Infrastructure['config']): {
+export function connectionTimeoutOptions(config: JumbeConfig): {
   connectionTimeout: number;
   keepAliveTimeout: number;
   requestTimeout: number;

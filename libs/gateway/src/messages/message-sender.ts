@@ -9,14 +9,16 @@ import {
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
 import { UrlPolicy } from '@jumbe/egress';
 import { countSend } from '@jumbe/telemetry';
-import { IdempotencyRepository, SendFailureRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
+import type { JumbeConfig } from '@jumbe/config';
+import type { Logger } from 'pino';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { orUnavailable } from '../auth/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import { CONFIG, LOGGER } from '../gateway.tokens';
 import { UsageMeter } from '../metering/usage-meter';
+import { IdempotencyStore } from '../ports/idempotency-store';
+import { SendFailureLog } from '../ports/send-failure-log';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 export type MessageKind = OutboundMessage['kind'];
@@ -36,20 +38,17 @@ export interface SendOutcome {
  */
 @Injectable()
 export class MessageSender {
-  private readonly failures: SendFailureRepository;
-  private readonly idempotency: IdempotencyRepository;
   private readonly urls: UrlPolicy;
-  private readonly logger: Infrastructure['logger'];
 
   constructor(
     private readonly commands: SessionCommandClient,
     private readonly meter: UsageMeter,
-    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
+    private readonly failures: SendFailureLog,
+    private readonly idempotency: IdempotencyStore,
+    @Inject(CONFIG) config: JumbeConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.failures = new SendFailureRepository(infrastructure.dataSource);
-    this.idempotency = new IdempotencyRepository(infrastructure.dataSource);
-    this.urls = new UrlPolicy({ allowPrivateNetworks: infrastructure.config.allowPrivateNetworks });
-    this.logger = infrastructure.logger;
+    this.urls = new UrlPolicy({ allowPrivateNetworks: config.allowPrivateNetworks });
   }
 
   async send(

@@ -1,28 +1,22 @@
 import { failuresQuerySchema } from '@jumbe/contracts';
-import { SendFailureRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
-import { Body, Controller, Get, Headers, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Post, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import { orUnavailable } from '../auth/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
-import { INFRASTRUCTURE } from '../gateway.tokens';
 import { Customer, ValidQuery } from '../http/validated-input.decorators';
+import { SendFailureLog } from '../ports/send-failure-log';
 import { MessageSender, type MessageKind } from './message-sender';
 
 /** Message routes (CONTRACT §5). Bodies are validated by MessageSender so failures are logged. */
 @Controller('api/v1/messages')
 @UseGuards(CustomerAuthGuard)
 export class MessagesController {
-  private readonly failures: SendFailureRepository;
-
   constructor(
     private readonly sender: MessageSender,
-    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
-  ) {
-    this.failures = new SendFailureRepository(infrastructure.dataSource);
-  }
+    private readonly failures: SendFailureLog,
+  ) {}
 
   @Post('text')
   text(

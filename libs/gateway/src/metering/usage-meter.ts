@@ -1,8 +1,8 @@
 import type { UsageCounterStore } from '@jumbe/coordination';
-import { type BillingCycle, billingCycleAt, type UsageCounters } from '@jumbe/domain';
-import type { DailyHits, DailyUsageRepository, UsageRepository } from '@jumbe/persistence';
+import { type BillingCycle, billingCycleAt, type DailyHits, type UsageCounters } from '@jumbe/domain';
 import type { Logger } from 'pino';
 import { orUnavailable, unavailable } from '../auth/dependency-failure';
+import type { DailyUsageLedger, UsageLedger } from '../ports/usage-ledger';
 
 export interface HitResult {
   allowed: boolean;
@@ -50,10 +50,10 @@ export class UsageMeter {
 
   constructor(
     private readonly store: UsageCounterStore,
-    private readonly usage: Pick<UsageRepository, 'load' | 'saveManyAtLeast'>,
+    private readonly usage: UsageLedger,
     private readonly logger: Logger,
     private readonly flushEveryMs = 1_000,
-    private readonly daily: Pick<DailyUsageRepository, 'addHits' | 'hitsBetween'> | null = null,
+    private readonly daily: DailyUsageLedger | null = null,
   ) {}
 
   start(): void {

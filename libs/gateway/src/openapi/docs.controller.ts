@@ -1,14 +1,15 @@
+import type { JumbeConfig } from '@jumbe/config';
 import { Controller, Get, Inject } from '@nestjs/common';
-import type { Infrastructure } from '@jumbe/platform';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import { productVersion } from '@jumbe/platform';
+import { CONFIG } from '../gateway.tokens';
 import { buildOpenApiDocument } from './openapi-document';
 
 @Controller('api/v1')
 export class DocsController {
   private readonly document: Record<string, unknown>;
 
-  constructor(@Inject(INFRASTRUCTURE) infrastructure: Infrastructure) {
-    this.document = buildOpenApiDocument(infrastructure.version, infrastructure.config.network);
+  constructor(@Inject(CONFIG) config: JumbeConfig) {
+    this.document = buildOpenApiDocument(productVersion(), config.network);
   }
 
   @Get('openapi.json')

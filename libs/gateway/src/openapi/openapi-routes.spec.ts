@@ -1,4 +1,3 @@
-import type { Infrastructure } from '@jumbe/platform';
 import { type DynamicModule, RequestMethod, type Type } from '@nestjs/common';
 import { MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { addLeadingSlash } from '@nestjs/common/utils/shared.utils';
@@ -6,6 +5,7 @@ import { ApplicationConfig, MetadataScanner } from '@nestjs/core';
 import { PathsExplorer } from '@nestjs/core/router/paths-explorer';
 import { RoutePathFactory } from '@nestjs/core/router/route-path-factory';
 import { GatewayModule } from '../gateway.module';
+import type { GatewayPorts } from '../ports/gateway-ports';
 import { buildOpenApiDocument } from './openapi-document';
 import type { NetworkName } from './route-catalogue';
 
@@ -16,9 +16,9 @@ import type { NetworkName } from './route-catalogue';
 
 /** The gateway's module tree as a deployment on `network` declares it. */
 function gatewayModuleOn(network: NetworkName): DynamicModule {
-  // register() reads only the network while declaring the module; the rest of the infrastructure
-  // is used when providers are built, which this test never does.
-  return GatewayModule.register({ config: { network } } as unknown as Infrastructure);
+  // register() reads only the network while declaring the module; the other ports are used when
+  // providers are built, which this test never does.
+  return GatewayModule.register({ config: { network } } as unknown as GatewayPorts);
 }
 
 /** Every controller of `module` and of the modules it imports, as Nest's scanner collects them. */

@@ -6,10 +6,11 @@ import {
   type SessionCommand,
 } from '@jumbe/contracts';
 import { shardOf, shardSubject } from '@jumbe/domain';
-import type { Infrastructure } from '@jumbe/platform';
+import type { JumbeConfig } from '@jumbe/config';
+import type { MessageBus } from '@jumbe/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { requestCommand } from '../bus/command-requester';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import { BUS, CONFIG } from '../gateway.tokens';
 
 type Unversioned<C> = C extends unknown ? Omit<C, 'v'> : never;
 
@@ -23,16 +24,18 @@ const WORKER = {
 /** Sends a session command to the worker that owns the session's shard; answers with its result. */
 @Injectable()
 export class SessionCommandClient {
-  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {}
+  constructor(
+    @Inject(BUS) private readonly bus: MessageBus,
+    @Inject(CONFIG) private readonly config: JumbeConfig,
+  ) {}
 
   async send<C extends Unversioned<SessionCommand>>(command: C): Promise<CommandResult<C['type']>> {
     const subject = shardSubject(shardOf(command.accountId, command.sessionId));
-    const { bus, config } = this.infrastructure;
     const raw = await requestCommand(
-      bus,
+      this.bus,
       subject,
       { v: SESSION_COMMAND_VERSION, ...command },
-      config.commandTimeoutMs,
+      this.config.commandTimeoutMs,
       WORKER,
     );
     const result = COMMAND_RESULT_SCHEMAS[command.type].safeParse(raw);

@@ -6,16 +6,14 @@ import {
   sessionQuerySchema,
 } from '@jumbe/contracts';
 import { sessionView } from '@jumbe/domain';
-import { SessionRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
-import { Controller, Delete, Get, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import { orUnavailable } from '../auth/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
-import { INFRASTRUCTURE } from '../gateway.tokens';
 import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { SessionCatalogue } from '../ports/session-catalogue';
 import { renderQr } from './qr-image';
 import { SessionCommandClient } from './session-command.client';
 
@@ -23,14 +21,10 @@ import { SessionCommandClient } from './session-command.client';
 @Controller('api/v1')
 @UseGuards(CustomerAuthGuard)
 export class SessionsController {
-  private readonly sessions: SessionRepository;
-
   constructor(
     private readonly commands: SessionCommandClient,
-    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
-  ) {
-    this.sessions = new SessionRepository(infrastructure.dataSource);
-  }
+    private readonly sessions: SessionCatalogue,
+  ) {}
 
   @Get('sessions')
   async list(@Customer() customer: CustomerContext) {

@@ -1,25 +1,19 @@
-import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
-import { SessionRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import { orUnavailable } from '../auth/dependency-failure';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { INFRASTRUCTURE } from '../gateway.tokens';
 import { Customer } from '../http/validated-input.decorators';
 import { UsageMeter } from '../metering/usage-meter';
+import { SessionCatalogue } from '../ports/session-catalogue';
 
 /** `GET /usage` (CONTRACT §3 extension): the account's plan, cycle and counters. */
 @Controller('api/v1/usage')
 @UseGuards(CustomerAuthGuard)
 export class UsageController {
-  private readonly sessions: SessionRepository;
-
   constructor(
     private readonly meter: UsageMeter,
-    @Inject(INFRASTRUCTURE) infrastructure: Infrastructure,
-  ) {
-    this.sessions = new SessionRepository(infrastructure.dataSource);
-  }
+    private readonly sessions: SessionCatalogue,
+  ) {}
 
   @Get()
   async usage(@Customer() customer: CustomerContext) {

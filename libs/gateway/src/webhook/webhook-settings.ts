@@ -5,13 +5,15 @@ import {
   encodeAccessInvalidation,
   type UpdateWebhookInput,
 } from '@jumbe/contracts';
-import { generateWebhookSecret, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { generateWebhookSecret, type SecretBox } from '@jumbe/domain';
 import { UrlPolicy } from '@jumbe/egress';
-import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
-import type { Infrastructure } from '@jumbe/platform';
+import type { JumbeConfig } from '@jumbe/config';
+import type { InvalidationBus } from '@jumbe/coordination';
 import { Inject, Injectable } from '@nestjs/common';
 import { orUnavailable } from '../auth/dependency-failure';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import { CONFIG, INVALIDATIONS, WEBHOOK_SECRETS } from '../gateway.tokens';
+import { DeliveryHistory } from '../ports/delivery-history';
+import { WebhookStore } from '../ports/webhook-store';
 
 /** GET /webhook lists this many deliveries (spec "Limits"). */
 const LISTED_DELIVERIES = 20;
@@ -25,16 +27,16 @@ const UNCONFIGURED = { url: null, enabled: false, hasSecret: false };
  */
 @Injectable()
 export class WebhookSettings {
-  private readonly webhooks: WebhookRepository;
-  private readonly deliveries: WebhookDeliveryRepository;
-  private readonly secrets: SecretBox;
   private readonly urls: UrlPolicy;
 
-  constructor(@Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {
-    this.webhooks = new WebhookRepository(infrastructure.dataSource);
-    this.deliveries = new WebhookDeliveryRepository(infrastructure.dataSource);
-    this.secrets = new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret);
-    this.urls = new UrlPolicy({ allowPrivateNetworks: infrastructure.config.allowPrivateNetworks });
+  constructor(
+    private readonly webhooks: WebhookStore,
+    private readonly deliveries: DeliveryHistory,
+    @Inject(WEBHOOK_SECRETS) private readonly secrets: SecretBox,
+    @Inject(INVALIDATIONS) private readonly invalidations: InvalidationBus,
+    @Inject(CONFIG) config: JumbeConfig,
+  ) {
+    this.urls = new UrlPolicy({ allowPrivateNetworks: config.allowPrivateNetworks });
   }
 
   async read(accountId: string) {
@@ -90,7 +92,7 @@ export class WebhookSettings {
   }
 
   private announce(accountId: string): Promise<void> {
-    return this.infrastructure.invalidations
+    return this.invalidations
       .publish(ACCESS_INVALIDATION_TOPIC, encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }))
       .catch(() => undefined);
   }

@@ -8,11 +8,11 @@ import {
   updateWebhookSchema,
   type UpdateWebhookInput,
 } from '@jumbe/contracts';
-import type { Infrastructure } from '@jumbe/platform';
+import type { MessageBus } from '@jumbe/messaging';
 import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { INFRASTRUCTURE } from '../gateway.tokens';
+import { BUS } from '../gateway.tokens';
 import { Customer, ValidBody } from '../http/validated-input.decorators';
 import { requestCommand } from '../bus/command-requester';
 import { WebhookSettings } from './webhook-settings';
@@ -33,7 +33,7 @@ const DISPATCHER = { name: 'The webhook dispatcher', absence: 'none is running, 
 export class WebhookController {
   constructor(
     private readonly settings: WebhookSettings,
-    @Inject(INFRASTRUCTURE) private readonly infrastructure: Infrastructure,
+    @Inject(BUS) private readonly bus: MessageBus,
   ) {}
 
   @Get()
@@ -89,7 +89,7 @@ export class WebhookController {
     command: Unversioned<DispatchCommand>,
   ): Promise<z.output<typeof dispatchResultSchema>> {
     const result = await requestCommand(
-      this.infrastructure.bus,
+      this.bus,
       DISPATCH_SUBJECT,
       { v: DISPATCH_COMMAND_VERSION, ...command },
       DISPATCH_TIMEOUT_MS,

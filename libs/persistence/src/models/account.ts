@@ -1,14 +1,9 @@
+import type { Account } from '@jumbe/domain';
 import type { AccountEntity } from '../entities/account.entity';
 
-/** An account as the services see it: plain data, detached from TypeORM. */
-export interface Account {
-  id: string;
-  name: string;
-  planId: string;
-  suspended: boolean;
-  createdAt: Date;
-}
+export type { Account };
 
+/** The plain record of a stored row. */
 export function toAccount(entity: AccountEntity): Account {
   return {
     id: entity.id,

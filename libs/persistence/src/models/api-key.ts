@@ -1,18 +1,9 @@
-import type { KeyScope } from '@jumbe/domain';
+import type { ApiKey } from '@jumbe/domain';
 import type { ApiKeyEntity } from '../entities/api-key.entity';
 
-/** An API key's public record. The hash never leaves the repository. */
-export interface ApiKey {
-  id: string;
-  accountId: string;
-  name: string | null;
-  scope: KeyScope;
-  prefix: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-}
+export type { ApiKey };
 
+/** The plain record of a stored row. */
 export function toApiKey(entity: ApiKeyEntity): ApiKey {
   return {
     id: entity.id,

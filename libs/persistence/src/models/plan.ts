@@ -1,14 +1,9 @@
+import type { Plan } from '@jumbe/domain';
 import type { PlanEntity } from '../entities/plan.entity';
 
-/** A plan as the services see it: plain data, detached from TypeORM. */
-export interface Plan {
-  id: string;
-  name: string;
-  monthlyApiHits: number;
-  maxSessions: number;
-  createdAt: Date;
-}
+export type { Plan };
 
+/** The plain record of a stored row. */
 export function toPlan(entity: PlanEntity): Plan {
   return {
     id: entity.id,

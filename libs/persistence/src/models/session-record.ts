@@ -1,18 +1,9 @@
-import type { SessionState } from '@jumbe/domain';
+import type { SessionRecord } from '@jumbe/domain';
 import type { SessionEntity } from '../entities/session.entity';
 
-/** A stored session: plain data, detached from TypeORM. */
-export interface SessionRecord {
-  accountId: string;
-  sessionId: string;
-  shard: number;
-  state: SessionState;
-  phoneNumber: string | null;
-  reason: string | null;
-  ownerToken: number;
-  updatedAt: Date;
-}
+export type { SessionRecord };
 
+/** The plain record of a stored row. */
 export function toSessionRecord(entity: SessionEntity): SessionRecord {
   return {
     accountId: entity.accountId,

@@ -3,6 +3,8 @@ import type { DataSource, Repository } from 'typeorm';
 import { ApiKeyEntity } from '../entities/api-key.entity';
 import { isUuid } from '../is-uuid';
 import { toApiKey, type ApiKey } from '../models/api-key';
+import type { ActiveKey } from '@jumbe/domain';
+export type { ActiveKey };
 
 export interface NewApiKey {
   accountId: string;
@@ -12,15 +14,6 @@ export interface NewApiKey {
   prefix: string;
   /** Hash of the whole key; the key itself is never stored (CONTRACT §3). */
   keyHash: string;
-}
-
-/** What authentication needs to know about a presented key. */
-export interface ActiveKey {
-  id: string;
-  accountId: string;
-  scope: KeyScope;
-  /** When a key being rotated stops working (it works until then), else null. */
-  revokesAt: Date | null;
 }
 
 export class ApiKeyRepository {

@@ -1,16 +1,12 @@
 import type { DataSource } from 'typeorm';
+import type { IdempotencyClaim } from '@jumbe/domain';
+export type { IdempotencyClaim };
 
 /** How long an Idempotency-Key is remembered (CONTRACT §5). */
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 
 /** A key whose first request has not finished yet is stored with this status. */
 const IN_FLIGHT = 0;
-
-export type IdempotencyClaim =
-  | { kind: 'new' }
-  | { kind: 'replay'; statusCode: number; response: unknown }
-  | { kind: 'conflict' }
-  | { kind: 'in_flight' };
 
 /**
  * Idempotency records, shared by every gateway through PostgreSQL: the first request with a key

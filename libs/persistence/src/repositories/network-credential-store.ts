@@ -1,16 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { isUuid } from '../is-uuid';
-import type { SessionRef } from './session.repository';
+import type { CredentialChange, CredentialWriteResult, SessionRef } from '@jumbe/domain';
 
-/** One stored item of a session's network credentials; `value: null` deletes it. */
-export interface CredentialChange {
-  kind: string;
-  keyId: string;
-  value: Buffer | null;
-}
-
-/** `fenced`: a newer owner holds the session (or it no longer exists); nothing was written. */
-export type CredentialWriteResult = 'saved' | 'fenced';
+export type { CredentialChange, CredentialWriteResult };
 
 /**
  * Reads and fenced writes of the `network_credentials` table, item by item. The values are opaque

@@ -1,20 +1,8 @@
 import type { DataSource, Repository } from 'typeorm';
 import { SendFailureEntity } from '../entities/send-failure.entity';
 import { isUuid } from '../is-uuid';
-
-export interface NewSendFailure {
-  accountId: string;
-  sessionId: string;
-  to: string | null;
-  type: string;
-  code: string;
-  message: string;
-}
-
-export interface SendFailure extends NewSendFailure {
-  id: string;
-  createdAt: Date;
-}
+import type { NewSendFailure, SendFailure } from '@jumbe/domain';
+export type { NewSendFailure, SendFailure };
 
 /** The failed-send log (CONTRACT §5): every failed send, listed newest first. */
 export class SendFailureRepository {

@@ -1,4 +1,10 @@
-import type { SessionState } from '@jumbe/domain';
+import type {
+  FencedWriteResult,
+  SessionRef,
+  SessionState,
+  SessionStatePatch,
+  StartClaim,
+} from '@jumbe/domain';
 import type { DataSource, Repository } from 'typeorm';
 import { In, Not } from 'typeorm';
 import { SessionEntity } from '../entities/session.entity';
@@ -6,24 +12,7 @@ import { isUuid } from '../is-uuid';
 import { type SessionRecord, toSessionRecord } from '../models/session-record';
 import { sqlState, UNIQUE_VIOLATION } from './postgres-errors';
 
-export interface SessionRef {
-  accountId: string;
-  sessionId: string;
-}
-
-export interface SessionStatePatch {
-  state: SessionState;
-  phoneNumber: string | null;
-  reason: string | null;
-}
-
-/** How a fenced write ended: written, refused because a newer owner wrote, or the number is taken. */
-export type FencedWriteResult = 'saved' | 'fenced' | 'number_in_use';
-
-export type StartClaim =
-  | { outcome: 'started'; session: SessionRecord }
-  | { outcome: 'limit_reached'; active: number }
-  | { outcome: 'fenced' };
+export type { SessionRef, SessionStatePatch, FencedWriteResult, StartClaim };
 
 /**
  * Session records. Every write by a worker carries the fencing token of its shard lease and only

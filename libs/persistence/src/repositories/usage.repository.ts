@@ -1,14 +1,8 @@
 import { ZERO_USAGE, type UsageCounters } from '@jumbe/domain';
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
-
-/** One account's counters for one billing cycle, as `saveManyAtLeast` takes them. */
-export interface UsageSnapshot {
-  accountId: string;
-  /** First day of the billing cycle, `YYYY-MM-DD` (`billingCycleAt(now).id`). */
-  periodStart: string;
-  counters: UsageCounters;
-}
+import type { UsageSnapshot, DailyHits } from '@jumbe/domain';
+export type { UsageSnapshot, DailyHits };
 
 const PERIOD_START = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -67,14 +61,6 @@ export class UsageRepository {
       ],
     );
   }
-}
-
-/** Hits one gateway counted for an account on one UTC day since its last flush. */
-export interface DailyHits {
-  accountId: string;
-  /** UTC day, `YYYY-MM-DD`. */
-  day: string;
-  apiHits: number;
 }
 
 /**

@@ -1,13 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
-
-export interface StoredWebhook {
-  accountId: string;
-  url: string;
-  enabled: boolean;
-  secretCiphertext: string | null;
-  updatedAt: Date;
-}
+import type { StoredWebhook } from '@jumbe/domain';
+export type { StoredWebhook };
 
 /** The account's one webhook destination (CONTRACT §6); the secret only as ciphertext. */
 export class WebhookRepository {

@@ -1,16 +1,16 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { Infrastructure } from '../infrastructure';
 import { HealthController } from './health.controller';
-import { HEALTH_INFRASTRUCTURE } from './health.tokens';
+import type { HealthProbes } from './health-probes';
+import { HEALTH_PROBES } from './health.tokens';
 import { HealthService } from './health.service';
 
 @Module({})
 export class HealthModule {
-  static register(infrastructure: Infrastructure): DynamicModule {
+  static register(probes: HealthProbes): DynamicModule {
     return {
       module: HealthModule,
       controllers: [HealthController],
-      providers: [{ provide: HEALTH_INFRASTRUCTURE, useValue: infrastructure }, HealthService],
+      providers: [{ provide: HEALTH_PROBES, useValue: probes }, HealthService],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DependencyName, Infrastructure } from '../infrastructure';
-import { HEALTH_INFRASTRUCTURE } from './health.tokens';
+import type { DependencyName, HealthProbes } from './health-probes';
+import { HEALTH_PROBES } from './health.tokens';
 
 export interface HealthReport {
   status: 'ok' | 'unavailable';
@@ -14,14 +14,10 @@ const CHECK_TIMEOUT_MS = 1_500;
 /** Probes each dependency this process uses, in parallel and each with a deadline. */
 @Injectable()
 export class HealthService {
-  private readonly probes: Record<DependencyName, () => Promise<unknown>>;
+  private readonly probes: HealthProbes['probes'];
 
-  constructor(@Inject(HEALTH_INFRASTRUCTURE) private readonly infrastructure: Infrastructure) {
-    this.probes = {
-      database: () => infrastructure.dataSource.query('SELECT 1'),
-      bus: () => infrastructure.bus.check(),
-      coordination: () => infrastructure.coordinationHealth.check(),
-    };
+  constructor(@Inject(HEALTH_PROBES) private readonly subject: HealthProbes) {
+    this.probes = subject.probes;
   }
 
   async report(): Promise<HealthReport> {
@@ -30,8 +26,8 @@ export class HealthService {
     const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'unavailable']));
     return {
       status: results.every(Boolean) ? 'ok' : 'unavailable',
-      version: this.infrastructure.version,
-      uptimeSeconds: Math.round((Date.now() - this.infrastructure.startedAt.getTime()) / 1000),
+      version: this.subject.version,
+      uptimeSeconds: Math.round((Date.now() - this.subject.startedAt.getTime()) / 1000),
       checks,
     };
   }

@@ -1,1 +1,1 @@
-export const HEALTH_INFRASTRUCTURE = Symbol('HEALTH_INFRASTRUCTURE');
+export const HEALTH_PROBES = Symbol('HEALTH_PROBES');

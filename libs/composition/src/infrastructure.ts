@@ -8,12 +8,9 @@ import type {
   WorkerRegistry,
 } from '@jumbe/coordination';
 import type { EventPublisher, EventSource, MessageBus } from '@jumbe/messaging';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
 import type { SandboxStore } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-
-export type DependencyName = 'database' | 'bus' | 'coordination';
 
 /** Session workers and webhook dispatchers each spread the shards over their own members. */
 export type OwnershipRole = 'session-worker' | 'webhook-dispatcher';

@@ -30,14 +30,13 @@ import {
   type EventPublisher,
   type MessageBus,
 } from '@jumbe/messaging';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
 import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 import { createDataSource, EmbeddedDatabase, InboundEventRepository, migrate } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
 import { secretKeyFromDataDir } from './secret-key-file';
-import { productVersion } from './version';
+import { productVersion } from '@jumbe/platform';
 
 export type RunMode = 'all-in-one' | 'distributed';
 

@@ -2,10 +2,9 @@ import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/con
 import { type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { HealthModule } from './health/health.module';
+import { createLogger, HealthModule, PinoNestLogger, runService } from '@jumbe/platform';
+import { healthProbes } from './health-probes';
 import type { Infrastructure } from './infrastructure';
-import { createLogger, PinoNestLogger } from './logger';
-import { runService } from './run-service';
 import { startInfrastructure } from './start-infrastructure';
 
 @Module({})
@@ -29,7 +28,7 @@ export function runBackgroundService(
     const infrastructure = await startInfrastructure(config, 'distributed', logger, service);
     const root: DynamicModule = {
       module: BackgroundServiceModule,
-      imports: [moduleFor(infrastructure), HealthModule.register(infrastructure)],
+      imports: [moduleFor(infrastructure), HealthModule.register(healthProbes(infrastructure))],
     };
     const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), {
       logger: new PinoNestLogger(logger),

@@ -1,0 +1,41 @@
+import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import type { GatewayPorts } from '@jumbe/gateway';
+import { OperatorService } from '@jumbe/operator';
+import {
+  AccountRepository,
+  ApiKeyRepository,
+  DailyUsageRepository,
+  IdempotencyRepository,
+  SendFailureRepository,
+  SessionRepository,
+  UsageRepository,
+  WebhookDeliveryRepository,
+  WebhookRepository,
+} from '@jumbe/persistence';
+import { healthProbes } from './health-probes';
+import type { Infrastructure } from './infrastructure';
+
+/** The gateway's ports, bound to this process's PostgreSQL, bus and coordination adapters. */
+export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
+  const { dataSource } = infrastructure;
+  return {
+    config: infrastructure.config,
+    logger: infrastructure.logger,
+    health: healthProbes(infrastructure),
+    apiKeys: new ApiKeyRepository(dataSource),
+    accounts: new AccountRepository(dataSource),
+    usageLedger: new UsageRepository(dataSource),
+    dailyUsage: new DailyUsageRepository(dataSource),
+    sessions: new SessionRepository(dataSource),
+    sendFailures: new SendFailureRepository(dataSource),
+    idempotency: new IdempotencyRepository(dataSource),
+    webhooks: new WebhookRepository(dataSource),
+    deliveries: new WebhookDeliveryRepository(dataSource),
+    webhookSecrets: new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
+    operator: new OperatorService(dataSource, infrastructure.invalidations),
+    bus: infrastructure.bus,
+    usageCounters: infrastructure.usageStore,
+    invalidations: infrastructure.invalidations,
+    rateLimiter: infrastructure.rateLimiter,
+  };
+}

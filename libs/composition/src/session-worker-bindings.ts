@@ -1,0 +1,28 @@
+import { BatchedSessionRepository, NetworkCredentialStore, SendFailureRepository } from '@jumbe/persistence';
+import type { SessionWorkerPorts } from '@jumbe/session-worker';
+import type { Infrastructure } from './infrastructure';
+import { createNetworkDriver } from './network-driver-factory';
+
+/** The session worker's ports, bound to this process's network driver, stores and leases. */
+export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWorkerPorts {
+  const { config, dataSource, logger } = infrastructure;
+  const ownership = infrastructure.ownership('session-worker');
+  return {
+    config,
+    logger,
+    driver: createNetworkDriver(config, {
+      sandboxStore: infrastructure.sandboxStore,
+      dataSource,
+      secretKey: infrastructure.secretKey,
+      logger,
+    }),
+    // State writes of many sessions at once (a restore) go out together.
+    sessions: new BatchedSessionRepository(dataSource),
+    credentials: new NetworkCredentialStore(dataSource),
+    sendFailures: new SendFailureRepository(dataSource),
+    bus: infrastructure.bus,
+    events: infrastructure.events,
+    leases: ownership.leases,
+    registry: ownership.registry,
+  };
+}

@@ -1,0 +1,22 @@
+import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
+import type { WebhookDispatcherPorts } from '@jumbe/webhook-dispatcher';
+import type { Infrastructure } from './infrastructure';
+
+/** The webhook dispatcher's ports, bound to this process's event stream, stores and leases. */
+export function webhookDispatcherBindings(infrastructure: Infrastructure): WebhookDispatcherPorts {
+  const { dataSource } = infrastructure;
+  const ownership = infrastructure.ownership('webhook-dispatcher');
+  return {
+    config: infrastructure.config,
+    logger: infrastructure.logger,
+    webhooks: new WebhookRepository(dataSource),
+    deliveries: new WebhookDeliveryRepository(dataSource),
+    webhookSecrets: new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
+    invalidations: infrastructure.invalidations,
+    bus: infrastructure.bus,
+    events: infrastructure.eventSource,
+    leases: ownership.leases,
+    registry: ownership.registry,
+  };
+}

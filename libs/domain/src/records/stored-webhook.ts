@@ -1,0 +1,8 @@
+/** An account's one webhook destination (CONTRACT §6); the secret only as ciphertext. */
+export interface StoredWebhook {
+  accountId: string;
+  url: string;
+  enabled: boolean;
+  secretCiphertext: string | null;
+  updatedAt: Date;
+}

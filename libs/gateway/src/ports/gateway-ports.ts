@@ -1,0 +1,41 @@
+import type { JumbeConfig } from '@jumbe/config';
+import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
+import type { SecretBox } from '@jumbe/domain';
+import type { MessageBus } from '@jumbe/messaging';
+import type { OperatorService } from '@jumbe/operator';
+import type { HealthProbes } from '@jumbe/platform';
+import type { Logger } from 'pino';
+import type { AccountLookup } from './account-lookup';
+import type { ApiKeyLookup } from './api-key-lookup';
+import type { DeliveryHistory } from './delivery-history';
+import type { IdempotencyStore } from './idempotency-store';
+import type { SendFailureLog } from './send-failure-log';
+import type { SessionCatalogue } from './session-catalogue';
+import type { DailyUsageLedger, UsageLedger } from './usage-ledger';
+import type { WebhookStore } from './webhook-store';
+
+/**
+ * Everything the gateway runs on, bound by a composition root (the gateway app or the all-in-one
+ * launcher): its stores as the narrow ports above, and the shared bus and coordination adapters.
+ */
+export interface GatewayPorts {
+  config: JumbeConfig;
+  logger: Logger;
+  health: HealthProbes;
+  apiKeys: ApiKeyLookup;
+  accounts: AccountLookup;
+  usageLedger: UsageLedger;
+  dailyUsage: DailyUsageLedger;
+  sessions: SessionCatalogue;
+  sendFailures: SendFailureLog;
+  idempotency: IdempotencyStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryHistory;
+  /** Seals webhook signing secrets at rest. */
+  webhookSecrets: SecretBox;
+  operator: OperatorService;
+  bus: MessageBus;
+  usageCounters: UsageCounterStore;
+  invalidations: InvalidationBus;
+  rateLimiter: RateLimiter;
+}

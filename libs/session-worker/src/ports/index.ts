@@ -1,0 +1,4 @@
+export * from './credential-store';
+export * from './send-failure-recorder';
+export * from './session-store';
+export * from './session-worker-ports';

@@ -1,0 +1,26 @@
+import type { JumbeConfig } from '@jumbe/config';
+import type { ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
+import type { EventPublisher, MessageBus } from '@jumbe/messaging';
+import type { NetworkDriver } from '@jumbe/network';
+import type { Logger } from 'pino';
+import type { CredentialStore } from './credential-store';
+import type { SendFailureRecorder } from './send-failure-recorder';
+import type { SessionStore } from './session-store';
+
+/**
+ * Everything a session worker runs on, bound by a composition root (the worker app or the
+ * all-in-one launcher): the network driver it connects sessions with, its stores, the bus it
+ * takes commands from, the stream it publishes inbound events to, and its shard leases.
+ */
+export interface SessionWorkerPorts {
+  config: JumbeConfig;
+  logger: Logger;
+  driver: NetworkDriver;
+  sessions: SessionStore;
+  credentials: CredentialStore;
+  sendFailures: SendFailureRecorder;
+  bus: MessageBus;
+  events: EventPublisher;
+  leases: ShardLeaseStore;
+  registry: WorkerRegistry;
+}

@@ -50,7 +50,8 @@ export const kindMayImport = {
 };
 
 /** What a test file (spec or test-support folder) may import besides what its project's kind may. */
-const testsMayAlsoImport = ['type:test-support', 'type:package', 'type:domain'];
+// The pure layers too: a test may hold a hand-written type to its schema (the receiver package's).
+const testsMayAlsoImport = ['type:test-support', 'type:package', 'type:domain', 'type:contracts'];
 
 /**
  * Scope → the scopes it may import. A service lib owns the adapters of its scope (the network lib

@@ -1,4 +1,4 @@
-import { BatchedSessionRepository, NetworkCredentialStore, SendFailureRepository } from '@jumbe/persistence';
+import { BatchedSessionRepository, NetworkCredentialStore } from '@jumbe/persistence';
 import type { SessionWorkerPorts } from '@jumbe/session-worker';
 import type { Infrastructure } from './infrastructure';
 import { createNetworkDriver } from './network-driver-factory';
@@ -19,7 +19,6 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
     // State writes of many sessions at once (a restore) go out together.
     sessions: new BatchedSessionRepository(dataSource),
     credentials: new NetworkCredentialStore(dataSource),
-    sendFailures: new SendFailureRepository(dataSource),
     bus: infrastructure.bus,
     events: infrastructure.events,
     leases: ownership.leases,

@@ -1,5 +1,11 @@
-/** The messages a session sends, already validated by the gateway; `to` is always a JID. */
+import type { InteractiveAction } from '@jumbe/contracts';
+
+/**
+ * The messages a session sends, already validated by the gateway; `to` is always a JID. One
+ * discriminated union, so adding a message kind means one member here and one case per driver.
+ */
 export interface OutboundText {
+  kind: 'text';
   to: string;
   text: string;
 }
@@ -7,6 +13,7 @@ export interface OutboundText {
 export type OutboundMediaType = 'image' | 'video' | 'audio' | 'document';
 
 export interface OutboundMedia {
+  kind: 'media';
   to: string;
   /** http(s) URL the driver fetches the file from. */
   url: string;
@@ -17,10 +24,13 @@ export interface OutboundMedia {
 }
 
 export interface OutboundInteractive {
+  kind: 'interactive';
   to: string;
   text: string;
   title?: string;
   footer?: string;
-  /** Contract actions, already validated by the gateway; the driver renders them for its network. */
-  actions: unknown[];
+  /** Contract actions; each driver renders them for its network. */
+  actions: InteractiveAction[];
 }
+
+export type OutboundMessage = OutboundText | OutboundMedia | OutboundInteractive;

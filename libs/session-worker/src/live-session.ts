@@ -77,11 +77,11 @@ export class LiveSession {
     const to = recipientJid(message.body.to);
     switch (message.kind) {
       case 'text':
-        return connection.sendText({ to, text: message.body.text });
+        return connection.send({ kind: 'text', to, text: message.body.text });
       case 'media':
-        return connection.sendMedia({ ...message.body, to });
+        return connection.send({ kind: 'media', ...message.body, to });
       case 'interactive':
-        return connection.sendInteractive({ ...message.body, to });
+        return connection.send({ kind: 'interactive', ...message.body, to });
     }
   }
 

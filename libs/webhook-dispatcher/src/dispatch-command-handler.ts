@@ -5,6 +5,7 @@ import {
   dispatchCommandSchema,
   replyError,
   replyOk,
+  webhookTestEvent,
 } from '@jumbe/contracts';
 import { newDeliveryId } from '@jumbe/domain';
 import type { DeliveryLog } from './ports/delivery-log';
@@ -32,15 +33,7 @@ export class DispatchCommandHandler {
     try {
       const payload =
         command.type === 'webhook.test'
-          ? {
-              event: 'webhook.test',
-              timestamp: new Date().toISOString(),
-              customerId: command.accountId,
-              sessionId: 'default',
-              data: {
-                message: 'This is a test event from Jumbe. Your webhook receives and verifies deliveries.',
-              },
-            }
+          ? webhookTestEvent(command.accountId, new Date())
           : await this.recordedPayload(command.accountId, command.deliveryId);
       // The delivery is looked up first: another account's delivery id is simply not found.
       const webhook = await this.enabledWebhook(command.accountId);
@@ -65,10 +58,7 @@ export class DispatchCommandHandler {
     // Read fresh: a webhook saved a moment ago must be testable at once, whatever the cache holds.
     const webhook = await this.directory.get(accountId, { fresh: true });
     if (!webhook || !webhook.enabled) {
-      throw new ApiError(
-        'webhook_not_enabled',
-        'No enabled webhook: save one with PATCH /api/v1/webhook { url, enabled: true } first.',
-      );
+      throw new ApiError('webhook_not_enabled');
     }
     return webhook;
   }
@@ -76,11 +66,7 @@ export class DispatchCommandHandler {
   /** The recorded event's body, with a fresh timestamp-independent copy (the new delivery id is added when posting). */
   private async recordedPayload(accountId: string, deliveryId: string) {
     const recorded = await this.deliveries.find(accountId, deliveryId);
-    if (!recorded)
-      throw new ApiError(
-        'not_found',
-        `No delivery ${deliveryId} on this account. GET /api/v1/webhook lists recent ones.`,
-      );
+    if (!recorded) throw new ApiError('not_found', `No delivery ${deliveryId} on this account.`);
     const { deliveryId: _previous, ...payload } = recorded.payload as {
       deliveryId?: string;
       event: string;

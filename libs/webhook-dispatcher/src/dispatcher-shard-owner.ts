@@ -1,7 +1,9 @@
 import type { ShardOwner } from '@jumbe/coordination';
 import { shardOf } from '@jumbe/domain';
-import type { EventConsumption, EventSource } from '@jumbe/messaging';
+import type { DeliverableEvent, EventConsumption, EventSource } from '@jumbe/messaging';
+import type { Logger } from 'pino';
 import type { EventDispatcher } from './event-dispatcher';
+import { isStreamDeliverable } from './stream-event-check';
 
 /** What owning a shard means for a dispatcher: consume that shard's events from the stream. */
 export class DispatcherShardOwner implements ShardOwner {
@@ -12,11 +14,12 @@ export class DispatcherShardOwner implements ShardOwner {
   constructor(
     private readonly source: EventSource,
     private readonly dispatcher: EventDispatcher,
+    private readonly logger: Logger,
   ) {}
 
   async adopt(shard: number): Promise<void> {
     const adopting = this.source
-      .consume(shard, (event) => this.dispatcher.accept(event))
+      .consume(shard, (event) => this.accept(event))
       .then((consumption) => void this.consumptions.set(shard, consumption));
     this.adopting.set(shard, adopting);
     try {
@@ -24,6 +27,19 @@ export class DispatcherShardOwner implements ShardOwner {
     } finally {
       if (this.adopting.get(shard) === adopting) this.adopting.delete(shard);
     }
+  }
+
+  /**
+   * An event no schema knows (a producer's bug, or a newer producer than this dispatcher) is set
+   * aside at once, never retried: one bad event must not hold up its session's queue.
+   */
+  private accept(event: DeliverableEvent): void {
+    if (isStreamDeliverable(event)) return this.dispatcher.accept(event);
+    this.logger.error(
+      { eventId: event.eventId, subject: event.subject },
+      'stream event of unknown shape dropped',
+    );
+    void event.ack().catch(() => undefined);
   }
 
   async drop(shard: number): Promise<void> {

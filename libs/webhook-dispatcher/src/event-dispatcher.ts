@@ -1,13 +1,17 @@
+import type { StreamEvent } from '@jumbe/contracts';
 import { deliveryIdForEvent } from '@jumbe/domain';
 import type { DeliverableEvent } from '@jumbe/messaging';
 import type { DeliveryRecord } from '@jumbe/domain';
 import type { DeliveryLog } from './ports/delivery-log';
 import type { Logger } from 'pino';
 import type { WebhookDirectory } from './webhook-directory';
-import type { Delivery, WebhookPoster } from './webhook-poster';
+import type { WebhookPoster } from './webhook-poster';
+
+/** A stream event whose payload the shard owner validated against the event schemas. */
+export type StreamDeliverable = DeliverableEvent<StreamEvent>;
 
 interface SessionQueue {
-  events: DeliverableEvent[];
+  events: StreamDeliverable[];
   running: boolean;
 }
 
@@ -24,8 +28,6 @@ export interface EventDispatcherOptions {
 const DEFAULT_OPTIONS: EventDispatcherOptions = { retryDelayMs: 1_000, maxRecordTries: 5 };
 /** How often waiting events tell the stream they are still being worked on. */
 const KEEPALIVE_MS = 30_000;
-
-type StreamPayload = Delivery['payload'] & { customerId: string };
 
 /** The payload kept for an attempt whose own payload the database refused. */
 const UNRECORDABLE = Object.freeze({ unrecordable: true });
@@ -56,8 +58,8 @@ export class EventDispatcher {
     this.keepalive.unref();
   }
 
-  accept(event: DeliverableEvent): void {
-    const payload = event.payload as Partial<StreamPayload>;
+  accept(event: StreamDeliverable): void {
+    const payload = event.payload;
     const key = `${payload.customerId}/${payload.sessionId}`;
     const queue = this.queues.get(key) ?? { events: [], running: false };
     queue.events.push(event);
@@ -74,9 +76,9 @@ export class EventDispatcher {
   }
 
   /** Forgets the queued events of sessions in a shard this dispatcher no longer owns. */
-  forgetWhere(belongs: (payload: StreamPayload) => boolean): void {
+  forgetWhere(belongs: (payload: StreamEvent) => boolean): void {
     for (const queue of this.queues.values()) {
-      queue.events = queue.events.filter((event) => !belongs(event.payload as StreamPayload));
+      queue.events = queue.events.filter((event) => !belongs(event.payload));
     }
   }
 
@@ -97,7 +99,7 @@ export class EventDispatcher {
     if (queue.events.length === 0 && this.queues.get(key) === queue) this.queues.delete(key);
   }
 
-  private async deliver(event: DeliverableEvent): Promise<void> {
+  private async deliver(event: StreamDeliverable): Promise<void> {
     const record = this.unrecorded.get(event.eventId) ?? (await this.attempt(event));
     if (record === null) return event.ack();
     // Kept until recorded: if recording fails, the retry records this attempt, it does not POST again.
@@ -133,8 +135,8 @@ export class EventDispatcher {
   }
 
   /** POSTs the event once; null when there is nothing to send (already recorded, or no enabled webhook). */
-  private async attempt(event: DeliverableEvent): Promise<DeliveryRecord | null> {
-    const payload = event.payload as StreamPayload;
+  private async attempt(event: StreamDeliverable): Promise<DeliveryRecord | null> {
+    const payload = event.payload;
     if (await this.deliveries.isRecorded(event.eventId)) return null;
     const webhook = await this.directory.get(payload.customerId);
     // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6).

@@ -38,7 +38,10 @@ class WebhookDispatcherService {
       dispatcherId,
       observeLeaseLosses('webhook-dispatcher', ports.leases),
       ports.registry,
-      observeShardOwner('webhook-dispatcher', new DispatcherShardOwner(ports.events, this.dispatcher)),
+      observeShardOwner(
+        'webhook-dispatcher',
+        new DispatcherShardOwner(ports.events, this.dispatcher, logger),
+      ),
       logger.child({ dispatcherId }),
       DEFAULT_SHARD_KEEPER_OPTIONS,
     );

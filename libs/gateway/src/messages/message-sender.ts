@@ -34,7 +34,7 @@ export interface SendOutcome {
 /**
  * The send path: validate, check the media URL, honour Idempotency-Key, hand the message to the
  * worker that owns the session, count it. Every failure is logged as a failed send and counted
- * (CONTRACT §5); the worker logs the ones it produces (not connected, network errors) itself.
+ * (CONTRACT §5), those the worker reports (not connected, network errors) included: here, once.
  */
 @Injectable()
 export class MessageSender {
@@ -140,13 +140,6 @@ export class MessageSender {
     error: ApiError,
   ): Promise<void> {
     this.meter.count(accountId, 'sendFailures');
-    // The worker already logged the failures it produced; the gateway logs the rest.
-    if (
-      error.code === 'session_not_connected' ||
-      error.code === 'network_error' ||
-      error.code === 'media_fetch_failed'
-    )
-      return;
     const body = typeof rawBody === 'object' && rawBody !== null ? (rawBody as Record<string, unknown>) : {};
     // The refused values are the client's, NUL bytes and broken UTF-16 included: made storable
     // here, or PostgreSQL would refuse the very record that explains the refusal.

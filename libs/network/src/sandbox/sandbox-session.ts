@@ -5,7 +5,7 @@ import { NetworkSendError } from '../network-send-error';
 import type { NetworkSession } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
 import { NumberInUseError } from '../number-in-use-error';
-import type { OutboundInteractive, OutboundMedia, OutboundText } from '../outbound-message';
+import type { OutboundInteractive, OutboundMedia, OutboundMessage, OutboundText } from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import { InboundRedelivery } from '../inbound-redelivery';
@@ -87,19 +87,30 @@ export class SandboxSession implements NetworkSession {
     return code;
   }
 
-  sendText(message: OutboundText): Promise<SentKey> {
-    return this.send(message.to, 'text', { text: message.text });
+  send(message: OutboundMessage): Promise<SentKey> {
+    switch (message.kind) {
+      case 'text':
+        return this.sendText(message);
+      case 'media':
+        return this.sendMedia(message);
+      case 'interactive':
+        return this.sendInteractive(message);
+    }
   }
 
-  sendMedia(message: OutboundMedia): Promise<SentKey> {
+  private sendText(message: OutboundText): Promise<SentKey> {
+    return this.record(message.to, 'text', { text: message.text });
+  }
+
+  private sendMedia(message: OutboundMedia): Promise<SentKey> {
     // The sandbox never fetches media: it records the URL, so `media_fetch_failed` cannot happen here.
-    const { to, ...content } = message;
-    return this.send(to, 'media', withoutUndefined(content));
+    const { to, kind: _kind, ...content } = message;
+    return this.record(to, 'media', withoutUndefined(content));
   }
 
-  sendInteractive(message: OutboundInteractive): Promise<SentKey> {
-    const { to, ...content } = message;
-    return this.send(to, 'interactive', withoutUndefined(content));
+  private sendInteractive(message: OutboundInteractive): Promise<SentKey> {
+    const { to, kind: _kind, ...content } = message;
+    return this.record(to, 'interactive', withoutUndefined(content));
   }
 
   async logout(): Promise<void> {
@@ -190,7 +201,7 @@ export class SandboxSession implements NetworkSession {
     void this.redelivery.kick();
   }
 
-  private async send(
+  private async record(
     to: string,
     type: SandboxOutboxEntry['type'],
     content: Record<string, unknown>,

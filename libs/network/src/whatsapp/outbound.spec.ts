@@ -147,7 +147,8 @@ describe('interactive messages: every action type as a native-flow message', () 
   ];
 
   it.each(cases)('%s', async (_name, action, expected) => {
-    const key = await session.sendInteractive({
+    const key = await session.send({
+      kind: 'interactive',
       to: TO,
       text: 'Choose',
       title: 'Duka',
@@ -168,7 +169,8 @@ describe('interactive messages: every action type as a native-flow message', () 
   });
 
   it('several actions keep their order, and a group send carries <biz> without <bot>', async () => {
-    await session.sendInteractive({
+    await session.send({
+      kind: 'interactive',
       to: GROUP,
       text: 'Pick',
       actions: [
@@ -187,6 +189,7 @@ describe('interactive messages: every action type as a native-flow message', () 
 
   it('the pure mapper gives the same content the driver relays', () => {
     const content = buildInteractiveContent({
+      kind: 'interactive',
       to: TO,
       text: 'x',
       actions: [{ type: 'reply', id: 'a', label: 'A' }],
@@ -218,7 +221,7 @@ function expectBizNodes(nodes: BinaryNode[] | undefined, { direct }: { direct: b
 describe('text', () => {
   it('goes out as Baileys builds it, with no link-preview fetch', async () => {
     const { session, socket } = await connected();
-    await session.sendText({ to: TO, text: 'Order 42: https://shop.example/o/42' });
+    await session.send({ kind: 'text', to: TO, text: 'Order 42: https://shop.example/o/42' });
     const { content, message } = socket.sent.at(-1)!;
     expect(content).toEqual({ text: 'Order 42: https://shop.example/o/42', linkPreview: null });
     const wire = onTheWire(message.message!);
@@ -246,7 +249,7 @@ describe('media by URL', () => {
   afterAll(() => server.close());
 
   const sendMedia = (path: string, type: OutboundMediaType, extra: Record<string, string> = {}) =>
-    session.sendMedia({ to: TO, url: `${server.origin}${path}`, type, ...extra });
+    session.send({ kind: 'media', to: TO, url: `${server.origin}${path}`, type, ...extra });
   const lastSent = () => normalizeMessageContent(onTheWire(socket.sent.at(-1)!.message.message!))!;
 
   it('image with caption: Baileys gets the bytes, never the URL', async () => {
@@ -304,7 +307,7 @@ describe('media by URL', () => {
 
   it('refuses non-http(s) URLs before Baileys could open them as files', async () => {
     for (const url of ['file:///etc/passwd', '/etc/passwd', 'ftp://example.com/a.png']) {
-      await expect(session.sendMedia({ to: TO, url, type: 'document' })).rejects.toMatchObject({
+      await expect(session.send({ kind: 'media', to: TO, url, type: 'document' })).rejects.toMatchObject({
         code: 'media_fetch_failed',
       });
     }
@@ -313,7 +316,7 @@ describe('media by URL', () => {
   it('refuses private addresses unless the operator allows them', async () => {
     const strict = await connected({ allowPrivateNetworks: false });
     await expect(
-      strict.session.sendMedia({ to: TO, url: `${server.origin}/photo.png`, type: 'image' }),
+      strict.session.send({ kind: 'media', to: TO, url: `${server.origin}/photo.png`, type: 'image' }),
     ).rejects.toMatchObject({ code: 'media_fetch_failed', message: expect.stringContaining('127.0.0.1') });
     expect(strict.socket.sent).toHaveLength(0);
   });

@@ -17,7 +17,7 @@ import type { LinkEvent } from '../link-event';
 import { NetworkSendError } from '../network-send-error';
 import type { NetworkSession } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
-import type { OutboundInteractive, OutboundMedia, OutboundText } from '../outbound-message';
+import type { OutboundInteractive, OutboundMedia, OutboundMessage, OutboundText } from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import type { SessionRef } from '../session-ref';
@@ -152,13 +152,24 @@ export class WhatsAppSession implements NetworkSession {
     return code;
   }
 
-  sendText(message: OutboundText): Promise<SentKey> {
-    return this.send(message.to, (socket) =>
+  send(message: OutboundMessage): Promise<SentKey> {
+    switch (message.kind) {
+      case 'text':
+        return this.sendText(message);
+      case 'media':
+        return this.sendMedia(message);
+      case 'interactive':
+        return this.sendInteractive(message);
+    }
+  }
+
+  private sendText(message: OutboundText): Promise<SentKey> {
+    return this.relay(message.to, (socket) =>
       socket.sendMessage(message.to, { text: message.text, linkPreview: null }),
     );
   }
 
-  async sendMedia(message: OutboundMedia): Promise<SentKey> {
+  private async sendMedia(message: OutboundMedia): Promise<SentKey> {
     this.connectedSocket();
     const { settings } = this.context;
     const media = await fetchMedia(message.url, {
@@ -168,11 +179,11 @@ export class WhatsAppSession implements NetworkSession {
       resolver: settings.mediaResolver,
     });
     const content = mediaMessageContent(message, media);
-    return this.send(message.to, (socket) => socket.sendMessage(message.to, content));
+    return this.relay(message.to, (socket) => socket.sendMessage(message.to, content));
   }
 
-  sendInteractive(message: OutboundInteractive): Promise<SentKey> {
-    return this.send(message.to, async (socket) => {
+  private sendInteractive(message: OutboundInteractive): Promise<SentKey> {
+    return this.relay(message.to, async (socket) => {
       const userJid = socket.user?.id ?? this.context.auth.state.creds.me?.id ?? '';
       const built = generateWAMessageFromContent(message.to, buildInteractiveContent(message), { userJid });
       await socket.relayMessage(message.to, built.message ?? {}, {
@@ -495,7 +506,7 @@ export class WhatsAppSession implements NetworkSession {
     return this.socket;
   }
 
-  private async send(
+  private async relay(
     to: string,
     work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
   ): Promise<SentKey> {

@@ -1,5 +1,6 @@
 import './tracing';
 import 'reflect-metadata';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
 import { gatewayBindings, startInfrastructure, telemetryBindings } from '@jumbe/composition';
 import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { createHttpApp, GatewayModule } from '@jumbe/gateway';

@@ -14,8 +14,10 @@ export const kindMayImport = {
   'type:shell': ['type:domain', 'type:contracts', 'type:adapter', 'type:shell'],
   // Never another service: services talk over the bus, through contracts.
   'type:service': ['type:domain', 'type:contracts', 'type:adapter', 'type:use-case', 'type:shell'],
-  // Binds every service's ports to adapters, for the apps; it has no scope, since it composes all.
+  // Binds a service's ports to adapters, for the apps: libs/composition connects the servers (shared
+  // scope); each service's bindings live in a composition lib of that service's scope.
   'type:composition': [
+    'type:composition',
     'type:domain',
     'type:contracts',
     'type:adapter',

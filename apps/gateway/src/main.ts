@@ -1,7 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
-import { gatewayBindings, startInfrastructure, telemetryBindings } from '@jumbe/composition';
+import { startInfrastructure, telemetryBindings } from '@jumbe/composition';
+import { gatewayBindings } from '@jumbe/gateway-composition';
 import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { createHttpApp, GatewayModule } from '@jumbe/gateway';
 import { createLogger, runService } from '@jumbe/platform';

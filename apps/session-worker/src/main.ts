@@ -1,7 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
-import { runBackgroundService, sessionWorkerBindings, telemetryBindings } from '@jumbe/composition';
+import { runBackgroundService, telemetryBindings } from '@jumbe/composition';
+import { sessionWorkerBindings } from '@jumbe/session-worker-composition';
 import { SessionWorkerModule } from '@jumbe/session-worker';
 import { TelemetryModule } from '@jumbe/telemetry';
 

@@ -1,7 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
-// eslint-disable-next-line @nx/enforce-module-boundaries -- removed by the port refactor (issue 9 item 1)
-import { runBackgroundService, telemetryBindings, webhookDispatcherBindings } from '@jumbe/composition';
+import { runBackgroundService, telemetryBindings } from '@jumbe/composition';
+import { webhookDispatcherBindings } from '@jumbe/webhook-dispatcher-composition';
 import { TelemetryModule } from '@jumbe/telemetry';
 import { WebhookDispatcherModule } from '@jumbe/webhook-dispatcher';
 

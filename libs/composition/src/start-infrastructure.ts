@@ -30,7 +30,6 @@ import {
   type EventPublisher,
   type MessageBus,
 } from '@jumbe/messaging';
-import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 import { createDataSource, EmbeddedDatabase, InboundEventRepository, migrate } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -175,7 +174,7 @@ async function openCoordination(
         leases: new MemoryShardLeaseStore(),
         registry: new MemoryWorkerRegistry(),
       })),
-      sandboxStore: new MemorySandboxStore(),
+      redis: null,
     };
   }
   const redisUrl = config.redisUrl;
@@ -202,7 +201,7 @@ async function openCoordination(
         registry: new RedisWorkerRegistry(redis, prefix),
       };
     }),
-    sandboxStore: new RedisSandboxStore(redis),
+    redis,
   };
 }
 

@@ -1,8 +1,9 @@
 import { BatchedSessionRepository, NetworkCredentialStore } from '@jumbe/persistence';
 import type { SessionWorkerPorts } from '@jumbe/session-worker';
 import { observeNetworkDriver } from '@jumbe/telemetry';
-import type { Infrastructure } from './infrastructure';
+import type { Infrastructure } from '@jumbe/composition';
 import { createNetworkDriver } from './network-driver-factory';
+import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 
 /** The session worker's ports, bound to this process's network driver, stores and leases. */
 export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWorkerPorts {
@@ -13,7 +14,10 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
     logger,
     driver: observeNetworkDriver(
       createNetworkDriver(config, {
-        sandboxStore: infrastructure.sandboxStore,
+        // Shared by every worker through Redis; in memory when there is one process (all-in-one).
+        sandboxStore: infrastructure.redis
+          ? new RedisSandboxStore(infrastructure.redis)
+          : new MemorySandboxStore(),
         dataSource,
         secretKey: infrastructure.secretKey,
         logger,

@@ -1,7 +1,7 @@
 import { WebhookVault } from '@jumbe/domain';
 import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
 import type { WebhookDispatcherPorts } from '@jumbe/webhook-dispatcher';
-import type { Infrastructure } from './infrastructure';
+import type { Infrastructure } from '@jumbe/composition';
 
 /** The webhook dispatcher's ports, bound to this process's event stream, stores and leases. */
 export function webhookDispatcherBindings(infrastructure: Infrastructure): WebhookDispatcherPorts {

@@ -12,8 +12,7 @@ import {
   WebhookDeliveryRepository,
   WebhookRepository,
 } from '@jumbe/persistence';
-import { healthProbes } from './health-probes';
-import type { Infrastructure } from './infrastructure';
+import { healthProbes, type Infrastructure } from '@jumbe/composition';
 
 /** The gateway's ports, bound to this process's PostgreSQL, bus and coordination adapters. */
 export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {

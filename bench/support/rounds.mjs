@@ -1,0 +1,45 @@
+import { cpuPerOperation, cpuSnapshot, loadAverage } from './cpu.mjs';
+import { infrastructurePids } from './infrastructure-pids.mjs';
+import { runLoad } from './load.mjs';
+
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+
+/**
+ * Loads each target in turn, `ROUNDS` times, the order rotated every round so no target always
+ * runs first or last on a machine whose speed drifts. A target: { name, urls, key?, keys?,
+ * processes: { label: pid } } (the processes whose CPU counts for it). Redis and NATS CPU is
+ * measured too but reported apart: other work on the machine uses them as well.
+ * Resolves with { [name]: [round results] } and the load averages seen.
+ */
+export async function runRounds(
+  targets,
+  { rounds = ROUNDS, durationS = DURATION_S, log = console.log } = {},
+) {
+  const results = Object.fromEntries(targets.map((target) => [target.name, []]));
+  const loads = [];
+  const shared = infrastructurePids();
+  for (let round = 0; round < rounds; round += 1) {
+    const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+    for (const target of order) {
+      const before = cpuSnapshot(target.processes);
+      const sharedBefore = cpuSnapshot(shared);
+      const load = await runLoad({ urls: target.urls, durationS, key: target.key, keys: target.keys });
+      const cpu = cpuPerOperation(before, cpuSnapshot(target.processes), load.total);
+      const sharedCpu = cpuPerOperation(sharedBefore, cpuSnapshot(shared), load.total);
+      loads.push(loadAverage());
+      results[target.name].push({ ...load, cpu, sharedCpu });
+      log(
+        `round ${round + 1}/${rounds} ${target.name}: ${Math.round(load.requestsPerSecond)} req/s, ` +
+          `p99 ${load.p99Ms} ms, ${load.non2xx} non-2xx, ${load.errors} errors, ` +
+          `${cpu.total} µs CPU/request ${JSON.stringify(cpu.perProcess)}, load avg ${loads.at(-1)}`,
+      );
+    }
+  }
+  return { results, loads };
+}
+
+/** Warms a target up (JIT, caches, connection pools) with one short unmeasured round. */
+export function warmUp(target, durationS = 3) {
+  return runLoad({ urls: target.urls, durationS, key: target.key, keys: target.keys });
+}

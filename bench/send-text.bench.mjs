@@ -4,7 +4,7 @@
 // (same body, same answer shape) and "the stack's own limit" (bare Fastify + one Redis EVALSHA +
 // one NATS request/reply to a bare responder in another process). The load generator runs in its
 // own process; rounds alternate the targets; medians and [min–max] are reported, with CPU µs per
-// request of every process from /proc. BENCH_ROUNDS, BENCH_DURATION_S, BENCH_CPU_PROF_DIR
+// request of every process from /proc. BENCH_ROUNDS, BENCH_DURATION_S, BENCH_TARGETS, BENCH_CPU_PROF_DIR
 // (profiles of every process, summarised by bench/profile-summary.mjs). Not part of `npm test`.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -57,8 +57,11 @@ async function main() {
         processes: { gateway: gateway.pid, worker: worker.pid },
       },
     ];
-    for (const target of targets) await warmUp(target);
-    const { results, loads } = await runRounds(targets);
+    // BENCH_TARGETS=bare,distributed: only these (a quick before/after of one change).
+    const only = process.env.BENCH_TARGETS?.split(',');
+    const chosen = only ? targets.filter((target) => only.includes(target.name)) : targets;
+    for (const target of chosen) await warmUp(target);
+    const { results, loads } = await runRounds(chosen);
     report(results, loads);
   } finally {
     await stopAll();
@@ -68,9 +71,15 @@ async function main() {
 }
 
 function report(results, loads) {
-  const rounds = results.bare.length;
+  const rounds = Object.values(results)[0].length;
   const ratio = (target, base, field = 'requestsPerSecond') =>
-    Array.from({ length: rounds }, (_, i) => results[target][i][field] / results[base][i][field]);
+    results[target] && results[base]
+      ? Array.from({ length: rounds }, (_, i) => results[target][i][field] / results[base][i][field])
+      : [NaN];
+  const cpuRatio = (target, base) =>
+    results[target] && results[base]
+      ? Array.from({ length: rounds }, (_, i) => results[target][i].cpu.total / results[base][i].cpu.total)
+      : [NaN];
   const summary = Object.entries(results).map(([name, runs]) => ({
     target: name,
     'req/s median [min–max]': spread(runs.map((r) => r.requestsPerSecond)),
@@ -110,6 +119,16 @@ function report(results, loads) {
       ratio: 'distributed p99 / bare p99',
       values: ratio('distributed', 'bare', 'p99Ms'),
       goal: '(reported)',
+    },
+    {
+      ratio: 'CPU/request: all-in-one / bare',
+      values: cpuRatio('all-in-one', 'bare'),
+      goal: '(reported; steadier than req/s)',
+    },
+    {
+      ratio: 'CPU/request: distributed / limit',
+      values: cpuRatio('distributed', 'limit'),
+      goal: '(reported; steadier than req/s)',
     },
   ].map(({ ratio: name, values, goal }) => ({ ratio: name, 'median [min–max]': spread(values, 3), goal }));
   console.table(goals);

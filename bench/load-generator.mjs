@@ -1,11 +1,14 @@
 // The load generator, run as its own process so its CPU is not the server's: autocannon against
 // the URLs of one target for a fixed time, the result as one JSON line on stdout.
-// Input (argv[2], JSON): { urls, connections, durationS, headers, body, keys? }. With `keys`, each
-// connection sends with its own x-api-key, round-robin over them (many keys of one account).
+// Input (argv[2], JSON): { urls, connections, durationS, headers, body, keys?, bodies? }. With
+// `keys`, each connection sends with its own x-api-key, round-robin over them (many keys of one
+// account); with `bodies`, each connection sends its own body (one session per connection, say).
 import autocannon from 'autocannon';
 
 const spec = JSON.parse(process.argv[2]);
 let nextKey = 0;
+let nextBody = 0;
+const perConnection = spec.keys || spec.bodies;
 
 const result = await autocannon({
   url: spec.urls,
@@ -14,9 +17,11 @@ const result = await autocannon({
   duration: spec.durationS,
   headers: spec.headers,
   body: spec.body,
-  setupClient: spec.keys
+  setupClient: perConnection
     ? (client) => {
-        client.setHeaders({ ...spec.headers, 'x-api-key': spec.keys[nextKey++ % spec.keys.length] });
+        if (spec.keys)
+          client.setHeaders({ ...spec.headers, 'x-api-key': spec.keys[nextKey++ % spec.keys.length] });
+        if (spec.bodies) client.setBody(spec.bodies[nextBody++ % spec.bodies.length]);
       }
     : undefined,
 });

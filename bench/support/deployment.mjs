@@ -100,3 +100,41 @@ export async function prepareSender(baseUrl, adminToken) {
   await linkDefaultSession(baseUrl, key);
   return key;
 }
+
+/** Starts and links `sessionIds` of the key's account (sandbox scans), `parallel` at a time. */
+export async function linkSessions(baseUrl, key, sessionIds, parallel = 16) {
+  const headers = { 'x-api-key': key };
+  const prefix = `2547${String(Math.floor(Math.random() * 9_000) + 1_000)}`;
+  let next = 0;
+  const linkOne = async (sessionId, index) => {
+    await ok(`${baseUrl}/api/v1/session/start`, 'POST', { sessionId }, headers);
+    const phoneNumber = `${prefix}${String(index).padStart(4, '0')}`;
+    for (let attempt = 0; ; attempt += 1) {
+      const scanned = await call(
+        `${baseUrl}/api/v1/sandbox/scan`,
+        'POST',
+        { sessionId, phoneNumber },
+        headers,
+      );
+      if (scanned.status === 200 && scanned.body.data.state === 'connected') return;
+      if (attempt > 50)
+        throw new Error(`scan ${sessionId}: ${scanned.status} ${JSON.stringify(scanned.body)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < sessionIds.length) {
+        const index = next++;
+        await linkOne(sessionIds[index], index);
+      }
+    }),
+  );
+}
+
+/** One send body per session, for a load that spreads over them (one session per connection). */
+export function bodiesFor(sessionIds) {
+  return sessionIds.map((sessionId) =>
+    JSON.stringify({ sessionId, to: '254711111111', text: 'Habari, your order 42 is on its way.' }),
+  );
+}

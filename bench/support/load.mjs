@@ -10,7 +10,7 @@ export const SEND_BODY = JSON.stringify({ to: '254711111111', text: 'Habari, you
  * One load round in a process of its own (autocannon's CPU must not be counted as, nor compete
  * in-process with, the target's). Resolves with requests per second, 2xx count, latency p50/p99.
  */
-export function runLoad({ urls, connections = 50, durationS, key, keys, body = SEND_BODY }) {
+export function runLoad({ urls, connections = 50, durationS, key, keys, body = SEND_BODY, bodies }) {
   const spec = {
     urls: (Array.isArray(urls) ? urls : [urls]).map((url) => `${url}/api/v1/messages/text`),
     connections,
@@ -18,6 +18,7 @@ export function runLoad({ urls, connections = 50, durationS, key, keys, body = S
     headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
     body,
     keys,
+    bodies,
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [generator, JSON.stringify(spec)], {

@@ -7,7 +7,7 @@ export const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 
 /**
  * Loads each target in turn, `ROUNDS` times, the order rotated every round so no target always
- * runs first or last on a machine whose speed drifts. A target: { name, urls, key?, keys?,
+ * runs first or last on a machine whose speed drifts. A target: { name, urls, key?, keys?, bodies?,
  * processes: { label: pid } } (the processes whose CPU counts for it). Redis and NATS CPU is
  * measured too but reported apart: other work on the machine uses them as well.
  * Resolves with { [name]: [round results] } and the load averages seen.
@@ -24,7 +24,7 @@ export async function runRounds(
     for (const target of order) {
       const before = cpuSnapshot(target.processes);
       const sharedBefore = cpuSnapshot(shared);
-      const load = await runLoad({ urls: target.urls, durationS, key: target.key, keys: target.keys });
+      const load = await runLoad({ ...target, durationS });
       const cpu = cpuPerOperation(before, cpuSnapshot(target.processes), load.total);
       const sharedCpu = cpuPerOperation(sharedBefore, cpuSnapshot(shared), load.total);
       loads.push(loadAverage());
@@ -41,5 +41,5 @@ export async function runRounds(
 
 /** Warms a target up (JIT, caches, connection pools) with one short unmeasured round. */
 export function warmUp(target, durationS = 3) {
-  return runLoad({ urls: target.urls, durationS, key: target.key, keys: target.keys });
+  return runLoad({ ...target, durationS });
 }

@@ -55,7 +55,8 @@ async function main() {
       { name: `${KEYS} keys, capped`, urls: topology.urls, keys: capped.keys, processes: topology.processes },
     ];
     for (const target of targets) await warmUp(target);
-    const { results, loads } = await runRounds(targets);
+    const { results, loads, idle } = await runRounds(targets);
+    console.log(`idle CPU (µs per second, subtracted): ${JSON.stringify(idle)}`);
     const [plain, many] = Object.values(results);
     console.table(
       Object.entries(results).map(([name, runs]) => ({

@@ -53,7 +53,8 @@ async function main() {
     deployments.push(two.deployment);
     const targets = [{ name: 'bare', urls: bare.url, processes: { bare: bare.pid } }, one.target, two.target];
     for (const target of targets) await warmUp(target);
-    const { results, loads } = await runRounds(targets);
+    const { results, loads, idle } = await runRounds(targets);
+    console.log(`idle CPU (µs per second, subtracted): ${JSON.stringify(idle)}`);
     const rounds = results.bare.length;
     const per = (target, base, value) =>
       Array.from({ length: rounds }, (_, i) => value(results[target][i]) / value(results[base][i]));

@@ -4,7 +4,8 @@
 // (same body, same answer shape) and "the stack's own limit" (bare Fastify + one Redis EVALSHA +
 // one NATS request/reply to a bare responder in another process). The load generator runs in its
 // own process; rounds alternate the targets; medians and [min–max] are reported, with CPU µs per
-// request of every process from /proc. BENCH_ROUNDS, BENCH_DURATION_S, BENCH_TARGETS, BENCH_CPU_PROF_DIR
+// request of every process from /proc. BENCH_ROUNDS, BENCH_DURATION_S, BENCH_TARGETS,
+// BENCH_BEFORE_ROOT (another checkout measured alongside), BENCH_CPU_PROF_DIR
 // (profiles of every process, summarised by bench/profile-summary.mjs). Not part of `npm test`.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,7 +23,9 @@ async function main() {
   execFileSync(process.execPath, [join(root, 'tools', 'build.mjs')], { stdio: 'inherit' });
   const adminToken = `bench_${randomBytes(16).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'jumbe-bench-'));
+  const dataDirBefore = mkdtempSync(join(tmpdir(), 'jumbe-bench-'));
   const deployment = await createDeployment(adminToken);
+  const deployments = [deployment];
   try {
     const bare = await startService('bench/baseline-server.mjs', {}, 'bare-fastify');
     const limitEnv = {
@@ -57,20 +60,67 @@ async function main() {
         processes: { gateway: gateway.pid, worker: worker.pid },
       },
     ];
+    // BENCH_BEFORE_ROOT=<another checkout, built>: its all-in-one and distributed pair run in the
+    // same rounds, so a change is judged against the code before it on the same machine minutes.
+    const beforeRoot = process.env.BENCH_BEFORE_ROOT;
+    if (beforeRoot)
+      targets.push(...(await beforeTargets(beforeRoot, adminToken, dataDirBefore, deployments)));
     // BENCH_TARGETS=bare,distributed: only these (a quick before/after of one change).
     const only = process.env.BENCH_TARGETS?.split(',');
     const chosen = only ? targets.filter((target) => only.includes(target.name)) : targets;
     for (const target of chosen) await warmUp(target);
-    const { results, loads } = await runRounds(chosen);
-    report(results, loads);
+    const { results, loads, idle } = await runRounds(chosen);
+    console.log(`idle CPU (µs per second, subtracted): ${JSON.stringify(idle)}`);
+    report(results, loads, idle);
   } finally {
     await stopAll();
-    await deployment.drop();
+    for (const each of deployments) await each.drop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDirBefore, { recursive: true, force: true });
   }
 }
 
-function report(results, loads) {
+/** The all-in-one and distributed targets of another checkout (its dist/ built), named "… (before)". */
+async function beforeTargets(beforeRoot, adminToken, dataDir, deployments) {
+  const deployment = await createDeployment(adminToken);
+  deployments.push(deployment);
+  const options = { cwd: beforeRoot };
+  const allInOne = await startService(
+    'dist/apps/all-in-one/src/main.js',
+    { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken },
+    'all-in-one-before',
+    options,
+  );
+  const gateway = await startService(
+    'dist/apps/gateway/src/main.js',
+    deployment.env,
+    'gateway-before',
+    options,
+  );
+  const worker = await startService(
+    'dist/apps/session-worker/src/main.js',
+    deployment.env,
+    'worker-before',
+    options,
+  );
+  await pause(2_000);
+  return [
+    {
+      name: 'all-in-one (before)',
+      urls: allInOne.url,
+      key: await prepareSender(allInOne.url, adminToken),
+      processes: { 'all-in-one': allInOne.pid },
+    },
+    {
+      name: 'distributed (before)',
+      urls: gateway.url,
+      key: await prepareSender(gateway.url, adminToken),
+      processes: { gateway: gateway.pid, worker: worker.pid },
+    },
+  ];
+}
+
+function report(results, loads, idle) {
   const rounds = Object.values(results)[0].length;
   const ratio = (target, base, field = 'requestsPerSecond') =>
     results[target] && results[base]
@@ -121,6 +171,26 @@ function report(results, loads) {
       goal: '(reported)',
     },
     {
+      ratio: 'after / before: all-in-one CPU/request',
+      values: cpuRatio('all-in-one', 'all-in-one (before)'),
+      goal: '(BENCH_BEFORE_ROOT)',
+    },
+    {
+      ratio: 'after / before: distributed CPU/request',
+      values: cpuRatio('distributed', 'distributed (before)'),
+      goal: '(BENCH_BEFORE_ROOT)',
+    },
+    {
+      ratio: 'after / before: distributed req/s',
+      values: ratio('distributed', 'distributed (before)'),
+      goal: '(BENCH_BEFORE_ROOT)',
+    },
+    {
+      ratio: 'after / before: all-in-one req/s',
+      values: ratio('all-in-one', 'all-in-one (before)'),
+      goal: '(BENCH_BEFORE_ROOT)',
+    },
+    {
       ratio: 'CPU/request: all-in-one / bare',
       values: cpuRatio('all-in-one', 'bare'),
       goal: '(reported; steadier than req/s)',
@@ -137,7 +207,7 @@ function report(results, loads) {
   );
   // BENCH_OUT=<file>: every round's raw figures, for BENCHMARKS.md.
   if (process.env.BENCH_OUT)
-    writeFileSync(process.env.BENCH_OUT, JSON.stringify({ results, loads, summary, goals }, null, 2));
+    writeFileSync(process.env.BENCH_OUT, JSON.stringify({ results, loads, idle, summary, goals }, null, 2));
 }
 
 main().catch(async (error) => {

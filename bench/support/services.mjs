@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -7,11 +7,11 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const running = new Set();
 
 /**
- * Starts a Node program (a path under the repository) and resolves once it logs the URL it
+ * Starts a Node program (a path under `cwd`, the repository by default) and resolves once it logs the URL it
  * listens on: { url, pid, child, stop }. BENCH_CPU_PROF_DIR=<dir> starts it under --cpu-prof; the
  * profile is written when it stops (SIGTERM, then it exits on its own).
  */
-export function startService(script, env, label, { quiet = false } = {}) {
+export function startService(script, env, label, { quiet = false, cwd = root } = {}) {
   const profile = process.env.BENCH_CPU_PROF_DIR
     ? [
         '--cpu-prof',
@@ -19,8 +19,8 @@ export function startService(script, env, label, { quiet = false } = {}) {
         `--cpu-prof-name=${label}.cpuprofile`,
       ]
     : [];
-  const child = spawn(process.execPath, [...profile, join(root, script)], {
-    cwd: root,
+  const child = spawn(process.execPath, [...profile, resolve(cwd, script)], {
+    cwd,
     env: {
       PATH: process.env.PATH,
       JUMBE_HOST: '127.0.0.1',

@@ -58,6 +58,10 @@ export class NatsMessageBus implements MessageBus {
       // Notice a silently dead server within ~30 s rather than the default ~4 min.
       pingInterval: 10_000,
       maxPingOut: 3,
+      // By default nats.js builds two Errors per request (a stack for a possible timeout and one
+      // for the caller's context) before knowing whether it will fail: ~5% of a gateway's CPU on
+      // the send path (BENCHMARKS.md). A timeout becomes our BusTimeoutError anyway.
+      noAsyncTraces: true,
     });
     return new NatsMessageBus(nc, logger);
   }

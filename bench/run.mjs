@@ -3,6 +3,7 @@
 const SCENARIOS = {
   'send-text': './send-text.bench.mjs',
   takeover: './takeover.bench.mjs',
+  inbound: './inbound.bench.mjs',
 };
 
 const name = process.argv[2] ?? 'send-text';

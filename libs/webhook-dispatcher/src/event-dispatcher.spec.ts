@@ -130,7 +130,7 @@ describe('EventDispatcher', () => {
     shard: number,
     options: {
       store?: EventLogStore;
-      deliveries?: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'>;
+      deliveries?: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'>;
     } = {},
   ): Promise<DurableEventLog> {
     const log = new DurableEventLog(options.store ?? events);
@@ -283,9 +283,11 @@ describe('EventDispatcher', () => {
     const observed: EventLogStore = {
       append: (event) => events.append(event),
       pending: (s) => events.pending(s),
-      remove: async (eventId) => {
-        recordedWhenRemoved.set(eventId, await deliveries.isRecorded(eventId));
-        await events.remove(eventId);
+      removeAll: async (eventIds) => {
+        for (const eventId of eventIds) {
+          recordedWhenRemoved.set(eventId, await deliveries.isRecorded(eventId));
+        }
+        await events.removeAll(eventIds);
       },
     };
     const log = await dispatchShard(shard, { store: observed });
@@ -392,13 +394,13 @@ describe('EventDispatcher', () => {
     const { accountId, path } = await subscribedAccount();
     let recordCalls = 0;
     // The edge fake: the deliveries table refuses the first write (a dropped connection).
-    const flakyDeliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'> = {
-      record: async (delivery) => {
+    const flakyDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
         recordCalls += 1;
         if (recordCalls === 1) throw new Error('Connection terminated unexpectedly');
-        return deliveries.record(delivery);
+        return deliveries.recordBatch(records, settled);
       },
-      isRecorded: (eventId) => deliveries.isRecorded(eventId),
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: flakyDeliveries });
     const event = inboundEvent(shard, accountId);
@@ -425,14 +427,14 @@ describe('EventDispatcher', () => {
     const shard = freshShard();
     const { accountId, path } = await subscribedAccount();
     // The edge fake: the deliveries table refuses every record that still carries the payload.
-    const refusingDeliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'> = {
-      record: async (delivery) => {
-        if ((delivery.payload as { unrecordable?: boolean }).unrecordable !== true) {
+    const refusingDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
+        if (records.some((record) => (record.payload as { unrecordable?: boolean }).unrecordable !== true)) {
           throw new Error('unsupported Unicode escape sequence');
         }
-        return deliveries.record(delivery);
+        return deliveries.recordBatch(records, settled);
       },
-      isRecorded: (eventId) => deliveries.isRecorded(eventId),
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: refusingDeliveries });
     const first = inboundEvent(shard, accountId);

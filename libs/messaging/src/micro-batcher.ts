@@ -49,7 +49,7 @@ export class MicroBatcher<I, R> {
   private async runBatch(batch: Waiting<I, R>[]): Promise<void> {
     try {
       const results = await this.run(batch.map((waiting) => waiting.input));
-      batch.forEach((waiting, i) => waiting.resolve(results[i]!));
+      batch.forEach((waiting, i) => waiting.resolve(results[i] as R));
     } catch (error) {
       if (batch.length === 1 || !this.isolateFailures)
         return batch.forEach((waiting) => waiting.reject(error));

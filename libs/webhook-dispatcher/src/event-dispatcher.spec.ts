@@ -55,6 +55,7 @@ describe('EventDispatcher', () => {
   const running: { dispatcher: EventDispatcher; consumption: EventConsumption }[] = [];
   let nextShard = 0;
   let nextMessage = 0;
+  const UNRECORDED_PER_SESSION = 4;
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
@@ -137,6 +138,7 @@ describe('EventDispatcher', () => {
     const dispatcher = new EventDispatcher(directory, poster, options.deliveries ?? deliveries, logger, {
       retryDelayMs: 20,
       maxRecordTries: 3,
+      maxUnrecordedPerSession: UNRECORDED_PER_SESSION,
     });
     const consumption = await log.consume(shard, (event) => dispatcher.accept(event));
     running.push({ dispatcher, consumption });
@@ -451,5 +453,114 @@ describe('EventDispatcher', () => {
       response: null,
       error: expect.stringContaining('unsupported Unicode escape sequence'),
     });
+  });
+  it("delivers different sessions in parallel, each session's events in publish order, recorded in batches", async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    const sessions = Array.from({ length: 10 }, (_, i) => `line${i}`);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    receiver.on(path, (_request, response) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      setTimeout(
+        () => {
+          inFlight -= 1;
+          response.end('ok');
+        },
+        Math.floor(Math.random() * 15),
+      );
+    });
+    // The first write waits until every session has POSTed once, so the attempts made meanwhile
+    // can only be recorded together.
+    const batchSizes: number[] = [];
+    const observed: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
+        batchSizes.push(records.length);
+        if (batchSizes.length === 1) await receiver.waitFor(path, sessions.length, 5_000);
+        return deliveries.recordBatch(records, settled);
+      },
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: observed });
+
+    const published = Array.from({ length: 8 }, () =>
+      sessions.map((s) => inboundEvent(shard, accountId, s)),
+    ).flat();
+    await Promise.all(published.map((event) => log.publish(event)));
+
+    const requests = await receiver.waitFor(path, published.length, 10_000);
+    for (const session of sessions) {
+      const sent = published.filter(
+        (event) => (event.payload as { sessionId: string }).sessionId === session,
+      );
+      const received = requests.filter((request) => request.json.sessionId === session);
+      expect(messageIds(received)).toEqual(sent.map(idOf));
+    }
+    expect(mostInFlight).toBeGreaterThan(1);
+    await logDrained(shard);
+    expect(await deliveries.latest(accountId, 100)).toHaveLength(published.length);
+    expect(batchSizes.reduce((sum, size) => sum + size, 0)).toBe(published.length);
+    expect(Math.max(...batchSizes)).toBeGreaterThanOrEqual(sessions.length - 1);
+  });
+
+  it('a dispatcher killed between the POST and its record: the next owner POSTs it again once, same delivery id', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    // The first dispatcher's record never commits: it dies with the attempt made and unrecorded.
+    const dying: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: () => new Promise<void>(() => undefined),
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: dying });
+    const event = inboundEvent(shard, accountId);
+    await log.publish(event);
+    await receiver.waitFor(path, 1, 5_000);
+    const killed = running.pop()!;
+    await killed.consumption.stop();
+    killed.dispatcher.stop();
+    expect((await events.pending(shard)).map((pending) => pending.eventId)).toEqual([event.eventId]);
+
+    await dispatchShard(shard);
+    await logDrained(shard);
+    // A third owner finds nothing left to send.
+    await dispatchShard(shard);
+    await delay(200);
+
+    const requests = receiver.at(path);
+    expect(requests).toHaveLength(2);
+    expect(requests.map((request) => request.headers['x-service-delivery'])).toEqual([
+      deliveryIdForEvent(event.eventId),
+      deliveryIdForEvent(event.eventId),
+    ]);
+    expect((await deliveries.latest(accountId, 10)).map((record) => record.id)).toEqual([
+      deliveryIdForEvent(event.eventId),
+    ]);
+  });
+
+  it('while the database refuses every write, a session stops after a few unrecorded attempts, then catches up in order', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    let databaseDown = true;
+    const outage: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
+        if (databaseDown) throw new Error('Connection terminated unexpectedly');
+        return deliveries.recordBatch(records, settled);
+      },
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: outage });
+    const published = Array.from({ length: 10 }, () => inboundEvent(shard, accountId));
+    for (const event of published) await log.publish(event);
+
+    await receiver.waitFor(path, UNRECORDED_PER_SESSION, 5_000);
+    await delay(300);
+    expect(receiver.at(path)).toHaveLength(UNRECORDED_PER_SESSION);
+    expect(await events.pending(shard)).toHaveLength(published.length);
+
+    databaseDown = false;
+    await logDrained(shard);
+    expect(messageIds(receiver.at(path))).toEqual(published.map(idOf));
+    expect(await deliveries.latest(accountId, 20)).toHaveLength(published.length);
   });
 });

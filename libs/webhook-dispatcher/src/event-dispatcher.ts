@@ -122,8 +122,7 @@ export class EventDispatcher {
 
   private async drain(key: string, queue: SessionQueue): Promise<void> {
     queue.running = true;
-    while (queue.events.length > 0 && !this.stopped) {
-      const head = queue.events[0]!;
+    for (let head = queue.events[0]; head !== undefined && !this.stopped; head = queue.events[0]) {
       try {
         await this.roomIn(queue);
         if (queue.events[0] !== head) continue; // forgotten meanwhile: the shard changed hands

@@ -18,7 +18,7 @@ const RATES = (process.env.BENCH_INBOUND_RATES ?? '1000,2000,3000,4000,6000').sp
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const TOPOLOGIES = (process.env.BENCH_INBOUND_TOPOLOGIES ?? 'all-in-one,distributed').split(',');
 const SESSIONS = 20;
-const DRAIN_BACKLOG_S = 4;
+const DRAIN_BACKLOG_S = 7;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 

@@ -1,6 +1,6 @@
-// The processes of `npm run bench inbound`: the receiver, and Jumbe in either topology (all-in-one
-// on its embedded PostgreSQL; or gateway, session worker and webhook dispatcher apart on
-// PostgreSQL, NATS and Redis), each from dist/.
+// The processes of `npm run bench inbound`: the receiver, and Jumbe in either topology (all-in-one;
+// or gateway, session worker and webhook dispatcher apart on NATS and Redis), each from dist/ and
+// on a throwaway database of the PostgreSQL server.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -71,38 +71,68 @@ async function stopAll(started) {
   for (const child of running) if (children.has(child)) child.kill('SIGKILL');
 }
 
-/** The all-in-one process; `deliverer` is the process whose CPU and profile are reported. */
-export async function allInOne(adminToken) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'jumbe-bench-inbound-'));
-  const env = {
-    JUMBE_DATA_DIR: dataDir,
-    JUMBE_NETWORK: 'sandbox',
-    JUMBE_ADMIN_TOKEN: adminToken,
-    JUMBE_ALLOW_PRIVATE_NETWORKS: 'true',
-  };
-  const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', profiling());
+/** A throwaway database on the PostgreSQL server, dropped by `drop()`. */
+async function throwawayDatabase() {
+  const name = `jumbe_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
   return {
-    gateway: service.url,
-    deliverer: service.child,
-    stop: async () => {
-      await stopAll([service.child]);
-      rmSync(dataDir, { recursive: true, force: true });
+    url: url.toString(),
+    client,
+    drop: async () => {
+      await client.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
     },
   };
 }
 
+/**
+ * The all-in-one process, on a throwaway database of the shared PostgreSQL server (so the bench
+ * can count the events waiting in its log); `deliverer` is the process whose CPU and profile are
+ * reported, `backlog()` the events stored and not yet acknowledged.
+ */
+export async function allInOne(adminToken) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'jumbe-bench-inbound-'));
+  const database = await throwawayDatabase();
+  const env = {
+    JUMBE_DATA_DIR: dataDir,
+    JUMBE_DATABASE_URL: database.url,
+    JUMBE_NETWORK: 'sandbox',
+    JUMBE_ADMIN_TOKEN: adminToken,
+    JUMBE_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  const stop = async () => {
+    await stopAll(started);
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const started = [];
+  try {
+    const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', profiling());
+    started.push(service.child);
+    const backlog = async () =>
+      Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
+    return { gateway: service.url, deliverer: service.child, backlog, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /** One gateway, one session worker and one webhook dispatcher, on a throwaway database and namespace. */
 export async function distributed(adminToken) {
-  const database = `jumbe_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(POSTGRES);
-  url.pathname = `/${database}`;
+  const database = await throwawayDatabase();
   const deployment = `bench-${randomBytes(4).toString('hex')}`;
+  const stream = `JUMBE_EVENTS_${deployment.toUpperCase().replace(/-/g, '_')}`;
   const env = {
     JUMBE_DEPLOYMENT: deployment,
-    JUMBE_DATABASE_URL: url.toString(),
+    JUMBE_DATABASE_URL: database.url,
     JUMBE_REDIS_URL: REDIS,
     JUMBE_NATS_URL: NATS,
     JUMBE_SECRET_KEY: randomBytes(32).toString('base64url'),
@@ -110,20 +140,17 @@ export async function distributed(adminToken) {
     JUMBE_NETWORK: 'sandbox',
     JUMBE_ALLOW_PRIVATE_NETWORKS: 'true',
   };
+  const nats = await connect({ servers: NATS.replace(/^nats:\/\//, '') });
+  const manager = await nats.jetstreamManager();
   const started = [];
   const stop = async () => {
     await stopAll(started);
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     const redis = new Redis(REDIS);
     const keys = await redis.keys(`${deployment}/*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
-    const nats = await connect({ servers: NATS.replace(/^nats:\/\//, '') });
-    const manager = await nats.jetstreamManager();
-    await manager.streams
-      .delete(`JUMBE_EVENTS_${deployment.toUpperCase().replace(/-/g, '_')}`)
-      .catch(() => undefined);
+    await manager.streams.delete(stream).catch(() => undefined);
     await nats.close();
   };
   try {
@@ -138,7 +165,9 @@ export async function distributed(adminToken) {
     );
     started.push(dispatcher.child);
     await allShardsHeld(dispatcher.lines);
-    return { gateway: gateway.url, deliverer: dispatcher.child, stop };
+    // A work-queue stream: what it holds is what is stored and not yet acknowledged.
+    const backlog = async () => (await manager.streams.info(stream)).state.messages;
+    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, stop };
   } catch (error) {
     await stop();
     throw error;

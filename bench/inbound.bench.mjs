@@ -18,7 +18,7 @@ const RATES = (process.env.BENCH_INBOUND_RATES ?? '1000,2000,3000,4000,6000').sp
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const TOPOLOGIES = (process.env.BENCH_INBOUND_TOPOLOGIES ?? 'all-in-one,distributed').split(',');
 const SESSIONS = 20;
-const DRAIN_BACKLOG_S = 7;
+const DRAIN_BACKLOG_S = 5;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
 
@@ -116,10 +116,16 @@ async function step(target, receiver, deliverer, rate) {
   };
 }
 
-/** A backlog built while the receiver holds its answers, then delivered as fast as the dispatcher can. */
-async function drain(target, receiver, deliverer) {
+/**
+ * A backlog built while the receiver holds its answers (each session's first delivery waits), then
+ * delivered as fast as the dispatcher can: the rate counts what arrives after the release. The
+ * release waits until the log holds the whole backlog (the sandbox publishes each session's
+ * messages one after another), but no longer than 8 s: held deliveries time out at 10 s.
+ */
+async function drain(target, receiver, deliverer, backlog) {
   const phase = `drain-${randomBytes(2).toString('hex')}`;
   await post(agent, `${receiver}/control/hold?on=1`, '');
+  const heldAt = Date.now();
   const injected = await inject({
     ...target,
     phase,
@@ -127,6 +133,11 @@ async function drain(target, receiver, deliverer) {
     durationS: DRAIN_BACKLOG_S,
     maxInFlight: 64,
   });
+  let waiting = await backlog();
+  while (waiting < injected.accepted - SESSIONS && Date.now() - heldAt < 8_000) {
+    await pause(100);
+    waiting = await backlog();
+  }
   const before = await receiverStats(receiver, phase);
   const cpuBefore = cpuSeconds(deliverer);
   const releasedAt = now();
@@ -134,7 +145,7 @@ async function drain(target, receiver, deliverer) {
   const stats = await delivered(receiver, phase, injected.accepted);
   const seconds = (stats.lastAt - releasedAt) / 1000;
   return {
-    phase: `drain ${injected.accepted}`,
+    phase: `drain ${waiting} of ${injected.accepted}`,
     injectedPerSecond: Math.round(injected.accepted / injected.seconds),
     refused: JSON.stringify(injected.refused),
     deliveriesPerSecond: Math.round((stats.receipts - before.receipts) / seconds),
@@ -175,7 +186,7 @@ async function topology(name, adminToken, receiver) {
       rows.push(row);
       if (!row.keptUp) break;
     }
-    rows.push(await drain(target, receiver, started.deliverer));
+    rows.push(await drain(target, receiver, started.deliverer, started.backlog));
     rows.push(await baseline(receiver, secret, 'bare client, after'));
     rows.push(await baseline(receiver, secret, 'bare client, new connection each', false));
   } finally {

@@ -84,6 +84,15 @@ async function throwawayDatabase() {
   return {
     url: url.toString(),
     client,
+    /** Transactions committed or rolled back in the database so far (its statistics). */
+    transactions: async () =>
+      Number(
+        (
+          await client.query(
+            'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+          )
+        ).rows[0].n,
+      ),
     drop: async () => {
       await client.end();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -118,7 +127,8 @@ export async function allInOne(adminToken) {
     started.push(service.child);
     const backlog = async () =>
       Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
-    return { gateway: service.url, deliverer: service.child, backlog, stop };
+    const { transactions } = database;
+    return { gateway: service.url, deliverer: service.child, backlog, transactions, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -167,7 +177,8 @@ export async function distributed(adminToken) {
     await allShardsHeld(dispatcher.lines);
     // A work-queue stream: what it holds is what is stored and not yet acknowledged.
     const backlog = async () => (await manager.streams.info(stream)).state.messages;
-    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, stop };
+    const { transactions } = database;
+    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -89,14 +89,37 @@ async function delivered(receiver, phase, expected) {
   return last;
 }
 
+/** What the delivering process and the database have done so far: CPU seconds, transactions. */
+async function usage(started) {
+  return { cpu: cpuSeconds(started.deliverer), transactions: await started.transactions() };
+}
+
+/**
+ * CPU and database transactions per delivered event since `before`: figures that hold on a busy
+ * machine, where rates and latencies swing with the other load. (The database's counters are
+ * flushed about once a second, hence the pause.)
+ */
+async function usageSince(started, before, events) {
+  await pause(1_500);
+  const after = await usage(started);
+  const spentCpu = after.cpu - before.cpu;
+  return {
+    cpuSeconds: spentCpu,
+    perEvent: {
+      cpuMsPerEvent: Number(((spentCpu * 1000) / events).toFixed(2)),
+      pgTransactionsPerEvent: Number(((after.transactions - before.transactions) / events).toFixed(2)),
+    },
+  };
+}
+
 /** One fixed-rate step: its figures, and whether every message arrived while the rate was held. */
-async function step(target, receiver, deliverer, rate) {
+async function step(target, receiver, started, rate) {
   const phase = `rate${rate}-${randomBytes(2).toString('hex')}`;
-  const cpuBefore = cpuSeconds(deliverer);
+  const usageBefore = await usage(started);
   const startedAt = now();
   const injected = await inject({ ...target, phase, rate, durationS: DURATION_S });
   const stats = await delivered(receiver, phase, injected.accepted);
-  const cpu = cpuSeconds(deliverer) - cpuBefore;
+  const spent = await usageSince(started, usageBefore, stats.unique);
   const seconds = (stats.lastAt - startedAt) / 1000;
   const perSecond = Math.round(stats.unique / seconds);
   const kept =
@@ -111,7 +134,8 @@ async function step(target, receiver, deliverer, rate) {
     lost: injected.accepted - stats.unique,
     duplicated: stats.duplicates,
     badSignatures: stats.badSignatures,
-    delivererCpu: `${Math.round((cpu / seconds) * 100)}%`,
+    delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
+    ...spent.perEvent,
     keptUp: kept && stats.unique === injected.accepted,
   };
 }
@@ -122,7 +146,7 @@ async function step(target, receiver, deliverer, rate) {
  * release waits until the log holds the whole backlog (the sandbox publishes each session's
  * messages one after another), but no longer than 8 s: held deliveries time out at 10 s.
  */
-async function drain(target, receiver, deliverer, backlog) {
+async function drain(target, receiver, started) {
   const phase = `drain-${randomBytes(2).toString('hex')}`;
   await post(agent, `${receiver}/control/hold?on=1`, '');
   const heldAt = Date.now();
@@ -133,16 +157,17 @@ async function drain(target, receiver, deliverer, backlog) {
     durationS: DRAIN_BACKLOG_S,
     maxInFlight: 64,
   });
-  let waiting = await backlog();
+  let waiting = await started.backlog();
   while (waiting < injected.accepted - SESSIONS && Date.now() - heldAt < 8_000) {
     await pause(100);
-    waiting = await backlog();
+    waiting = await started.backlog();
   }
   const before = await receiverStats(receiver, phase);
-  const cpuBefore = cpuSeconds(deliverer);
+  const usageBefore = await usage(started);
   const releasedAt = now();
   await post(agent, `${receiver}/control/hold?on=0`, '');
   const stats = await delivered(receiver, phase, injected.accepted);
+  const spent = await usageSince(started, usageBefore, stats.receipts - before.receipts);
   const seconds = (stats.lastAt - releasedAt) / 1000;
   return {
     phase: `drain ${waiting} of ${injected.accepted}`,
@@ -154,7 +179,8 @@ async function drain(target, receiver, deliverer, backlog) {
     lost: injected.accepted - stats.unique,
     duplicated: stats.duplicates,
     badSignatures: stats.badSignatures,
-    delivererCpu: `${Math.round(((cpuSeconds(deliverer) - cpuBefore) / seconds) * 100)}%`,
+    delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
+    ...spent.perEvent,
     keptUp: null,
   };
 }
@@ -182,11 +208,11 @@ async function topology(name, adminToken, receiver) {
     const warmup = await inject({ ...target, phase: 'warmup', rate: 500, durationS: 2 });
     await delivered(receiver, 'warmup', warmup.accepted);
     for (const rate of RATES) {
-      const row = await step(target, receiver, started.deliverer, rate);
+      const row = await step(target, receiver, started, rate);
       rows.push(row);
       if (!row.keptUp) break;
     }
-    rows.push(await drain(target, receiver, started.deliverer, started.backlog));
+    rows.push(await drain(target, receiver, started));
     rows.push(await baseline(receiver, secret, 'bare client, after'));
     rows.push(await baseline(receiver, secret, 'bare client, new connection each', false));
   } finally {

@@ -150,24 +150,30 @@ export class EventDispatcher {
     }
   }
 
-  /** Records the event's outcome, then (never before) acknowledges it and any copy of it. */
+  /**
+   * Records the event's outcome, then (never before) acknowledges it and any copy of it. The
+   * session's slot is free once the record is committed: acknowledging is the stream's round trip,
+   * and a lost acknowledgement only makes the stream offer a recorded event again (not re-sent).
+   */
   private async settle(
     key: string,
     queue: SessionQueue,
     event: DeliverableEvent,
     record: DeliveryRecord | null,
   ): Promise<void> {
+    let recorded = false;
     try {
-      if (!(await this.recorder.settle({ eventId: event.eventId, record }, () => this.stopped))) return;
-      const copies = this.held.get(event.eventId) ?? [event];
-      this.held.delete(event.eventId);
-      await Promise.all(copies.map((copy) => this.acknowledge(copy)));
+      recorded = await this.recorder.settle({ eventId: event.eventId, record }, () => this.stopped);
     } finally {
       queue.unrecorded -= 1;
       queue.wake?.();
       queue.wake = null;
       this.forgetIfIdle(key, queue);
     }
+    if (!recorded) return;
+    const copies = this.held.get(event.eventId) ?? [event];
+    this.held.delete(event.eventId);
+    await Promise.all(copies.map((copy) => this.acknowledge(copy)));
   }
 
   private async acknowledge(event: DeliverableEvent): Promise<void> {

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { gatewayBindings, startInfrastructure, telemetryBindings } from '@jumbe/composition';
 import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
@@ -25,6 +26,7 @@ runService(logger, async () => {
   await app.listen(config.port, config.host);
   logger.info({ url: await app.getUrl() }, 'gateway listening');
   return {
+    shutdownDelayMs: config.shutdownDelayMs,
     stop: async () => {
       await app.close();
       await infrastructure.close();

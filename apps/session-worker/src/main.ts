@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { runBackgroundService, sessionWorkerBindings, telemetryBindings } from '@jumbe/composition';
 import { SessionWorkerModule } from '@jumbe/session-worker';

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { runBackgroundService, telemetryBindings, webhookDispatcherBindings } from '@jumbe/composition';
 import { TelemetryModule } from '@jumbe/telemetry';

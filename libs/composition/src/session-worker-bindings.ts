@@ -1,5 +1,6 @@
-import { BatchedSessionRepository, NetworkCredentialStore, SendFailureRepository } from '@jumbe/persistence';
+import { BatchedSessionRepository, NetworkCredentialStore } from '@jumbe/persistence';
 import type { SessionWorkerPorts } from '@jumbe/session-worker';
+import { observeNetworkDriver } from '@jumbe/telemetry';
 import type { Infrastructure } from './infrastructure';
 import { createNetworkDriver } from './network-driver-factory';
 
@@ -10,16 +11,17 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
   return {
     config,
     logger,
-    driver: createNetworkDriver(config, {
-      sandboxStore: infrastructure.sandboxStore,
-      dataSource,
-      secretKey: infrastructure.secretKey,
-      logger,
-    }),
+    driver: observeNetworkDriver(
+      createNetworkDriver(config, {
+        sandboxStore: infrastructure.sandboxStore,
+        dataSource,
+        secretKey: infrastructure.secretKey,
+        logger,
+      }),
+    ),
     // State writes of many sessions at once (a restore) go out together.
     sessions: new BatchedSessionRepository(dataSource),
     credentials: new NetworkCredentialStore(dataSource),
-    sendFailures: new SendFailureRepository(dataSource),
     bus: infrastructure.bus,
     events: infrastructure.events,
     leases: ownership.leases,

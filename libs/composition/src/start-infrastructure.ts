@@ -37,6 +37,7 @@ import type { DataSource } from 'typeorm';
 import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
 import { secretKeyFromDataDir } from './secret-key-file';
 import { productVersion } from '@jumbe/platform';
+import { ContextCarryingBus } from '@jumbe/telemetry';
 
 export type RunMode = 'all-in-one' | 'distributed';
 
@@ -63,7 +64,10 @@ export async function startInfrastructure(
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const transport = await openBus(config, logger, service, closers);
     const events = await openEvents(transport, dataSource, config.deployment);
-    const bus = config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport;
+    // Commands carry their trace context to whoever handles them (when tracing is on).
+    const bus = new ContextCarryingBus(
+      config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
+    );
     const coordination = await openCoordination(config, logger, service, closers, dataSource);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     return {

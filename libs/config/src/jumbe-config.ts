@@ -53,4 +53,9 @@ export interface JumbeConfig {
    * emulator also load the emulator's trust preload in that process.
    */
   whatsappUrl: string | null;
+  /**
+   * JUMBE_SHUTDOWN_DELAY_SECONDS: after SIGTERM, how long the process keeps serving with its health
+   * check failing (503), so load balancers stop sending before it closes its port. 0: close at once.
+   */
+  shutdownDelayMs: number;
 }

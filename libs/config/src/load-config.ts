@@ -90,6 +90,7 @@ const environmentSchema = z.object({
   JUMBE_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   JUMBE_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   JUMBE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  JUMBE_SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   JUMBE_WHATSAPP_URL: z
     .string()
     .url()
@@ -151,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     httpRequestTimeoutMs: value.JUMBE_HTTP_REQUEST_TIMEOUT_MS,
     httpIdleTimeoutMs: value.JUMBE_HTTP_IDLE_TIMEOUT_MS,
     whatsappUrl: value.JUMBE_WHATSAPP_URL ?? null,
+    shutdownDelayMs: Math.round(value.JUMBE_SHUTDOWN_DELAY_SECONDS * 1_000),
   };
 }
 

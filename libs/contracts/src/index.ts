@@ -2,3 +2,4 @@ export * from './bus';
 export * from './coordination/access-invalidation';
 export * from './events/inbound-event';
 export * from './http';
+export * from './events/webhook';

@@ -1,6 +1,7 @@
 import { connect, ErrorCode, Events, headers, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { BusHandlerError, BusNoResponderError, BusTimeoutError, BusUnavailableError } from './bus-errors';
 import { errorMessageOf, fromJsonText, HANDLER_ERROR_HEADER, toJsonText } from './json-wire';
+import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
 import type {
   BusHandler,
   BusRequestOptions,
@@ -74,7 +75,10 @@ export class NatsMessageBus implements MessageBus {
     this.assertUsable();
     let reply: Msg;
     try {
-      reply = await this.nc.request(subject, body, { timeout: options.timeoutMs });
+      reply = await this.nc.request(subject, body, {
+        timeout: options.timeoutMs,
+        headers: toNatsHeaders(options.headers),
+      });
     } catch (error) {
       throw this.translateRequestError(error, subject, options.timeoutMs);
     }
@@ -238,7 +242,7 @@ class NatsServedSubject {
     let failed = false;
     try {
       const payload = fromJsonText(decoder.decode(msg.data));
-      body = toJsonText(await this.handler(payload));
+      body = toJsonText(await this.handler(payload, { headers: fromNatsHeaders(msg.headers) }));
     } catch (error) {
       // Unparseable requests and unserialisable replies are failures of this side too.
       body = errorMessageOf(error);

@@ -1,14 +1,12 @@
-import type { OutboundInteractive, OutboundMedia, OutboundText } from './outbound-message';
+import type { OutboundMessage } from './outbound-message';
 import type { SentKey } from './sent-key';
 
 /** One open connection of one session to the network, as returned by NetworkDriver.open. */
 export interface NetworkSession {
   /** Switches a session waiting for a QR scan to pairing-code login; emits `pairing_code`. */
   requestPairingCode(phoneNumber: string): Promise<string>;
-  /** Sends fail with NetworkSendError. */
-  sendText(message: OutboundText): Promise<SentKey>;
-  sendMedia(message: OutboundMedia): Promise<SentKey>;
-  sendInteractive(message: OutboundInteractive): Promise<SentKey>;
+  /** Sends one message of any kind; fails with NetworkSendError. */
+  send(message: OutboundMessage): Promise<SentKey>;
   /** Unlinks the device; emits `disconnected`/`logged_out`. The caller clears the stored credentials. */
   logout(): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import { inboundEventId, inboundEventSubject } from '@jumbe/contracts';
+import { inboundEventId, inboundEventSubject, type StreamEvent } from '@jumbe/contracts';
 import { type InboundNetworkMessage, normaliseInbound, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
 import type { SessionRef } from '@jumbe/network';
@@ -15,11 +15,13 @@ export class InboundRelay {
     const event = normaliseInbound(ref.accountId, ref.sessionId, message, new Date());
     if (event === null) return;
     const shard = shardOf(ref.accountId, ref.sessionId);
+    // Only events of the schemas in libs/contracts go on the stream (the dispatcher checks too).
+    const payload: StreamEvent = event;
     await this.events.publish({
       eventId: inboundEventId(ref.accountId, ref.sessionId, message.id),
       subject: inboundEventSubject(shard, ref.accountId, ref.sessionId),
       shard,
-      payload: event,
+      payload,
     });
   }
 }

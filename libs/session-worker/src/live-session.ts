@@ -77,11 +77,21 @@ export class LiveSession {
     const to = recipientJid(message.body.to);
     switch (message.kind) {
       case 'text':
-        return connection.sendText({ to, text: message.body.text });
+        return connection.send({ kind: 'text', to, text: message.body.text });
       case 'media':
-        return connection.sendMedia({ ...message.body, to });
+        return connection.send({ kind: 'media', ...message.body, to });
       case 'interactive':
-        return connection.sendInteractive({ ...message.body, to });
+        return connection.send({ kind: 'interactive', ...message.body, to });
+      case 'location':
+        return connection.send({ kind: 'location', ...message.body, to });
+      case 'contact':
+        return connection.send({ kind: 'contact', ...message.body, to });
+      case 'reaction':
+        return connection.send({ kind: 'reaction', ...message.body, to });
+      case 'revoke':
+        return connection.send({ kind: 'revoke', ...message.body, to });
+      case 'edit':
+        return connection.send({ kind: 'edit', ...message.body, to });
     }
   }
 

@@ -6,7 +6,6 @@ import {
   NetworkCredentialStore,
   openMigratedTestDatabase,
   PlanRepository,
-  SendFailureRepository,
   SessionRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
@@ -157,7 +156,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     ]);
   });
 
-  it('refuses to send while not connected, with session_not_connected, and logs the failure', async () => {
+  it('refuses to send while not connected, with session_not_connected and the state in its message', async () => {
     const ref = await newSession();
     const w = worker(new MemorySandboxStore());
     await w.adopt(ref.shard, 1);
@@ -170,12 +169,8 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       w.host.execute(sendText({ ...ref, sessionId: 'never-started' }, '255722222222', 'x')),
     ).rejects.toMatchObject({ code: 'session_not_connected' });
 
-    const failures = await new SendFailureRepository(db.dataSource).list(ref.accountId, { limit: 10 });
-    expect(failures.map((f) => [f.sessionId, f.to, f.type, f.code])).toEqual([
-      ['never-started', '255722222222', 'text', 'session_not_connected'],
-      [ref.sessionId, '255722222222', 'text', 'session_not_connected'],
-    ]);
-    expect(failures[1]?.message).toContain('qr_ready');
+    // Said in the message, which the gateway logs as the failed send (one place: MessageSender).
+    await expect(refused).rejects.toThrow(/qr_ready/);
     expect(await w.host.execute({ ...cmd(ref), type: 'sandbox.outbox', limit: 10 })).toEqual([]);
   });
 
@@ -308,7 +303,6 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
         {
           sessions,
           credentials: new NetworkCredentialStore(db.dataSource),
-          failures: new SendFailureRepository(db.dataSource),
           inbound: new InboundRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
@@ -361,6 +355,32 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       }
     });
 
+    it('answers a send for a session stored as connected whose restore failed with session_restoring, not a 409', async () => {
+      const { refs, shard, store } = await linkedInOneShard(1);
+      const ref = refs[0]!;
+      // The database went away just as the shard was adopted: the sessions could not be listed.
+      const unlisted: typeof sessions = Object.create(sessions);
+      unlisted.listActiveInShards = async () => {
+        throw new Error('the database is restarting');
+      };
+      const host = new SessionHost(
+        new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 }),
+        {
+          sessions: unlisted,
+          credentials: new NetworkCredentialStore(db.dataSource),
+          inbound: new InboundRelay(new RecordingPublisher()),
+          logger: pino({ level: 'silent' }),
+        },
+        { restoreConcurrency: 1, restoreWaitMs: 300 },
+      );
+      await expect(host.adoptShard(shard, 5)).rejects.toThrow('restarting');
+      await expect(host.execute(sendText(ref, '255711111111', 'hello'))).rejects.toMatchObject({
+        code: 'session_restoring',
+        headers: { 'Retry-After': '1' },
+      });
+      await host.dropShard(shard);
+    });
+
     it('restores every session of the shard, a bounded number at a time, and leaves them for the next owner when the shard is dropped', async () => {
       const { refs, shard, store } = await linkedInOneShard(4);
       const driver = new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 });
@@ -382,7 +402,6 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
         {
           sessions,
           credentials: new NetworkCredentialStore(db.dataSource),
-          failures: new SendFailureRepository(db.dataSource),
           inbound: new InboundRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },

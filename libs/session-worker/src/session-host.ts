@@ -1,4 +1,4 @@
-import { ApiError, type CommandResult, type SessionCommand } from '@jumbe/contracts';
+import { ApiError, type CommandResult, ERRORS, type SessionCommand } from '@jumbe/contracts';
 import {
   isActiveState,
   neverStartedSession,
@@ -10,6 +10,7 @@ import {
 import {
   type NetworkDriver,
   NetworkSendError,
+  type NetworkSendErrorCode,
   NotReadyError,
   NumberInUseError,
   SandboxNetworkDriver,
@@ -17,16 +18,13 @@ import {
   type SessionRef,
 } from '@jumbe/network';
 import { LiveSession, type LiveSessionDeps } from './live-session';
-import type { SendFailureRecorder } from './ports/send-failure-recorder';
 import { SessionLocks } from './session-locks';
 import { type PendingRestore, RestoreQueue } from './restore-queue';
 import { ShardMovingError } from './shard-moving-error';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
-export interface SessionHostDeps extends LiveSessionDeps {
-  failures: SendFailureRecorder;
-}
+export type SessionHostDeps = LiveSessionDeps;
 
 export interface SessionHostOptions {
   /** Sessions restored at once when shards are adopted (JUMBE_RESTORE_CONCURRENCY). */
@@ -243,8 +241,7 @@ export class SessionHost {
 
   private async remove(ref: SessionRef): Promise<SessionView> {
     const record = await this.deps.sessions.find(ref);
-    if (!record)
-      throw new ApiError('not_found', `No session "${ref.sessionId}". GET /api/v1/sessions lists yours.`);
+    if (!record) throw new ApiError('not_found', `No session "${ref.sessionId}" on this account.`);
     const loggedOut = await this.logout(ref);
     await this.deps.sessions.delete(ref, this.tokenOf(record.shard));
     return loggedOut;
@@ -252,23 +249,15 @@ export class SessionHost {
 
   private async send(command: Command<'message.send'>) {
     const live = this.live.get(refKey(command));
-    const failed = (
-      code: 'session_not_connected' | 'network_error' | 'media_fetch_failed',
-      message: string,
-    ) =>
-      this.deps.failures
-        .record({
-          accountId: command.accountId,
-          sessionId: command.sessionId,
-          to: command.message.body.to,
-          type: command.message.kind,
-          code,
-          message,
-        })
-        .then(() => new ApiError(code, message));
+    // The gateway logs every failed send, these included (CONTRACT §5): one place, one record.
+    const failed = (code: NetworkSendErrorCode, message: string) => new ApiError(code, message);
     if (!live || live.state !== 'connected') {
       const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
-      throw await failed(
+      // Stored as linked but not open here although this worker owns the shard: its restore has not
+      // happened yet (or failed, e.g. while PostgreSQL restarted). It is coming back: retry shortly.
+      const owned = this.ownsShard(shardOf(command.accountId, command.sessionId));
+      if (!live && owned && (state === 'connected' || state === 'connecting')) throw restoringError(command);
+      throw failed(
         'session_not_connected',
         `Session "${command.sessionId}" is not connected (state: ${state}); the message was not sent and is not queued. Start the session and link a phone first.`,
       );
@@ -276,11 +265,8 @@ export class SessionHost {
     try {
       return { key: await live.send(command.message) };
     } catch (error) {
-      if (error instanceof NetworkSendError) throw await failed(error.code, error.message);
-      throw await failed(
-        'network_error',
-        `The network did not accept the message: ${(error as Error).message}`,
-      );
+      if (error instanceof NetworkSendError) throw failed(error.code, error.message);
+      throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);
     }
   }
 
@@ -462,10 +448,7 @@ const notOwner = () => new ShardMovingError();
 
 function mapNetworkError(error: unknown): never {
   if (error instanceof NotReadyError) {
-    throw new ApiError(
-      'session_not_ready',
-      `${error.message}. Start the session (POST /session/start) and scan while it shows a QR or pairing code.`,
-    );
+    throw new ApiError('session_not_ready', `${error.message}. ${ERRORS.session_not_ready.message}`);
   }
   if (error instanceof NumberInUseError) {
     throw new ApiError('number_in_use', `${error.message}. Log out the other session or use another number.`);

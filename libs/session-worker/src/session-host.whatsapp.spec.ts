@@ -7,7 +7,6 @@ import {
   NetworkCredentialStore,
   openMigratedTestDatabase,
   PlanRepository,
-  SendFailureRepository,
   SessionRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
@@ -76,7 +75,6 @@ describe('SessionHost on the WhatsApp driver and PostgreSQL', () => {
     const host = new SessionHost(driver, {
       sessions,
       credentials,
-      failures: new SendFailureRepository(db.dataSource),
       inbound: new InboundRelay(new RecordingPublisher()),
       logger: pino({ level: 'silent' }),
     });

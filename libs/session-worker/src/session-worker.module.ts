@@ -17,7 +17,6 @@ function createShardKeeper(ports: SessionWorkerPorts): ShardKeeper {
     {
       sessions: ports.sessions,
       credentials: ports.credentials,
-      failures: ports.sendFailures,
       inbound: new InboundRelay(observeInboundPublisher(ports.events)),
       logger,
     },

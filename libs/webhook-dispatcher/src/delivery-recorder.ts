@@ -53,13 +53,19 @@ export class DeliveryRecorder {
    * response, the payload), with the reason in `error`: the attempt stays visible in GET /webhook.
    * While the database itself is down even that fails, and the event waits.
    */
-  async settle(handled: HandledEvent, stopped: () => boolean): Promise<boolean> {
+  async settle(
+    handled: HandledEvent,
+    stopped: () => boolean,
+    /** Told when the first write is over, committed or failed. */
+    firstWriteOver: () => void = () => undefined,
+  ): Promise<boolean> {
     let record = handled.record;
     for (let tries = 1; !stopped(); tries += 1) {
       try {
         await this.batches.submit({ eventId: handled.eventId, record });
         return true;
       } catch (error) {
+        firstWriteOver();
         this.logger.warn(
           { err: error, eventId: handled.eventId },
           'delivery could not be recorded; retrying',

@@ -14,6 +14,7 @@ import {
   WebhookRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
+import { REQUEST_ID_HEADER } from '@jumbe/telemetry';
 import { RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
 import { randomUUID } from 'node:crypto';
@@ -127,6 +128,17 @@ describe('DispatchCommandHandler', () => {
   }
 
   describe('webhook.test', () => {
+    it('records the request id of the API call that asked for it', async () => {
+      const { accountId } = await subscribedAccount();
+      const delivery = deliveryOf(
+        await handler.handle(
+          { v: 1, type: 'webhook.test', accountId },
+          { headers: { [REQUEST_ID_HEADER]: 'req-test-9' } },
+        ),
+      );
+      expect((await deliveries.find(accountId, delivery.id))?.requestId).toBe('req-test-9');
+    });
+
     it('POSTs a signed test event, records the delivery and returns it', async () => {
       const { accountId, path, url, secret } = await subscribedAccount();
 
@@ -243,7 +255,7 @@ describe('DispatchCommandHandler', () => {
         payload: { ...(original.payload as object), deliveryId: delivery.id },
         createdAt: original.createdAt,
       });
-      expect(await deliveries.find(accountId, original.id)).toEqual(original);
+      expect(await deliveries.find(accountId, original.id)).toEqual({ ...original, requestId: null });
     });
 
     it('can redeliver a redelivery, keeping the same event body', async () => {

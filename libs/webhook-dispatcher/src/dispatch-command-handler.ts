@@ -5,8 +5,11 @@ import {
   dispatchCommandSchema,
   replyError,
   replyOk,
+  webhookTestEvent,
 } from '@jumbe/contracts';
 import { newDeliveryId } from '@jumbe/domain';
+import type { BusMessage } from '@jumbe/messaging';
+import { loggerForMessage, requestIdOfMessage } from '@jumbe/telemetry';
 import type { DeliveryLog } from './ports/delivery-log';
 import type { Logger } from 'pino';
 import type { WebhookDirectory, WebhookTarget } from './webhook-directory';
@@ -24,7 +27,8 @@ export class DispatchCommandHandler {
     private readonly logger: Logger,
   ) {}
 
-  async handle(raw: unknown): Promise<CommandReply> {
+  /** `message` carries the id of the API request that asked (see @jumbe/telemetry): kept on the record. */
+  async handle(raw: unknown, message?: BusMessage): Promise<CommandReply> {
     const parsed = dispatchCommandSchema.safeParse(raw);
     if (!parsed.success)
       return replyError('validation_error', `Malformed dispatch command: ${parsed.error.message}`);
@@ -32,15 +36,7 @@ export class DispatchCommandHandler {
     try {
       const payload =
         command.type === 'webhook.test'
-          ? {
-              event: 'webhook.test',
-              timestamp: new Date().toISOString(),
-              customerId: command.accountId,
-              sessionId: 'default',
-              data: {
-                message: 'This is a test event from Jumbe. Your webhook receives and verifies deliveries.',
-              },
-            }
+          ? webhookTestEvent(command.accountId, new Date())
           : await this.recordedPayload(command.accountId, command.deliveryId);
       // The delivery is looked up first: another account's delivery id is simply not found.
       const webhook = await this.enabledWebhook(command.accountId);
@@ -52,11 +48,14 @@ export class DispatchCommandHandler {
         secret: webhook.secret,
         payload,
       });
-      await this.deliveries.record(record);
+      await this.deliveries.record({ ...record, requestId: requestIdOfMessage(message) ?? null });
       return replyOk({ delivery: deliveryView(record) });
     } catch (error) {
       if (error instanceof ApiError) return replyError(error.code, error.message);
-      this.logger.error({ err: error, type: command.type }, 'dispatch command failed');
+      loggerForMessage(this.logger, message).error(
+        { err: error, type: command.type },
+        'dispatch command failed',
+      );
       return replyError('unavailable', 'The dispatcher could not complete the delivery. Retry shortly.');
     }
   }
@@ -65,10 +64,7 @@ export class DispatchCommandHandler {
     // Read fresh: a webhook saved a moment ago must be testable at once, whatever the cache holds.
     const webhook = await this.directory.get(accountId, { fresh: true });
     if (!webhook || !webhook.enabled) {
-      throw new ApiError(
-        'webhook_not_enabled',
-        'No enabled webhook: save one with PATCH /api/v1/webhook { url, enabled: true } first.',
-      );
+      throw new ApiError('webhook_not_enabled');
     }
     return webhook;
   }
@@ -76,11 +72,7 @@ export class DispatchCommandHandler {
   /** The recorded event's body, with a fresh timestamp-independent copy (the new delivery id is added when posting). */
   private async recordedPayload(accountId: string, deliveryId: string) {
     const recorded = await this.deliveries.find(accountId, deliveryId);
-    if (!recorded)
-      throw new ApiError(
-        'not_found',
-        `No delivery ${deliveryId} on this account. GET /api/v1/webhook lists recent ones.`,
-      );
+    if (!recorded) throw new ApiError('not_found', `No delivery ${deliveryId} on this account.`);
     const { deliveryId: _previous, ...payload } = recorded.payload as {
       deliveryId?: string;
       event: string;

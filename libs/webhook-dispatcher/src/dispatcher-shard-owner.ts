@@ -1,7 +1,9 @@
 import type { ShardOwner } from '@jumbe/coordination';
 import { shardOf } from '@jumbe/domain';
-import type { EventConsumption, EventSource } from '@jumbe/messaging';
+import type { DeliverableEvent, EventConsumption, EventSource } from '@jumbe/messaging';
+import type { Logger } from 'pino';
 import type { EventDispatcher } from './event-dispatcher';
+import { isStreamDeliverable } from './stream-event-check';
 
 /** What owning a shard means for a dispatcher: consume that shard's events from the stream. */
 export class DispatcherShardOwner implements ShardOwner {
@@ -12,11 +14,12 @@ export class DispatcherShardOwner implements ShardOwner {
   constructor(
     private readonly source: EventSource,
     private readonly dispatcher: EventDispatcher,
+    private readonly logger: Logger,
   ) {}
 
   async adopt(shard: number): Promise<void> {
     const adopting = this.source
-      .consume(shard, (event) => this.dispatcher.accept(event))
+      .consume(shard, (event) => this.accept(event))
       .then((consumption) => void this.consumptions.set(shard, consumption));
     this.adopting.set(shard, adopting);
     try {
@@ -26,13 +29,30 @@ export class DispatcherShardOwner implements ShardOwner {
     }
   }
 
+  /**
+   * An event no schema knows (a producer's bug, or a newer producer than this dispatcher) is set
+   * aside at once, never retried: one bad event must not hold up its session's queue.
+   */
+  private accept(event: DeliverableEvent): void {
+    if (isStreamDeliverable(event)) return this.dispatcher.accept(event);
+    this.logger.error(
+      { eventId: event.eventId, subject: event.subject },
+      'stream event of unknown shape dropped',
+    );
+    void event.ack().catch(() => undefined);
+  }
+
   async drop(shard: number): Promise<void> {
     // A consumption still starting is stopped once started, never left running unowned.
     await this.adopting.get(shard)?.catch(() => undefined);
     const consumption = this.consumptions.get(shard);
     this.consumptions.delete(shard);
     await consumption?.stop();
-    // Queued events of the shard are its next owner's now (they were never acknowledged here).
-    this.dispatcher.forgetWhere((payload) => shardOf(payload.customerId, payload.sessionId) === shard);
+    // Queued events of the shard are its next owner's now (they were never acknowledged here);
+    // the one in hand is finished first, while this dispatcher still holds the shard's lease.
+    const inShard = (payload: { customerId: string; sessionId: string }) =>
+      shardOf(payload.customerId, payload.sessionId) === shard;
+    this.dispatcher.forgetWhere(inShard);
+    await this.dispatcher.finishInHand(inShard);
   }
 }

@@ -1,3 +1,4 @@
+import type { StreamEvent } from '@jumbe/contracts';
 import { deliveryIdForEvent, type DeliveryRecord } from '@jumbe/domain';
 import { type DeliverableEvent, MicroBatcher } from '@jumbe/messaging';
 import type { Logger } from 'pino';
@@ -5,10 +6,13 @@ import { ConcurrencyLimit } from './concurrency-limit';
 import { DeliveryRecorder, type DeliveryRecorderOptions } from './delivery-recorder';
 import type { DeliveryLog } from './ports/delivery-log';
 import type { WebhookDirectory } from './webhook-directory';
-import type { Delivery, WebhookPoster } from './webhook-poster';
+import type { WebhookPoster } from './webhook-poster';
+
+/** A stream event whose payload the shard owner validated against the event schemas. */
+export type StreamDeliverable = DeliverableEvent<StreamEvent>;
 
 interface QueuedEvent {
-  event: DeliverableEvent;
+  event: StreamDeliverable;
   /** Whether its attempt is already recorded: asked on arrival, one query for all that arrive together. */
   recorded: Promise<boolean>;
 }
@@ -42,7 +46,11 @@ const DEFAULT_OPTIONS: EventDispatcherOptions = {
 /** How often waiting events tell the stream they are still being worked on. */
 const KEEPALIVE_MS = 30_000;
 
-type StreamPayload = Delivery['payload'] & { customerId: string };
+/** A delivery being made (POST, then its record's first write); a shard let go waits for it. */
+interface InHand {
+  payload: StreamEvent;
+  done: Promise<void>;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,6 +66,7 @@ export class EventDispatcher {
   private readonly queues = new Map<string, SessionQueue>();
   /** Every event here, queued or awaiting its record; a copy offered again meanwhile waits with it. */
   private readonly held = new Map<string, DeliverableEvent[]>();
+  private readonly inHand = new Set<InHand>();
   private readonly recordedChecks: MicroBatcher<string, boolean>;
   private readonly recorder: DeliveryRecorder;
   private readonly posts: ConcurrencyLimit;
@@ -86,14 +95,13 @@ export class EventDispatcher {
     this.keepalive.unref();
   }
 
-  accept(event: DeliverableEvent): void {
+  accept(event: StreamDeliverable): void {
     const copies = this.held.get(event.eventId);
     // Offered again while here (the stream's redelivery, the shard taken up again): the first
     // copy's outcome settles both, so the event is never POSTed twice from here.
     if (copies) return void copies.push(event);
     this.held.set(event.eventId, [event]);
-    const payload = event.payload as Partial<StreamPayload>;
-    const key = `${payload.customerId}/${payload.sessionId}`;
+    const key = `${event.payload.customerId}/${event.payload.sessionId}`;
     const queue = this.queues.get(key) ?? { events: [], running: false, unrecorded: 0, wake: null };
     queue.events.push({ event, recorded: this.checkRecorded(event.eventId) });
     this.queues.set(key, queue);
@@ -110,27 +118,49 @@ export class EventDispatcher {
   }
 
   /** Forgets the queued events of sessions in a shard this dispatcher no longer owns. */
-  forgetWhere(belongs: (payload: StreamPayload) => boolean): void {
+  forgetWhere(belongs: (payload: StreamEvent) => boolean): void {
     for (const queue of this.queues.values()) {
       queue.events = queue.events.filter(({ event }) => {
-        if (!belongs(event.payload as StreamPayload)) return true;
+        if (!belongs(event.payload)) return true;
         this.held.delete(event.eventId);
         return false;
       });
     }
   }
 
+  /**
+   * Resolves once the deliveries in hand for sessions that `belong` are over (POSTed and their
+   * record written, or its first write failed). A dispatcher letting a shard go waits for them, so
+   * the receiver's answer is recorded and the next owner does not POST the same event again.
+   */
+  async finishInHand(belongs: (payload: StreamEvent) => boolean): Promise<void> {
+    const over = [...this.inHand].filter((delivery) => belongs(delivery.payload));
+    await Promise.allSettled(over.map((delivery) => delivery.done));
+  }
+
   private async drain(key: string, queue: SessionQueue): Promise<void> {
     queue.running = true;
     for (let head = queue.events[0]; head !== undefined && !this.stopped; head = queue.events[0]) {
+      let over: () => void = () => undefined;
       try {
         await this.roomIn(queue);
         if (queue.events[0] !== head) continue; // forgotten meanwhile: the shard changed hands
+        const delivery: InHand = {
+          payload: head.event.payload,
+          done: new Promise<void>((resolve) => (over = resolve)),
+        };
+        this.inHand.add(delivery);
+        const finished = over;
+        over = () => {
+          this.inHand.delete(delivery);
+          finished();
+        };
         const record = await this.attempt(head);
         if (queue.events[0] === head) queue.events.shift();
         queue.unrecorded += 1;
-        void this.settle(key, queue, head.event, record);
+        void this.settle(key, queue, head.event, record, over);
       } catch (error) {
+        over();
         // The already-recorded check or the webhook lookup failed (database unreachable): ask again.
         this.logger.warn(
           { err: error, eventId: head.event.eventId },
@@ -158,13 +188,19 @@ export class EventDispatcher {
   private async settle(
     key: string,
     queue: SessionQueue,
-    event: DeliverableEvent,
+    event: StreamDeliverable,
     record: DeliveryRecord | null,
+    firstWriteOver: () => void,
   ): Promise<void> {
     let recorded = false;
     try {
-      recorded = await this.recorder.settle({ eventId: event.eventId, record }, () => this.stopped);
+      recorded = await this.recorder.settle(
+        { eventId: event.eventId, record },
+        () => this.stopped,
+        firstWriteOver,
+      );
     } finally {
+      firstWriteOver();
       queue.unrecorded -= 1;
       queue.wake?.();
       queue.wake = null;
@@ -188,7 +224,7 @@ export class EventDispatcher {
   /** POSTs the event once; null when there is nothing to send (already recorded, or no enabled webhook). */
   private async attempt(queued: QueuedEvent): Promise<DeliveryRecord | null> {
     const { event } = queued;
-    const payload = event.payload as StreamPayload;
+    const payload = event.payload;
     if (await queued.recorded) return null;
     const webhook = await this.directory.get(payload.customerId);
     // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6).
@@ -202,6 +238,7 @@ export class EventDispatcher {
         url: webhook.url,
         secret: webhook.secret,
         payload,
+        trace: event.headers,
       }),
     );
   }

@@ -38,7 +38,10 @@ class WebhookDispatcherService {
       dispatcherId,
       observeLeaseLosses('webhook-dispatcher', ports.leases),
       ports.registry,
-      observeShardOwner('webhook-dispatcher', new DispatcherShardOwner(ports.events, this.dispatcher)),
+      observeShardOwner(
+        'webhook-dispatcher',
+        new DispatcherShardOwner(ports.events, this.dispatcher, logger),
+      ),
       logger.child({ dispatcherId }),
       DEFAULT_SHARD_KEEPER_OPTIONS,
     );
@@ -48,7 +51,7 @@ class WebhookDispatcherService {
     await this.directory.start();
     this.subscription = await this.ports.bus.serve(
       DISPATCH_SUBJECT,
-      (payload) => this.commands.handle(payload),
+      (payload, message) => this.commands.handle(payload, message),
       {
         queue: DISPATCH_QUEUE,
       },

@@ -14,6 +14,8 @@ export interface Delivery {
   secret: string;
   /** The event body without `deliveryId` (added here, so the signature covers it). */
   payload: { event: string; sessionId: string; timestamp: string } & Record<string, unknown>;
+  /** The trace context its stream event was published with (headers), so the POST joins that trace. */
+  trace?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import { ERROR_STATUS, type ErrorCode } from './error-codes';
+import { ERROR_STATUS, ERRORS, type ErrorCode } from './error-codes';
 
 describe('ApiError', () => {
   it.each([
@@ -65,5 +65,15 @@ describe('ApiError', () => {
   it('never puts the extra headers into the body', () => {
     const body = new ApiError('unavailable', 'Try later.', undefined, { 'Retry-After': '5' }).toBody();
     expect(JSON.stringify(body)).not.toContain('Retry-After');
+  });
+
+  it('without a message carries the message its code has in the one table', () => {
+    for (const code of Object.keys(ERRORS) as ErrorCode[]) {
+      const error = new ApiError(code);
+      expect(error.message).toBe(ERRORS[code].message);
+      expect(error.message.length).toBeGreaterThan(5);
+      expect(error.status).toBe(ERRORS[code].status);
+      expect(ERROR_STATUS[code]).toBe(ERRORS[code].status);
+    }
   });
 });

@@ -32,7 +32,7 @@ export class AccountDirectory {
     if (cached) return cached;
     const found = await orUnavailable('database', () => this.accounts.findWithPlan(accountId));
     // A key whose account is gone authenticates nothing.
-    if (!found) throw new ApiError('unauthorized', 'Missing or invalid API key.');
+    if (!found) throw new ApiError('unauthorized');
     const access: AccountAccess = {
       accountId: found.account.id,
       suspended: found.account.suspended,

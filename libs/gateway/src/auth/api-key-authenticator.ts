@@ -9,9 +9,6 @@ import type { Principal } from './principal';
 /** How precise a key's "last used" time is. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const UNAUTHORIZED_MESSAGE =
-  'Missing or invalid API key. Send it as "x-api-key: <key>" or "Authorization: Bearer <key>".';
-
 /**
  * Resolves API keys to principals. Lookups are cached by key hash; a revocation published on the
  * invalidation bus evicts the key on every gateway at once, and the TTL bounds staleness if a
@@ -42,20 +39,20 @@ export class ApiKeyAuthenticator {
   }
 
   async authenticate(key: string | null): Promise<Principal> {
-    if (key === null || !looksLikeApiKey(key)) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    if (key === null || !looksLikeApiKey(key)) throw new ApiError('unauthorized');
     const hash = hashApiKey(key);
     const cached = this.cache.get(hash);
     if (cached) return this.used(cached);
-    if (this.unknown.has(hash)) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    if (this.unknown.has(hash)) throw new ApiError('unauthorized');
     const found = await orUnavailable('database', () => this.keys.findActiveByHash(hash));
     if (!found) {
       this.unknown.set(hash, true);
-      throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+      throw new ApiError('unauthorized');
     }
     const principal: Principal = { keyId: found.id, accountId: found.accountId, scope: found.scope };
     // A key being rotated leaves the cache when its revocation comes, not up to a TTL later.
     const untilRevoked = found.revokesAt ? found.revokesAt.getTime() - Date.now() : Infinity;
-    if (untilRevoked <= 0) throw new ApiError('unauthorized', UNAUTHORIZED_MESSAGE);
+    if (untilRevoked <= 0) throw new ApiError('unauthorized');
     this.cache.set(hash, principal, untilRevoked < 30_000 ? { ttl: Math.ceil(untilRevoked) } : undefined);
     return this.used(principal);
   }

@@ -1,4 +1,5 @@
 import { ApiError } from '@jumbe/contracts';
+import { requestIdOf } from '@jumbe/telemetry';
 import type { RateLimiter } from '@jumbe/coordination';
 import { billingCycleAt, scopeAllows } from '@jumbe/domain';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
@@ -68,7 +69,13 @@ export class CustomerAuthGuard implements CanActivate {
       );
     }
     request.body = decodeJsonBody(request.body, this.bodyLimit);
-    request.customer = { principal, access, cycle: hit.cycle, usage: hit.counters };
+    request.customer = {
+      principal,
+      access,
+      cycle: hit.cycle,
+      usage: hit.counters,
+      requestId: requestIdOf(request),
+    };
     return true;
   }
 

@@ -71,7 +71,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const code = status === undefined ? undefined : CODE_FOR_STATUS[status];
     if (code) return new ApiError(code, (exception as Error).message);
     if (status !== undefined) return new ApiError('validation_error', (exception as Error).message);
-    return new ApiError('internal_error', 'Internal error. It has been logged.');
+    return new ApiError('internal_error');
   }
 }
 

@@ -3,7 +3,12 @@ import {
   type OutboundMessage,
   parseInput,
   sendInteractiveSchema,
+  sendContactSchema,
+  sendLocationSchema,
   sendMediaSchema,
+  sendReactionSchema,
+  sendRevokeSchema,
+  sendEditSchema,
   sendTextSchema,
 } from '@jumbe/contracts';
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
@@ -23,7 +28,16 @@ import { SessionCommandClient } from '../sessions/session-command.client';
 
 export type MessageKind = OutboundMessage['kind'];
 
-const SCHEMAS = { text: sendTextSchema, media: sendMediaSchema, interactive: sendInteractiveSchema } as const;
+const SCHEMAS = {
+  text: sendTextSchema,
+  media: sendMediaSchema,
+  interactive: sendInteractiveSchema,
+  location: sendLocationSchema,
+  contact: sendContactSchema,
+  reaction: sendReactionSchema,
+  revoke: sendRevokeSchema,
+  edit: sendEditSchema,
+} as const;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface SendOutcome {
@@ -34,7 +48,7 @@ export interface SendOutcome {
 /**
  * The send path: validate, check the media URL, honour Idempotency-Key, hand the message to the
  * worker that owns the session, count it. Every failure is logged as a failed send and counted
- * (CONTRACT §5); the worker logs the ones it produces (not connected, network errors) itself.
+ * (CONTRACT §5), those the worker reports (not connected, network errors) included: here, once.
  */
 @Injectable()
 export class MessageSender {
@@ -68,12 +82,15 @@ export class MessageSender {
         claimed = idempotencyKey;
       }
       const { sessionId, ...body } = input;
-      const result = await this.commands.send({
-        type: 'message.send',
-        accountId,
-        sessionId,
-        message: { kind, body } as OutboundMessage,
-      });
+      const result = await this.commands.send(
+        {
+          type: 'message.send',
+          accountId,
+          sessionId,
+          message: { kind, body } as OutboundMessage,
+        },
+        customer.requestId,
+      );
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };
       this.meter.count(accountId, 'messagesSent');
       countSend(kind, 'sent');
@@ -140,13 +157,6 @@ export class MessageSender {
     error: ApiError,
   ): Promise<void> {
     this.meter.count(accountId, 'sendFailures');
-    // The worker already logged the failures it produced; the gateway logs the rest.
-    if (
-      error.code === 'session_not_connected' ||
-      error.code === 'network_error' ||
-      error.code === 'media_fetch_failed'
-    )
-      return;
     const body = typeof rawBody === 'object' && rawBody !== null ? (rawBody as Record<string, unknown>) : {};
     // The refused values are the client's, NUL bytes and broken UTF-16 included: made storable
     // here, or PostgreSQL would refuse the very record that explains the refusal.

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_SCHEMAS } from '@jumbe/contracts';
 import { buildOpenApiDocument } from './openapi-document';
 import { ROUTES } from './route-catalogue';
 
@@ -130,4 +131,21 @@ describe('buildOpenApiDocument', () => {
     const text = JSON.stringify(document);
     expect(JSON.parse(text)).toStrictEqual(document);
   });
+
+  it('documents every webhook event type, with the delivery id in its body', () => {
+    const document = buildOpenApiDocument('test') as {
+      webhooks: Record<
+        string,
+        { post: { requestBody: { content: Record<string, { schema: JsonObject }> } } }
+      >;
+    };
+    expect(Object.keys(document.webhooks).sort()).toEqual(Object.keys(WEBHOOK_EVENT_SCHEMAS).sort());
+    for (const [name, operation] of Object.entries(document.webhooks)) {
+      const schema = operation.post.requestBody.content['application/json']!.schema;
+      expect(schema['required']).toEqual(expect.arrayContaining(['event', 'deliveryId', 'customerId']));
+      expect((schema['properties'] as Record<string, JsonObject>)['event']).toMatchObject({ const: name });
+    }
+  });
 });
+
+type JsonObject = Record<string, unknown>;

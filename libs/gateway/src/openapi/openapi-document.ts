@@ -1,4 +1,11 @@
-import { ERROR_STATUS, errorBodySchema, type ErrorCode } from '@jumbe/contracts';
+import {
+  deliveredEventSchema,
+  ERROR_STATUS,
+  errorBodySchema,
+  type ErrorCode,
+  WEBHOOK_EVENT_SCHEMAS,
+  type WebhookEventName,
+} from '@jumbe/contracts';
 import { z } from 'zod';
 import { ROUTES, type RouteDescription } from './route-catalogue';
 
@@ -50,7 +57,30 @@ export function buildOpenApiDocument(version: string): JsonSchema {
       schemas: { Error: toSchema(errorBodySchema, 'output') },
     },
     paths,
+    webhooks: webhookOperations(),
   };
+}
+
+/** What the account's webhook receives: one signed POST per event (from libs/contracts' schemas). */
+function webhookOperations(): Record<string, unknown> {
+  const names = Object.keys(WEBHOOK_EVENT_SCHEMAS) as WebhookEventName[];
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        post: {
+          summary: `The ${name} event`,
+          description:
+            "Signed with the account's webhook secret: `X-Service-Signature` over `X-Service-Timestamp` and the body, and the same as Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`). `X-Service-Event` names the event; `X-Service-Delivery` equals the body's `deliveryId` (de-duplicate on it). Answer 2xx within 10 s; anything else is a failed delivery.",
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(deliveredEventSchema(name), 'output') } },
+          },
+          responses: { '200': { description: 'Received (any 2xx).' } },
+        },
+      },
+    ]),
+  );
 }
 
 function operation(route: RouteDescription): Record<string, unknown> {

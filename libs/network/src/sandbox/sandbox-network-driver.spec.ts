@@ -225,16 +225,18 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       const { session, ref } = await connected(network);
       const to = '254700000001@s.whatsapp.net';
 
-      const text = await session.sendText({ to, text: 'Habari' });
-      const media = await session.sendMedia({
+      const text = await session.send({ kind: 'text', to, text: 'Habari' });
+      const media = await session.send({
+        kind: 'media',
         to,
         url: 'https://example.com/menu.pdf',
         type: 'document',
         fileName: 'menu.pdf',
         caption: undefined,
       });
-      const actions = [{ type: 'reply', id: 'yes', title: 'Yes' }];
-      const interactive = await session.sendInteractive({
+      const actions = [{ type: 'reply' as const, id: 'yes', label: 'Yes' }];
+      const interactive = await session.send({
+        kind: 'interactive',
         to: '120363000000000001@g.us',
         text: 'Confirm?',
         actions,
@@ -269,7 +271,7 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       const { session, events } = await open(network, freshRef(), false);
       await events.waitForLink('qr');
       const error = await session
-        .sendText({ to: '254700000001@s.whatsapp.net', text: 'hi' })
+        .send({ kind: 'text', to: '254700000001@s.whatsapp.net', text: 'hi' })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkSendError);
       expect(error).toMatchObject({ code: 'session_not_connected' });
@@ -279,7 +281,12 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       const { session } = await connected(driver());
       await session.close();
       await expect(
-        session.sendMedia({ to: '254700000001@s.whatsapp.net', url: 'https://x.test/a.png', type: 'image' }),
+        session.send({
+          kind: 'media',
+          to: '254700000001@s.whatsapp.net',
+          url: 'https://x.test/a.png',
+          type: 'image',
+        }),
       ).rejects.toMatchObject({ code: 'session_not_connected' });
     });
   });
@@ -436,7 +443,9 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       const before = Date.now();
       await network.control().disconnect(ref, 'network');
       expect(events.links.slice(dropped)).toEqual([{ type: 'connecting' }]);
-      await expect(session.sendText({ to: '254700000001@s.whatsapp.net', text: 'x' })).rejects.toMatchObject({
+      await expect(
+        session.send({ kind: 'text', to: '254700000001@s.whatsapp.net', text: 'x' }),
+      ).rejects.toMatchObject({
         code: 'session_not_connected',
       });
       await network.control().inbound(ref, { from: '254711000111', text: 'while away' });
@@ -449,7 +458,7 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
         { type: 'connected', phoneNumber },
       ]);
       expect((await events.waitForInbound(1))[0]?.text).toBe('while away');
-      await session.sendText({ to: '254700000001@s.whatsapp.net', text: 'back' });
+      await session.send({ kind: 'text', to: '254700000001@s.whatsapp.net', text: 'back' });
     });
   });
 
@@ -520,7 +529,11 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       const workerA = driver();
       const workerB = driver({}, otherWorkerStore);
       const { ref, session, events, phoneNumber } = await connected(workerA);
-      const sent = await session.sendText({ to: '254700000001@s.whatsapp.net', text: 'before the move' });
+      const sent = await session.send({
+        kind: 'text',
+        to: '254700000001@s.whatsapp.net',
+        text: 'before the move',
+      });
       events.failNextInbound(1_000); // worker A can no longer record anything
       const { id } = await workerA.control().inbound(ref, { from: '254711000111', text: 'unrecorded' });
       await eventually('a failed delivery', () => events.deliveryAttempts > 0);
@@ -532,7 +545,8 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       expect(moved.events.links).toEqual([{ type: 'connecting' }, { type: 'connected', phoneNumber }]);
 
       expect((await moved.events.waitForInbound(1))[0]?.id).toBe(id);
-      const again = await moved.session.sendText({
+      const again = await moved.session.send({
+        kind: 'text',
         to: '254700000001@s.whatsapp.net',
         text: 'after the move',
       });

@@ -19,11 +19,10 @@ export const NATIVE_FLOW_BUTTON: Record<InteractiveAction['type'], string> = {
  * content itself). Pure, so every action type can be checked against the proto it becomes.
  */
 export function buildInteractiveContent(message: OutboundInteractive): proto.IMessage {
-  const actions = message.actions as InteractiveAction[];
   const interactiveMessage: proto.Message.IInteractiveMessage = {
     body: { text: message.text },
     nativeFlowMessage: {
-      buttons: actions.map(toButton),
+      buttons: message.actions.map(toButton),
       messageParamsJson: '',
       messageVersion: 1,
     },

@@ -362,14 +362,14 @@ describe('WhatsAppNetworkDriver: sends', () => {
     const session = await driver.open(REF, new EventRecorder(), { linked: false, token: TOKEN });
     (await network.socket(1)).showQr('2@ref');
     const error = await session
-      .sendText({ to: `${PHONE}@s.whatsapp.net`, text: 'hi' })
+      .send({ kind: 'text', to: `${PHONE}@s.whatsapp.net`, text: 'hi' })
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'session_not_connected' });
   });
 
   it('sends text and answers with Baileys’ key', async () => {
     const { session, socket } = await connectedSession();
-    const key = await session.sendText({ to: '255700000001@s.whatsapp.net', text: 'Habari' });
+    const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'Habari' });
     const [sent] = socket.sent;
     expect(sent?.message.message?.extendedTextMessage?.text ?? sent?.message.message?.conversation).toBe(
       'Habari',
@@ -379,7 +379,7 @@ describe('WhatsAppNetworkDriver: sends', () => {
 
   it('serves a recipient’s retry request for a sent message through getMessage', async () => {
     const { session, socket } = await connectedSession();
-    const key = await session.sendText({ to: '255700000001@s.whatsapp.net', text: 'again?' });
+    const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'again?' });
     const message = await socket.config.getMessage?.({ remoteJid: key.remoteJid, id: key.id, fromMe: true });
     expect(message?.extendedTextMessage?.text ?? message?.conversation).toBe('again?');
   });
@@ -387,7 +387,11 @@ describe('WhatsAppNetworkDriver: sends', () => {
   it('serves a retry request after a restart or hand-over: sent messages are kept sealed in the store', async () => {
     const sentMessages = new MemorySentMessageStore();
     const first = await connectedSession({ sentMessages });
-    const key = await first.session.sendText({ to: '255700000001@s.whatsapp.net', text: 'survives' });
+    const key = await first.session.send({
+      kind: 'text',
+      to: '255700000001@s.whatsapp.net',
+      text: 'survives',
+    });
     await first.session.close();
     const [sealed] = [...sentMessages.rows.values()];
     expect(sealed?.includes(Buffer.from('survives'))).toBe(false);
@@ -406,7 +410,9 @@ describe('WhatsAppNetworkDriver: sends', () => {
   it('maps a failing socket to network_error', async () => {
     const { session, socket } = await connectedSession();
     socket.failSends = new Error('Connection Closed');
-    await expect(session.sendText({ to: '255700000001@s.whatsapp.net', text: 'x' })).rejects.toMatchObject({
+    await expect(
+      session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'x' }),
+    ).rejects.toMatchObject({
       code: 'network_error',
     });
   });

@@ -4,7 +4,6 @@ import type { EventPublisher, MessageBus } from '@jumbe/messaging';
 import type { NetworkDriver } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
-import type { SendFailureRecorder } from './send-failure-recorder';
 import type { SessionStore } from './session-store';
 
 /**
@@ -18,7 +17,6 @@ export interface SessionWorkerPorts {
   driver: NetworkDriver;
   sessions: SessionStore;
   credentials: CredentialStore;
-  sendFailures: SendFailureRecorder;
   bus: MessageBus;
   events: EventPublisher;
   leases: ShardLeaseStore;

@@ -1,6 +1,6 @@
 import { shardOf } from '@jumbe/domain';
 import { SandboxNetworkDriver, type SandboxStore } from '@jumbe/network';
-import { NetworkCredentialStore, SendFailureRepository, SessionRepository } from '@jumbe/persistence';
+import { NetworkCredentialStore, SessionRepository } from '@jumbe/persistence';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { InboundRelay } from '../inbound-relay';
@@ -23,7 +23,6 @@ export function startTestWorker(dataSource: DataSource, store: SandboxStore): Te
   const host = new SessionHost(driver, {
     sessions: new SessionRepository(dataSource),
     credentials: new NetworkCredentialStore(dataSource),
-    failures: new SendFailureRepository(dataSource),
     inbound: new InboundRelay(publisher),
     logger: pino({ level: 'silent' }),
   });

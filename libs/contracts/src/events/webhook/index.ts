@@ -1,0 +1,4 @@
+export * from './event-envelope';
+export * from './message-received.event';
+export * from './webhook-events';
+export * from './webhook-test.event';

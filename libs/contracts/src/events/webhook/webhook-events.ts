@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { deliveryIdField } from './event-envelope';
+import { messageReceivedEventSchema } from './message-received.event';
+import { webhookTestEventSchema } from './webhook-test.event';
+
+/**
+ * Every webhook event type, by name: the one home of their shapes. The worker and dispatcher
+ * build events of these types, the dispatcher validates what it reads from the stream against
+ * them, the OpenAPI document's `webhooks` section is generated from them, and the receiver
+ * package's types are tested against them. Version 1, as the stream's subjects say
+ * (`jumbe.v1.events`); a breaking change is a new version, never an edit.
+ */
+export const WEBHOOK_EVENT_SCHEMAS = {
+  'message.received': messageReceivedEventSchema,
+  'webhook.test': webhookTestEventSchema,
+} as const;
+
+export type WebhookEventName = keyof typeof WEBHOOK_EVENT_SCHEMAS;
+
+/** Any event as it travels on the event stream (before the dispatcher adds its delivery id). */
+export const streamEventSchema = z.discriminatedUnion('event', [
+  messageReceivedEventSchema,
+  webhookTestEventSchema,
+]);
+export type StreamEvent = z.output<typeof streamEventSchema>;
+
+/** An event as a webhook receives it: with the delivery id. */
+export function deliveredEventSchema<N extends WebhookEventName>(name: N) {
+  return WEBHOOK_EVENT_SCHEMAS[name].extend(deliveryIdField);
+}
+
+export type MessageReceivedEventV1 = z.output<typeof messageReceivedEventSchema>;
+export type WebhookTestEventV1 = z.output<typeof webhookTestEventSchema>;

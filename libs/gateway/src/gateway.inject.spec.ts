@@ -1,0 +1,193 @@
+import 'reflect-metadata';
+import { type CommandReply, replyError } from '@jumbe/contracts';
+import { shardOf, shardSubject } from '@jumbe/domain';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpApp } from './bootstrap/create-http-app';
+import { GatewayModule } from './gateway.module';
+import { MemoryGatewayWorld } from './test-support/memory-gateway-ports';
+
+/**
+ * The gateway's HTTP layer in process, on memory ports and Fastify's inject(): guards, the error
+ * envelope and each controller's error paths, fast. The end-to-end suites run the same routes
+ * against real processes, PostgreSQL, NATS and Redis.
+ */
+describe('the gateway in process (memory ports, inject)', () => {
+  let world: MemoryGatewayWorld;
+  let app: NestFastifyApplication;
+
+  beforeEach(async () => {
+    world = new MemoryGatewayWorld();
+    const ports = world.ports();
+    app = await createHttpApp(GatewayModule.register(ports), ports);
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, key?: string, body?: unknown) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        ...(key ? { 'x-api-key': key } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+
+  /** Answers the default session's commands as its worker would. */
+  const workerAnswers = async (accountId: string, reply: CommandReply) => {
+    await world.bus.serve(shardSubject(shardOf(accountId, 'default')), async () => reply);
+  };
+
+  describe('customer authentication and limits', () => {
+    it('refuses a missing, malformed or unknown key with 401 in the error envelope', async () => {
+      for (const key of [undefined, 'not-a-key', 'jmb_' + 'x'.repeat(40)]) {
+        const response = await call('GET', '/api/v1/usage', key);
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ message: expect.any(String), error: { code: 'unauthorized' } });
+      }
+    });
+
+    it('refuses a suspended account with 403 account_suspended', async () => {
+      const { key } = world.addCustomer({ suspended: true });
+      const response = await call('GET', '/api/v1/usage', key);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('account_suspended');
+    });
+
+    it('lets a read-only key read but not send (403 forbidden)', async () => {
+      const { key } = world.addCustomer({ scope: 'read' });
+      expect((await call('GET', '/api/v1/usage', key)).statusCode).toBe(200);
+      const response = await call('POST', '/api/v1/messages/text', key, { to: '254711111111', text: 'hi' });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error.code).toBe('forbidden');
+    });
+
+    it('answers 402 monthly_limit_reached once the plan’s hits are used', async () => {
+      const { key } = world.addCustomer({ monthlyApiHits: 1 });
+      expect((await call('GET', '/api/v1/usage', key)).statusCode).toBe(200);
+      const response = await call('GET', '/api/v1/usage', key);
+      expect(response.statusCode).toBe(402);
+      expect(response.json().error.code).toBe('monthly_limit_reached');
+    });
+
+    it('refuses a wrong admin token with 401 before any admin operation runs', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/v1/admin/plans',
+        headers: { authorization: 'Bearer wrong-token' },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().error.code).toBe('unauthorized');
+    });
+  });
+
+  describe('the error envelope', () => {
+    it('answers bad JSON with 400 invalid_json and a non-JSON body with 415', async () => {
+      const { key } = world.addCustomer();
+      const bad = await call('POST', '/api/v1/messages/text', key, '{"to":');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.code).toBe('invalid_json');
+      const plain = await app.inject({
+        method: 'POST',
+        url: '/api/v1/messages/text',
+        headers: { 'x-api-key': key, 'content-type': 'text/plain' },
+        payload: 'hello',
+      });
+      expect(plain.statusCode).toBe(415);
+      expect(plain.json().error.code).toBe('unsupported_media_type');
+    });
+
+    it('answers an unknown route with 404 not_found in the envelope', async () => {
+      const response = await call('GET', '/api/v1/nowhere');
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({
+        message: expect.stringContaining('No route'),
+        error: { code: 'not_found' },
+      });
+    });
+  });
+
+  describe('sends', () => {
+    it('refuses an invalid body with validation details, and logs the failed send', async () => {
+      const { accountId, key } = world.addCustomer();
+      const response = await call('POST', '/api/v1/messages/text', key, { text: 'no recipient' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'validation_error', details: [{ path: '/to' }] });
+      expect(world.failures).toEqual([
+        expect.objectContaining({ accountId, code: 'validation_error', type: 'text' }),
+      ]);
+    });
+
+    it('passes on the worker’s session_not_connected and logs that failed send exactly once', async () => {
+      const { accountId, key } = world.addCustomer();
+      await workerAnswers(
+        accountId,
+        replyError('session_not_connected', 'Session "default" is not connected.'),
+      );
+      const response = await call('POST', '/api/v1/messages/text', key, { to: '254711111111', text: 'hi' });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error.code).toBe('session_not_connected');
+      expect(world.failures).toEqual([
+        expect.objectContaining({
+          accountId,
+          sessionId: 'default',
+          to: '254711111111',
+          type: 'text',
+          code: 'session_not_connected',
+        }),
+      ]);
+    });
+
+    it('answers 503 with Retry-After when no worker owns the session, and logs the failed send', async () => {
+      const { key } = world.addCustomer();
+      const response = await call('POST', '/api/v1/messages/text', key, { to: '254711111111', text: 'hi' });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBeDefined();
+      expect(world.failures.map((failure) => failure.code)).toEqual(['unavailable']);
+    });
+  });
+
+  describe('sessions and webhooks', () => {
+    it('lists only the calling account’s sessions', async () => {
+      const a = world.addCustomer();
+      const b = world.addCustomer();
+      for (const accountId of [a.accountId, b.accountId]) {
+        world.sessions.push({
+          accountId,
+          sessionId: 'default',
+          shard: 0,
+          state: 'connected',
+          phoneNumber: '254700000001',
+          reason: null,
+          ownerToken: 1,
+          updatedAt: new Date(),
+        });
+      }
+      const response = await call('GET', '/api/v1/sessions', a.key);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toHaveLength(1);
+    });
+
+    it('refuses a webhook URL on a private network with 400 invalid_webhook_url', async () => {
+      const { key } = world.addCustomer();
+      const response = await call('PATCH', '/api/v1/webhook', key, { url: 'http://127.0.0.1:9/hook' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'invalid_webhook_url',
+        details: [{ path: '/url' }],
+      });
+    });
+
+    it('answers POST /webhook/test with 503 when no dispatcher answers', async () => {
+      const { key } = world.addCustomer();
+      const response = await call('POST', '/api/v1/webhook/test', key, {});
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error.code).toBe('unavailable');
+    });
+  });
+});

@@ -1,0 +1,137 @@
+import { loadConfig } from '@jumbe/config';
+import { MemoryInvalidationBus, MemoryRateLimiter, MemoryUsageCounterStore } from '@jumbe/coordination';
+import {
+  type Account,
+  type ActiveKey,
+  type DailyHits,
+  type DeliveryRecord,
+  generateApiKey,
+  hashApiKey,
+  type IdempotencyClaim,
+  type KeyScope,
+  type NewSendFailure,
+  type Plan,
+  SECRET_PURPOSES,
+  SecretBox,
+  type SendFailure,
+  type SessionRecord,
+  type StoredWebhook,
+  type UsageCounters,
+  ZERO_USAGE,
+} from '@jumbe/domain';
+import { InProcessMessageBus } from '@jumbe/messaging';
+import type { OperatorService } from '@jumbe/operator';
+import pino from 'pino';
+import type { GatewayPorts } from '../ports/gateway-ports';
+
+/**
+ * The gateway's ports on plain memory, for in-process tests of its HTTP layer (guards, the
+ * exception filter, controllers' error paths) without PostgreSQL or other processes. Each store
+ * keeps only what those tests read back; the real ones are tested against PostgreSQL.
+ */
+export class MemoryGatewayWorld {
+  readonly accounts = new Map<string, { account: Account; plan: Plan }>();
+  readonly keys = new Map<string, ActiveKey>();
+  readonly failures: SendFailure[] = [];
+  readonly sessions: SessionRecord[] = [];
+  readonly webhooks = new Map<string, StoredWebhook>();
+  readonly bus = new InProcessMessageBus();
+  private nextId = 1;
+
+  /** An account on a plan, with one key of the given scope; returns the key. */
+  addCustomer(options: { monthlyApiHits?: number; suspended?: boolean; scope?: KeyScope } = {}): {
+    accountId: string;
+    key: string;
+  } {
+    const accountId = `00000000-0000-4000-8000-${String(this.nextId++).padStart(12, '0')}`;
+    const plan: Plan = {
+      id: `plan-${accountId}`,
+      name: 'test',
+      monthlyApiHits: options.monthlyApiHits ?? 1_000,
+      maxSessions: 5,
+      createdAt: new Date(),
+    };
+    const account: Account = {
+      id: accountId,
+      name: `customer ${accountId}`,
+      planId: plan.id,
+      suspended: options.suspended ?? false,
+      createdAt: new Date(),
+    };
+    this.accounts.set(accountId, { account, plan });
+    const key = generateApiKey();
+    this.keys.set(hashApiKey(key), {
+      id: `key-${accountId}`,
+      accountId,
+      scope: options.scope ?? 'full',
+      revokesAt: null,
+    });
+    return { accountId, key };
+  }
+
+  ports(overrides: Partial<GatewayPorts> = {}): GatewayPorts {
+    const config = {
+      ...loadConfig({ JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: 'admin-token-for-tests-0123456789' }),
+      // Short, so "no worker answers" is a quick 503 here, not the production hand-over wait.
+      commandTimeoutMs: 300,
+    };
+    const usage = new Map<string, UsageCounters>();
+    return {
+      config,
+      logger: pino({ level: 'silent' }),
+      health: { version: 'test', startedAt: new Date(), probes: { database: ok, bus: ok, coordination: ok } },
+      apiKeys: {
+        findActiveByHash: async (hash) => this.keys.get(hash) ?? null,
+        markUsed: async () => undefined,
+      },
+      accounts: { findWithPlan: async (id) => this.accounts.get(id) ?? null },
+      usageLedger: {
+        load: async (accountId, period) => usage.get(`${accountId}/${period}`) ?? ZERO_USAGE,
+        saveManyAtLeast: async (rows) => {
+          for (const row of rows) usage.set(`${row.accountId}/${row.periodStart}`, row.counters);
+        },
+      },
+      dailyUsage: {
+        addHits: async (_rows: readonly DailyHits[]) => undefined,
+        hitsBetween: async () => new Map(),
+      },
+      sessions: {
+        list: async (accountId) => this.sessions.filter((s) => s.accountId === accountId),
+        countActive: async (accountId) =>
+          this.sessions.filter((s) => s.accountId === accountId && s.state !== 'disconnected').length,
+      },
+      sendFailures: {
+        record: async (failure: NewSendFailure) =>
+          void this.failures.unshift({
+            ...failure,
+            id: `f${this.failures.length + 1}`,
+            createdAt: new Date(),
+          }),
+        list: async (accountId, { limit }) =>
+          this.failures.filter((f) => f.accountId === accountId).slice(0, limit),
+      },
+      idempotency: {
+        claim: async (): Promise<IdempotencyClaim> => ({ kind: 'new' }),
+        complete: async () => undefined,
+        release: async () => undefined,
+      },
+      webhooks: {
+        find: async (accountId) => this.webhooks.get(accountId) ?? null,
+        save: async (webhook) =>
+          void this.webhooks.set(webhook.accountId, { ...webhook, updatedAt: new Date() }),
+        delete: async (accountId) => void this.webhooks.delete(accountId),
+      },
+      deliveries: { latest: async (): Promise<DeliveryRecord[]> => [] },
+      webhookSecrets: new SecretBox('0'.repeat(64), SECRET_PURPOSES.webhookSigningSecret),
+      // The admin routes' operations need PostgreSQL: the end-to-end suites cover them.
+      operator: {} as OperatorService,
+      bus: this.bus,
+      usageCounters: new MemoryUsageCounterStore(),
+      invalidations: new MemoryInvalidationBus(),
+      rateLimiter: new MemoryRateLimiter(),
+      ...overrides,
+    };
+  }
+}
+
+const ok = async () => undefined;

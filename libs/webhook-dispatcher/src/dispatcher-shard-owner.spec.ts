@@ -1,0 +1,57 @@
+import type { DeliverableEvent, EventSource } from '@jumbe/messaging';
+import pino from 'pino';
+import { DispatcherShardOwner } from './dispatcher-shard-owner';
+import type { EventDispatcher, StreamDeliverable } from './event-dispatcher';
+
+/** A shard's stream as the owner consumes it: hands over the given events and records acks. */
+function streamOf(payloads: unknown[]) {
+  const acked: string[] = [];
+  const source: EventSource = {
+    consume: async (_shard, handler) => {
+      payloads.forEach((payload, i) => {
+        const event: DeliverableEvent = {
+          eventId: `e${i}`,
+          subject: 'jumbe.v1.events.1.a.s',
+          payload,
+          ack: async () => void acked.push(`e${i}`),
+          working: async () => undefined,
+        };
+        handler(event);
+      });
+      return { stop: async () => undefined };
+    },
+  };
+  return { source, acked };
+}
+
+const valid = {
+  event: 'webhook.test',
+  timestamp: '2030-01-01T00:00:00.000Z',
+  customerId: 'acc',
+  sessionId: 'default',
+  data: { message: 'hi' },
+};
+
+describe('DispatcherShardOwner', () => {
+  it('hands schema-valid events to the dispatcher and sets aside (acks) events of unknown shape', async () => {
+    const { source, acked } = streamOf([
+      { event: 'message.received', nonsense: true },
+      valid,
+      'not even an object',
+    ]);
+    const accepted: StreamDeliverable[] = [];
+    const dispatcher = { accept: (event: StreamDeliverable) => void accepted.push(event) };
+    const owner = new DispatcherShardOwner(
+      source,
+      dispatcher as unknown as EventDispatcher,
+      pino({ level: 'silent' }),
+    );
+
+    await owner.adopt(1);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(accepted.map((event) => event.eventId)).toEqual(['e1']);
+    expect(accepted[0]?.payload.customerId).toBe('acc');
+    expect(acked.sort()).toEqual(['e0', 'e2']);
+  });
+});

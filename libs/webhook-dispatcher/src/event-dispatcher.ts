@@ -46,7 +46,7 @@ const DEFAULT_OPTIONS: EventDispatcherOptions = {
 /** How often waiting events tell the stream they are still being worked on. */
 const KEEPALIVE_MS = 30_000;
 
-/** A delivery being made (POST, then its record's first write); a shard let go waits for it. */
+/** A delivery being made (POST, record, acknowledgement); a shard let go waits for it. */
 interface InHand {
   payload: StreamEvent;
   done: Promise<void>;
@@ -129,8 +129,8 @@ export class EventDispatcher {
   }
 
   /**
-   * Resolves once the deliveries in hand for sessions that `belong` are over (POSTed and their
-   * record written, or its first write failed). A dispatcher letting a shard go waits for them, so
+   * Resolves once the deliveries in hand for sessions that `belong` are over (POSTed, recorded
+   * and acknowledged, or the record's first write failed). A dispatcher letting a shard go waits for them, so
    * the receiver's answer is recorded and the next owner does not POST the same event again.
    */
   async finishInHand(belongs: (payload: StreamEvent) => boolean): Promise<void> {
@@ -145,16 +145,7 @@ export class EventDispatcher {
       try {
         await this.roomIn(queue);
         if (queue.events[0] !== head) continue; // forgotten meanwhile: the shard changed hands
-        const delivery: InHand = {
-          payload: head.event.payload,
-          done: new Promise<void>((resolve) => (over = resolve)),
-        };
-        this.inHand.add(delivery);
-        const finished = over;
-        over = () => {
-          this.inHand.delete(delivery);
-          finished();
-        };
+        over = this.takeInHand(head.event.payload);
         const record = await this.attempt(head);
         if (queue.events[0] === head) queue.events.shift();
         queue.unrecorded += 1;
@@ -174,6 +165,17 @@ export class EventDispatcher {
     this.forgetIfIdle(key, queue);
   }
 
+  /** Marks a delivery of the session as in hand; the function returned ends it. */
+  private takeInHand(payload: StreamEvent): () => void {
+    let resolve: () => void = () => undefined;
+    const delivery: InHand = { payload, done: new Promise<void>((done) => (resolve = done)) };
+    this.inHand.add(delivery);
+    return () => {
+      this.inHand.delete(delivery);
+      resolve();
+    };
+  }
+
   private async roomIn(queue: SessionQueue): Promise<void> {
     while (queue.unrecorded >= this.options.maxUnrecordedPerSession && !this.stopped) {
       await new Promise<void>((resolve) => (queue.wake = resolve));
@@ -184,32 +186,32 @@ export class EventDispatcher {
    * Records the event's outcome, then (never before) acknowledges it and any copy of it. The
    * session's slot is free once the record is committed: acknowledging is the stream's round trip,
    * and a lost acknowledgement only makes the stream offer a recorded event again (not re-sent).
+   * `over` is told once the delivery is acknowledged, or its first write failed.
    */
   private async settle(
     key: string,
     queue: SessionQueue,
     event: StreamDeliverable,
     record: DeliveryRecord | null,
-    firstWriteOver: () => void,
+    over: () => void,
   ): Promise<void> {
-    let recorded = false;
     try {
-      recorded = await this.recorder.settle(
-        { eventId: event.eventId, record },
-        () => this.stopped,
-        firstWriteOver,
-      );
+      let recorded = false;
+      try {
+        recorded = await this.recorder.settle({ eventId: event.eventId, record }, () => this.stopped, over);
+      } finally {
+        queue.unrecorded -= 1;
+        queue.wake?.();
+        queue.wake = null;
+        this.forgetIfIdle(key, queue);
+      }
+      if (!recorded) return;
+      const copies = this.held.get(event.eventId) ?? [event];
+      this.held.delete(event.eventId);
+      await Promise.all(copies.map((copy) => this.acknowledge(copy)));
     } finally {
-      firstWriteOver();
-      queue.unrecorded -= 1;
-      queue.wake?.();
-      queue.wake = null;
-      this.forgetIfIdle(key, queue);
+      over();
     }
-    if (!recorded) return;
-    const copies = this.held.get(event.eventId) ?? [event];
-    this.held.delete(event.eventId);
-    await Promise.all(copies.map((copy) => this.acknowledge(copy)));
   }
 
   private async acknowledge(event: DeliverableEvent): Promise<void> {

@@ -6,6 +6,7 @@ const SCENARIOS = {
   shards: './shards.bench.mjs',
   'scale-out': './scale-out.bench.mjs',
   quota: './quota.bench.mjs',
+  inbound: './inbound.bench.mjs',
 };
 
 const name = process.argv[2] ?? 'send-text';

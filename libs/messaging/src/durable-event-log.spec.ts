@@ -46,8 +46,8 @@ class HeldReplyStore implements EventLogStore {
     return backlog;
   }
 
-  remove(eventId: string): Promise<void> {
-    return this.inner.remove(eventId);
+  removeAll(eventIds: string[]): Promise<void> {
+    return this.inner.removeAll(eventIds);
   }
 }
 

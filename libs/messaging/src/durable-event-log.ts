@@ -1,5 +1,6 @@
 import type { EventPublisher, OutgoingEvent } from './event-publisher';
 import type { DeliverableEvent, EventConsumption, EventSource } from './event-source';
+import { MicroBatcher } from './micro-batcher';
 
 /** Where the all-in-one event log keeps events until delivered (PostgreSQL: see libs/persistence). */
 export interface EventLogStore {
@@ -7,7 +8,8 @@ export interface EventLogStore {
   append(event: OutgoingEvent): Promise<boolean>;
   /** The shard's stored events, oldest first. */
   pending(shard: number): Promise<{ eventId: string; subject: string; payload: unknown }[]>;
-  remove(eventId: string): Promise<void>;
+  /** Removes the events (those already gone are skipped). */
+  removeAll(eventIds: string[]): Promise<void>;
 }
 
 type Listener = (event: DeliverableEvent) => void;
@@ -19,8 +21,15 @@ type Listener = (event: DeliverableEvent) => void;
  */
 export class DurableEventLog implements EventPublisher, EventSource {
   private readonly listeners = new Map<number, Listener>();
+  /** Acknowledgements made together share one DELETE. */
+  private readonly removals: MicroBatcher<string, void>;
 
-  constructor(private readonly store: EventLogStore) {}
+  constructor(private readonly store: EventLogStore) {
+    this.removals = new MicroBatcher<string, void>(async (eventIds) => {
+      await this.store.removeAll(eventIds);
+      return eventIds.map(() => undefined);
+    });
+  }
 
   async publish(event: OutgoingEvent): Promise<void> {
     if (!(await this.store.append(event))) return;
@@ -59,7 +68,7 @@ export class DurableEventLog implements EventPublisher, EventSource {
       eventId,
       subject,
       payload,
-      ack: () => this.store.remove(eventId),
+      ack: () => this.removals.submit(eventId),
       working: async () => undefined,
     };
   }

@@ -11,5 +11,6 @@ export * from './event-publisher';
 export * from './jetstream-event-publisher';
 export * from './event-source';
 export * from './durable-event-log';
+export * from './micro-batcher';
 export * from './jetstream-event-source';
 export * from './namespaced-message-bus';

@@ -52,6 +52,7 @@ describe('EventDispatcher', () => {
   const running: { dispatcher: EventDispatcher; consumption: EventConsumption }[] = [];
   let nextShard = 0;
   let nextMessage = 0;
+  const UNRECORDED_PER_SESSION = 4;
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
@@ -132,13 +133,14 @@ describe('EventDispatcher', () => {
     shard: number,
     options: {
       store?: EventLogStore;
-      deliveries?: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'>;
+      deliveries?: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'>;
     } = {},
   ): Promise<DurableEventLog> {
     const log = new DurableEventLog(options.store ?? events);
     const dispatcher = new EventDispatcher(directory, poster, options.deliveries ?? deliveries, logger, {
       retryDelayMs: 20,
       maxRecordTries: 3,
+      maxUnrecordedPerSession: UNRECORDED_PER_SESSION,
     });
     // Straight to the dispatcher, past the shard owner's schema check: these bodies are abridged.
     const consumption = await log.consume(shard, (event) => dispatcher.accept(event as StreamDeliverable));
@@ -286,9 +288,11 @@ describe('EventDispatcher', () => {
     const observed: EventLogStore = {
       append: (event) => events.append(event),
       pending: (s) => events.pending(s),
-      remove: async (eventId) => {
-        recordedWhenRemoved.set(eventId, await deliveries.isRecorded(eventId));
-        await events.remove(eventId);
+      removeAll: async (eventIds) => {
+        for (const eventId of eventIds) {
+          recordedWhenRemoved.set(eventId, await deliveries.isRecorded(eventId));
+        }
+        await events.removeAll(eventIds);
       },
     };
     const log = await dispatchShard(shard, { store: observed });
@@ -395,13 +399,13 @@ describe('EventDispatcher', () => {
     const { accountId, path } = await subscribedAccount();
     let recordCalls = 0;
     // The edge fake: the deliveries table refuses the first write (a dropped connection).
-    const flakyDeliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'> = {
-      record: async (delivery) => {
+    const flakyDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
         recordCalls += 1;
         if (recordCalls === 1) throw new Error('Connection terminated unexpectedly');
-        return deliveries.record(delivery);
+        return deliveries.recordBatch(records, settled);
       },
-      isRecorded: (eventId) => deliveries.isRecorded(eventId),
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: flakyDeliveries });
     const event = inboundEvent(shard, accountId);
@@ -428,14 +432,14 @@ describe('EventDispatcher', () => {
     const shard = freshShard();
     const { accountId, path } = await subscribedAccount();
     // The edge fake: the deliveries table refuses every record that still carries the payload.
-    const refusingDeliveries: Pick<WebhookDeliveryRepository, 'record' | 'isRecorded'> = {
-      record: async (delivery) => {
-        if ((delivery.payload as { unrecordable?: boolean }).unrecordable !== true) {
+    const refusingDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
+        if (records.some((record) => (record.payload as { unrecordable?: boolean }).unrecordable !== true)) {
           throw new Error('unsupported Unicode escape sequence');
         }
-        return deliveries.record(delivery);
+        return deliveries.recordBatch(records, settled);
       },
-      isRecorded: (eventId) => deliveries.isRecorded(eventId),
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: refusingDeliveries });
     const first = inboundEvent(shard, accountId);
@@ -452,5 +456,126 @@ describe('EventDispatcher', () => {
       response: null,
       error: expect.stringContaining('unsupported Unicode escape sequence'),
     });
+  });
+  it("delivers different sessions in parallel, each session's events in publish order, recorded in batches", async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    const sessions = Array.from({ length: 10 }, (_, i) => `line${i}`);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    receiver.on(path, (_request, response) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      setTimeout(
+        () => {
+          inFlight -= 1;
+          response.end('ok');
+        },
+        Math.floor(Math.random() * 15),
+      );
+    });
+    // The first write waits until every session has POSTed once: the attempts of the sessions it
+    // does not hold can then only be recorded together, in the next write.
+    const batchSizes: number[] = [];
+    const everySessionPosted = () =>
+      eventually('every session to post', async () => {
+        return new Set(receiver.at(path).map((request) => request.json.sessionId)).size === sessions.length;
+      });
+    const observed: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
+        batchSizes.push(records.length);
+        // (plus the time for the receiver's answers, at most 15 ms, to reach the dispatcher)
+        if (batchSizes.length === 1) await everySessionPosted().then(() => delay(300));
+        return deliveries.recordBatch(records, settled);
+      },
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: observed });
+
+    const published = Array.from({ length: 8 }, () =>
+      sessions.map((s) => inboundEvent(shard, accountId, s)),
+    ).flat();
+    // Each session publishes its messages one after another (as a session's network does), the
+    // sessions at the same time.
+    const ofSession = (session: string) =>
+      published.filter((event) => (event.payload as { sessionId: string }).sessionId === session);
+    await Promise.all(
+      sessions.map(async (session) => {
+        for (const event of ofSession(session)) await log.publish(event);
+      }),
+    );
+
+    const requests = await receiver.waitFor(path, published.length, 10_000);
+    for (const session of sessions) {
+      const sent = ofSession(session);
+      const received = requests.filter((request) => request.json.sessionId === session);
+      expect(messageIds(received)).toEqual(sent.map(idOf));
+    }
+    expect(mostInFlight).toBeGreaterThan(1);
+    await logDrained(shard);
+    expect(await deliveries.latest(accountId, 100)).toHaveLength(published.length);
+    expect(batchSizes.reduce((sum, size) => sum + size, 0)).toBe(published.length);
+    // The first two writes hold every session's first attempt between them.
+    expect(Math.max(...batchSizes.slice(0, 2))).toBeGreaterThanOrEqual(sessions.length / 2);
+  });
+
+  it('a dispatcher killed between the POST and its record: the next owner POSTs it again once, same delivery id', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    // The first dispatcher's record never commits: it dies with the attempt made and unrecorded.
+    const dying: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: () => new Promise<void>(() => undefined),
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: dying });
+    const event = inboundEvent(shard, accountId);
+    await log.publish(event);
+    await receiver.waitFor(path, 1, 5_000);
+    const killed = running.pop()!;
+    await killed.consumption.stop();
+    killed.dispatcher.stop();
+    expect((await events.pending(shard)).map((pending) => pending.eventId)).toEqual([event.eventId]);
+
+    await dispatchShard(shard);
+    await logDrained(shard);
+    // A third owner finds nothing left to send.
+    await dispatchShard(shard);
+    await delay(200);
+
+    const requests = receiver.at(path);
+    expect(requests).toHaveLength(2);
+    expect(requests.map((request) => request.headers['x-service-delivery'])).toEqual([
+      deliveryIdForEvent(event.eventId),
+      deliveryIdForEvent(event.eventId),
+    ]);
+    expect((await deliveries.latest(accountId, 10)).map((record) => record.id)).toEqual([
+      deliveryIdForEvent(event.eventId),
+    ]);
+  });
+
+  it('while the database refuses every write, a session stops after a few unrecorded attempts, then catches up in order', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    let databaseDown = true;
+    const outage: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+      recordBatch: async (records, settled) => {
+        if (databaseDown) throw new Error('Connection terminated unexpectedly');
+        return deliveries.recordBatch(records, settled);
+      },
+      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: outage });
+    const published = Array.from({ length: 10 }, () => inboundEvent(shard, accountId));
+    for (const event of published) await log.publish(event);
+
+    await receiver.waitFor(path, UNRECORDED_PER_SESSION, 5_000);
+    await delay(300);
+    expect(receiver.at(path)).toHaveLength(UNRECORDED_PER_SESSION);
+    expect(await events.pending(shard)).toHaveLength(published.length);
+
+    databaseDown = false;
+    await logDrained(shard);
+    expect(messageIds(receiver.at(path))).toEqual(published.map(idOf));
+    expect(await deliveries.latest(accountId, 20)).toHaveLength(published.length);
   });
 });

@@ -1,70 +1,109 @@
 import type { StreamEvent } from '@jumbe/contracts';
-import { deliveryIdForEvent } from '@jumbe/domain';
-import type { DeliverableEvent } from '@jumbe/messaging';
-import type { DeliveryRecord } from '@jumbe/domain';
-import type { DeliveryLog } from './ports/delivery-log';
+import { deliveryIdForEvent, type DeliveryRecord } from '@jumbe/domain';
+import { type DeliverableEvent, MicroBatcher } from '@jumbe/messaging';
 import type { Logger } from 'pino';
+import { ConcurrencyLimit } from './concurrency-limit';
+import { DeliveryRecorder, type DeliveryRecorderOptions } from './delivery-recorder';
+import type { DeliveryLog } from './ports/delivery-log';
 import type { WebhookDirectory } from './webhook-directory';
 import type { WebhookPoster } from './webhook-poster';
 
 /** A stream event whose payload the shard owner validated against the event schemas. */
 export type StreamDeliverable = DeliverableEvent<StreamEvent>;
 
+interface QueuedEvent {
+  event: StreamDeliverable;
+  /** Whether its attempt is already recorded: asked on arrival, one query for all that arrive together. */
+  recorded: Promise<boolean>;
+}
+
 interface SessionQueue {
-  events: StreamDeliverable[];
+  events: QueuedEvent[];
   running: boolean;
-  /** The delivery being made (POST, record, acknowledgement), if any. */
-  inHand?: { event: StreamDeliverable; done: Promise<void> };
+  /** Attempts of this session made and not yet recorded. */
+  unrecorded: number;
+  /** Wakes the session's drain waiting for one of its attempts to be recorded. */
+  wake: (() => void) | null;
 }
 
-export interface EventDispatcherOptions {
-  /** How long to wait before retrying an event whose delivery could not be recorded. */
-  retryDelayMs: number;
+export interface EventDispatcherOptions extends DeliveryRecorderOptions {
+  /** POSTs in flight at once, over all sessions. */
+  maxParallelPosts: number;
   /**
-   * Tries to record an attempt before it is recorded without its response and payload, so that
-   * one record the database refuses never holds up the session's later events.
+   * Attempts of one session awaiting their record before it POSTs the next: the session's next
+   * event goes out while the previous one is being recorded, and a database outage holds up at
+   * most this many attempts per session.
    */
-  maxRecordTries: number;
+  maxUnrecordedPerSession: number;
 }
 
-const DEFAULT_OPTIONS: EventDispatcherOptions = { retryDelayMs: 1_000, maxRecordTries: 5 };
+const DEFAULT_OPTIONS: EventDispatcherOptions = {
+  retryDelayMs: 1_000,
+  maxRecordTries: 5,
+  maxParallelPosts: 64,
+  maxUnrecordedPerSession: 4,
+};
 /** How often waiting events tell the stream they are still being worked on. */
 const KEEPALIVE_MS = 30_000;
 
-/** The payload kept for an attempt whose own payload the database refused. */
-const UNRECORDABLE = Object.freeze({ unrecordable: true });
+/** A delivery being made (POST, record, acknowledgement); a shard let go waits for it. */
+interface InHand {
+  payload: StreamEvent;
+  done: Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Delivers stream events to the accounts' webhooks: one queue per session, so a session's events
- * go out in order while a slow or dead receiver only holds up its own sessions. Each event is
- * POSTed once, the attempt recorded, and only then acknowledged; an event whose attempt is
- * already recorded (delivered by a dispatcher that died before acknowledging) is not sent again.
+ * go out in order (the next POST only once the previous one was answered) while different
+ * sessions go out in parallel and a slow or dead receiver only holds up its own sessions. Each
+ * event is POSTed once, its attempt recorded (in a batch with the attempts finished meanwhile),
+ * and only then acknowledged; an event whose attempt is already recorded (delivered by a
+ * dispatcher that died before acknowledging) is not sent again.
  */
 export class EventDispatcher {
   private readonly queues = new Map<string, SessionQueue>();
-  /** Attempts made but not yet recorded: a retry records them instead of POSTing again. */
-  private readonly unrecorded = new Map<string, DeliveryRecord>();
-  /** Failed tries to record each event's attempt. */
-  private readonly recordTries = new Map<string, number>();
+  /** Every event here, queued or awaiting its record; a copy offered again meanwhile waits with it. */
+  private readonly held = new Map<string, DeliverableEvent[]>();
+  private readonly inHand = new Set<InHand>();
+  private readonly recordedChecks: MicroBatcher<string, boolean>;
+  private readonly recorder: DeliveryRecorder;
+  private readonly posts: ConcurrencyLimit;
+  private readonly options: EventDispatcherOptions;
   private readonly keepalive: NodeJS.Timeout;
   private stopped = false;
 
   constructor(
     private readonly directory: WebhookDirectory,
     private readonly poster: WebhookPoster,
-    private readonly deliveries: Pick<DeliveryLog, 'record' | 'isRecorded'>,
+    deliveries: Pick<DeliveryLog, 'recordBatch' | 'recordedAmong'>,
     private readonly logger: Logger,
-    private readonly options: EventDispatcherOptions = DEFAULT_OPTIONS,
+    options: Partial<EventDispatcherOptions> = {},
   ) {
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+    this.recordedChecks = new MicroBatcher(
+      async (eventIds) => {
+        const recorded = await deliveries.recordedAmong(eventIds);
+        return eventIds.map((eventId) => recorded.has(eventId));
+      },
+      { isolateFailures: false },
+    );
+    this.recorder = new DeliveryRecorder(deliveries, logger, this.options);
+    this.posts = new ConcurrencyLimit(this.options.maxParallelPosts);
     this.keepalive = setInterval(() => this.keepWaitingEventsAlive(), KEEPALIVE_MS);
     this.keepalive.unref();
   }
 
   accept(event: StreamDeliverable): void {
-    const payload = event.payload;
-    const key = `${payload.customerId}/${payload.sessionId}`;
-    const queue = this.queues.get(key) ?? { events: [], running: false };
-    queue.events.push(event);
+    const copies = this.held.get(event.eventId);
+    // Offered again while here (the stream's redelivery, the shard taken up again): the first
+    // copy's outcome settles both, so the event is never POSTed twice from here.
+    if (copies) return void copies.push(event);
+    this.held.set(event.eventId, [event]);
+    const key = `${event.payload.customerId}/${event.payload.sessionId}`;
+    const queue = this.queues.get(key) ?? { events: [], running: false, unrecorded: 0, wake: null };
+    queue.events.push({ event, recorded: this.checkRecorded(event.eventId) });
     this.queues.set(key, queue);
     if (!queue.running) void this.drain(key, queue);
   }
@@ -73,107 +112,154 @@ export class EventDispatcher {
   stop(): void {
     this.stopped = true;
     clearInterval(this.keepalive);
+    for (const queue of this.queues.values()) queue.wake?.();
     this.queues.clear();
-    this.unrecorded.clear();
+    this.held.clear();
   }
 
   /** Forgets the queued events of sessions in a shard this dispatcher no longer owns. */
   forgetWhere(belongs: (payload: StreamEvent) => boolean): void {
     for (const queue of this.queues.values()) {
-      queue.events = queue.events.filter((event) => !belongs(event.payload));
+      queue.events = queue.events.filter(({ event }) => {
+        if (!belongs(event.payload)) return true;
+        this.held.delete(event.eventId);
+        return false;
+      });
     }
   }
 
   /**
    * Resolves once the deliveries in hand for sessions that `belong` are over (POSTed, recorded
-   * and acknowledged, or failed). A dispatcher letting a shard go waits for them, so the
-   * receiver's answer is recorded and the next owner does not POST the same event again.
+   * and acknowledged, or the record's first write failed). A dispatcher letting a shard go waits for them, so
+   * the receiver's answer is recorded and the next owner does not POST the same event again.
    */
   async finishInHand(belongs: (payload: StreamEvent) => boolean): Promise<void> {
-    const inHand = [...this.queues.values()].flatMap((queue) =>
-      queue.inHand && belongs(queue.inHand.event.payload) ? [queue.inHand.done] : [],
-    );
-    await Promise.allSettled(inHand);
+    const over = [...this.inHand].filter((delivery) => belongs(delivery.payload));
+    await Promise.allSettled(over.map((delivery) => delivery.done));
   }
 
   private async drain(key: string, queue: SessionQueue): Promise<void> {
     queue.running = true;
-    while (queue.events.length > 0 && !this.stopped) {
-      const event = queue.events[0]!;
-      const done = this.deliver(event);
-      queue.inHand = { event, done };
+    for (let head = queue.events[0]; head !== undefined && !this.stopped; head = queue.events[0]) {
+      let over: () => void = () => undefined;
       try {
-        await done;
-        if (queue.events[0] === event) queue.events.shift();
+        await this.roomIn(queue);
+        if (queue.events[0] !== head) continue; // forgotten meanwhile: the shard changed hands
+        over = this.takeInHand(head.event.payload);
+        const record = await this.attempt(head);
+        if (queue.events[0] === head) queue.events.shift();
+        queue.unrecorded += 1;
+        void this.settle(key, queue, head.event, record, over);
       } catch (error) {
-        this.logger.warn({ err: error, eventId: event.eventId }, 'delivery could not be recorded; retrying');
-        this.afterRecordFailure(event.eventId, error);
-        await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs));
-      } finally {
-        queue.inHand = undefined;
+        over();
+        // The already-recorded check or the webhook lookup failed (database unreachable): ask again.
+        this.logger.warn(
+          { err: error, eventId: head.event.eventId },
+          'delivery could not be prepared; retrying',
+        );
+        head.recorded = this.checkRecorded(head.event.eventId);
+        await sleep(this.options.retryDelayMs);
       }
     }
     queue.running = false;
-    if (queue.events.length === 0 && this.queues.get(key) === queue) this.queues.delete(key);
+    this.forgetIfIdle(key, queue);
   }
 
-  private async deliver(event: StreamDeliverable): Promise<void> {
-    const record = this.unrecorded.get(event.eventId) ?? (await this.attempt(event));
-    if (record === null) return event.ack();
-    // Kept until recorded: if recording fails, the retry records this attempt, it does not POST again.
-    this.unrecorded.set(event.eventId, record);
-    await this.deliveries.record(record);
-    this.unrecorded.delete(event.eventId);
-    this.recordTries.delete(event.eventId);
-    await event.ack();
+  /** Marks a delivery of the session as in hand; the function returned ends it. */
+  private takeInHand(payload: StreamEvent): () => void {
+    let resolve: () => void = () => undefined;
+    const delivery: InHand = { payload, done: new Promise<void>((done) => (resolve = done)) };
+    this.inHand.add(delivery);
+    return () => {
+      this.inHand.delete(delivery);
+      resolve();
+    };
+  }
+
+  private async roomIn(queue: SessionQueue): Promise<void> {
+    while (queue.unrecorded >= this.options.maxUnrecordedPerSession && !this.stopped) {
+      await new Promise<void>((resolve) => (queue.wake = resolve));
+    }
   }
 
   /**
-   * After `maxRecordTries` failures the attempt is recorded without what the database may refuse
-   * (the receiver's response, the payload), with the reason in `error`: the queue moves on and the
-   * attempt stays visible in GET /webhook. While the database itself is down even that fails, and
-   * the event waits: nothing is acknowledged unrecorded.
+   * Records the event's outcome, then (never before) acknowledges it and any copy of it. The
+   * session's slot is free once the record is committed: acknowledging is the stream's round trip,
+   * and a lost acknowledgement only makes the stream offer a recorded event again (not re-sent).
+   * `over` is told once the delivery is acknowledged, or its first write failed.
    */
-  private afterRecordFailure(eventId: string, error: unknown): void {
-    const tries = (this.recordTries.get(eventId) ?? 0) + 1;
-    this.recordTries.set(eventId, tries);
-    const record = this.unrecorded.get(eventId);
-    if (!record || tries < this.options.maxRecordTries || record.payload === UNRECORDABLE) return;
-    const reason = error instanceof Error ? error.message : String(error);
-    this.unrecorded.set(eventId, {
-      ...record,
-      response: null,
-      payload: UNRECORDABLE,
-      error:
-        `${record.error ? `${record.error}; ` : ''}the attempt was recorded without its response and payload, which the database refused: ${reason}`.slice(
-          0,
-          1_000,
-        ),
-    });
+  private async settle(
+    key: string,
+    queue: SessionQueue,
+    event: StreamDeliverable,
+    record: DeliveryRecord | null,
+    over: () => void,
+  ): Promise<void> {
+    try {
+      let recorded = false;
+      try {
+        recorded = await this.recorder.settle({ eventId: event.eventId, record }, () => this.stopped, over);
+      } finally {
+        queue.unrecorded -= 1;
+        queue.wake?.();
+        queue.wake = null;
+        this.forgetIfIdle(key, queue);
+      }
+      if (!recorded) return;
+      const copies = this.held.get(event.eventId) ?? [event];
+      this.held.delete(event.eventId);
+      await Promise.all(copies.map((copy) => this.acknowledge(copy)));
+    } finally {
+      over();
+    }
+  }
+
+  private async acknowledge(event: DeliverableEvent): Promise<void> {
+    try {
+      await event.ack();
+    } catch (error) {
+      // Recorded, so when the stream offers it again it is acknowledged without a second POST.
+      this.logger.warn({ err: error, eventId: event.eventId }, 'delivery recorded but not acknowledged');
+    }
   }
 
   /** POSTs the event once; null when there is nothing to send (already recorded, or no enabled webhook). */
-  private async attempt(event: StreamDeliverable): Promise<DeliveryRecord | null> {
+  private async attempt(queued: QueuedEvent): Promise<DeliveryRecord | null> {
+    const { event } = queued;
     const payload = event.payload;
-    if (await this.deliveries.isRecorded(event.eventId)) return null;
+    if (await queued.recorded) return null;
     const webhook = await this.directory.get(payload.customerId);
     // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6).
     if (!webhook || !webhook.enabled) return null;
-    return this.poster.post({
-      accountId: payload.customerId,
-      eventId: event.eventId,
-      // The same event always gets the same delivery id, so a resend after a crash can be de-duplicated.
-      deliveryId: deliveryIdForEvent(event.eventId),
-      url: webhook.url,
-      secret: webhook.secret,
-      payload,
-      trace: event.headers,
-    });
+    return this.posts.run(() =>
+      this.poster.post({
+        accountId: payload.customerId,
+        eventId: event.eventId,
+        // The same event always gets the same delivery id, so a resend after a crash can be de-duplicated.
+        deliveryId: deliveryIdForEvent(event.eventId),
+        url: webhook.url,
+        secret: webhook.secret,
+        payload,
+        trace: event.headers,
+      }),
+    );
+  }
+
+  private checkRecorded(eventId: string): Promise<boolean> {
+    const answer = this.recordedChecks.submit(eventId);
+    // Awaited when the event's turn comes; an event forgotten before then never reads it.
+    answer.catch(() => undefined);
+    return answer;
+  }
+
+  private forgetIfIdle(key: string, queue: SessionQueue): void {
+    const idle = !queue.running && queue.events.length === 0 && queue.unrecorded === 0;
+    if (idle && this.queues.get(key) === queue) this.queues.delete(key);
   }
 
   private keepWaitingEventsAlive(): void {
-    for (const queue of this.queues.values()) {
-      for (const event of queue.events) void event.working().catch(() => undefined);
+    for (const copies of this.held.values()) {
+      for (const event of copies) void event.working().catch(() => undefined);
     }
   }
 }

@@ -38,11 +38,13 @@ describe('InboundEventRepository', () => {
     expect(await events.pending(4)).toEqual([]);
   });
 
-  it('removes a delivered event; removing it again does nothing', async () => {
+  it('removes delivered events in one go; removing them again does nothing', async () => {
     await events.append(event('gone', 5));
+    await events.append(event('gone-too', 5));
     await events.append(event('stays', 5));
-    await events.remove('gone');
+    await events.removeAll(['gone', 'gone-too']);
     expect((await events.pending(5)).map((e) => e.eventId)).toEqual(['stays']);
-    await expect(events.remove('gone')).resolves.toBeUndefined();
+    await expect(events.removeAll(['gone'])).resolves.toBeUndefined();
+    await expect(events.removeAll([])).resolves.toBeUndefined();
   });
 });

@@ -28,7 +28,8 @@ export class InboundEventRepository {
     return rows.map((row) => ({ eventId: row.event_id, subject: row.subject, payload: row.payload }));
   }
 
-  async remove(eventId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM inbound_events WHERE event_id = $1`, [eventId]);
+  async removeAll(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.dataSource.query(`DELETE FROM inbound_events WHERE event_id = ANY($1::text[])`, [eventIds]);
   }
 }

@@ -71,6 +71,54 @@ export class WebhookDeliveryRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Settles a batch of handled stream events in one statement, so in one transaction: their
+   * attempts recorded (an event already recorded keeps its first record) and the events removed
+   * from the all-in-one event log (`inbound_events`, in this database; empty where the stream is
+   * JetStream). Either all of it is written or none: an event never leaves the log unrecorded.
+   */
+  async recordBatch(deliveries: DeliveryRecord[], settledEventIds: string[]): Promise<void> {
+    const column = <K extends keyof DeliveryRecord>(key: K) => deliveries.map((delivery) => delivery[key]);
+    await this.dataSource.query(
+      `WITH removed AS (DELETE FROM inbound_events WHERE event_id = ANY($1::text[]))
+       INSERT INTO webhook_deliveries
+         (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id)
+       SELECT id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload::jsonb, created_at, attempted_at, request_id
+       FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[],
+                   $10::text[], $11::text[], $12::int[], $13::text[], $14::timestamptz[], $15::timestamptz[], $16::text[])
+         AS batch (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id)
+       ON CONFLICT DO NOTHING`,
+      [
+        settledEventIds,
+        column('id'),
+        column('accountId'),
+        column('eventId'),
+        column('event'),
+        column('sessionId'),
+        column('url'),
+        column('status'),
+        column('statusCode'),
+        column('error'),
+        column('response'),
+        column('durationMs'),
+        deliveries.map((delivery) => JSON.stringify(delivery.payload)),
+        deliveries.map((delivery) => delivery.createdAt.toISOString()),
+        deliveries.map((delivery) => delivery.attemptedAt.toISOString()),
+        deliveries.map((delivery) => delivery.requestId ?? null),
+      ],
+    );
+  }
+
+  /** Of these stream events, the ids whose attempt is already recorded: one query for a whole batch. */
+  async recordedAmong(eventIds: string[]): Promise<Set<string>> {
+    if (eventIds.length === 0) return new Set();
+    const rows = (await this.dataSource.query(
+      `SELECT event_id FROM webhook_deliveries WHERE event_id = ANY($1::text[])`,
+      [eventIds],
+    )) as { event_id: string }[];
+    return new Set(rows.map((row) => row.event_id));
+  }
+
   async isRecorded(eventId: string): Promise<boolean> {
     const rows = (await this.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [
       eventId,

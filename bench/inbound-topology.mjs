@@ -1,0 +1,193 @@
+// The processes of `npm run bench inbound`: the receiver, and Jumbe in either topology (all-in-one;
+// or gateway, session worker and webhook dispatcher apart on NATS and Redis), each from dist/ and
+// on a throwaway database of the PostgreSQL server.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import Redis from 'ioredis';
+import { connect } from 'nats';
+import pg from 'pg';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const POSTGRES = process.env.JUMBE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS = process.env.JUMBE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const NATS = process.env.JUMBE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+export const children = new Set();
+
+/** BENCH_CPU_PROF_DIR=<dir>: the delivering process writes a CPU profile there when it stops. */
+const profiling = () =>
+  process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+
+/** Starts a script and resolves once it logs where it listens; `lines` keeps its log lines. */
+export function start(script, env, label, nodeOptions = []) {
+  const child = spawn(process.execPath, [...nodeOptions, join(root, script)], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      JUMBE_HOST: '127.0.0.1',
+      JUMBE_PORT: '0',
+      JUMBE_LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const lines = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} did not start`)), 120_000);
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        if (lines.length < 10_000) lines.push(line);
+        const match = /"url":"(http:\/\/[^"]+)"/.exec(line);
+        if (match && line.includes('listening')) {
+          clearTimeout(timer);
+          resolve({ url: match[1], child, lines });
+        }
+      });
+    }
+    child.once('exit', (code) =>
+      reject(new Error(`${label} exited with ${code}: ${lines.slice(-5).join('\n')}`)),
+    );
+  });
+}
+
+/** CPU seconds a process has used so far (user + system), from /proc. */
+export function cpuSeconds(child) {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** SIGTERM (so a profiled process writes its profile), then SIGKILL what is still running after 10 s. */
+async function stopAll(started) {
+  const running = started.filter((child) => children.has(child));
+  const exits = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of running) child.kill('SIGTERM');
+  await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  for (const child of running) if (children.has(child)) child.kill('SIGKILL');
+}
+
+/** A throwaway database on the PostgreSQL server, dropped by `drop()`. */
+async function throwawayDatabase() {
+  const name = `jumbe_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(POSTGRES);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  return {
+    url: url.toString(),
+    client,
+    /** Transactions committed or rolled back in the database so far (its statistics). */
+    transactions: async () =>
+      Number(
+        (
+          await client.query(
+            'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+          )
+        ).rows[0].n,
+      ),
+    drop: async () => {
+      await client.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * The all-in-one process, on a throwaway database of the shared PostgreSQL server (so the bench
+ * can count the events waiting in its log); `deliverer` is the process whose CPU and profile are
+ * reported, `backlog()` the events stored and not yet acknowledged.
+ */
+export async function allInOne(adminToken) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'jumbe-bench-inbound-'));
+  const database = await throwawayDatabase();
+  const env = {
+    JUMBE_DATA_DIR: dataDir,
+    JUMBE_DATABASE_URL: database.url,
+    JUMBE_NETWORK: 'sandbox',
+    JUMBE_ADMIN_TOKEN: adminToken,
+    JUMBE_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  const stop = async () => {
+    await stopAll(started);
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const started = [];
+  try {
+    const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', profiling());
+    started.push(service.child);
+    const backlog = async () =>
+      Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
+    const { transactions } = database;
+    return { gateway: service.url, deliverer: service.child, backlog, transactions, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** One gateway, one session worker and one webhook dispatcher, on a throwaway database and namespace. */
+export async function distributed(adminToken) {
+  const database = await throwawayDatabase();
+  const deployment = `bench-${randomBytes(4).toString('hex')}`;
+  const stream = `JUMBE_EVENTS_${deployment.toUpperCase().replace(/-/g, '_')}`;
+  const env = {
+    JUMBE_DEPLOYMENT: deployment,
+    JUMBE_DATABASE_URL: database.url,
+    JUMBE_REDIS_URL: REDIS,
+    JUMBE_NATS_URL: NATS,
+    JUMBE_SECRET_KEY: randomBytes(32).toString('base64url'),
+    JUMBE_ADMIN_TOKEN: adminToken,
+    JUMBE_NETWORK: 'sandbox',
+    JUMBE_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  const nats = await connect({ servers: NATS.replace(/^nats:\/\//, '') });
+  const manager = await nats.jetstreamManager();
+  const started = [];
+  const stop = async () => {
+    await stopAll(started);
+    await database.drop();
+    const redis = new Redis(REDIS);
+    const keys = await redis.keys(`${deployment}/*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+    await manager.streams.delete(stream).catch(() => undefined);
+    await nats.close();
+  };
+  try {
+    const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway');
+    started.push(gateway.child);
+    started.push((await start('dist/apps/session-worker/src/main.js', env, 'worker')).child);
+    const dispatcher = await start(
+      'dist/apps/webhook-dispatcher/src/main.js',
+      env,
+      'dispatcher',
+      profiling(),
+    );
+    started.push(dispatcher.child);
+    await allShardsHeld(dispatcher.lines);
+    // A work-queue stream: what it holds is what is stored and not yet acknowledged.
+    const backlog = async () => (await manager.streams.info(stream)).state.messages;
+    const { transactions } = database;
+    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function allShardsHeld(lines) {
+  const deadline = Date.now() + 30_000;
+  while (!lines.some((line) => line.includes('"shardsHeld":64')) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,246 @@
+// `npm run bench inbound`: inbound message → signed webhook POST. A receiver in its own process
+// verifies every signature; messages are injected through POST /api/v1/sandbox/inbound,
+// round-robin over 20 sessions of one account, at fixed rates (BENCH_INBOUND_RATES, default
+// "1000,2000,3000,4000,6000", BENCH_DURATION_S seconds each, stopping after the first rate not
+// kept up with), then as a backlog drained at full speed. Beside it, the bare-client baseline: 20
+// loops POSTing the same kind of signed event to the same receiver. Both topologies
+// (BENCH_INBOUND_TOPOLOGIES, default "all-in-one,distributed"). Not part of the test command.
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bareClient, inject, now, post } from './inbound-load.mjs';
+import { allInOne, children, cpuSeconds, distributed, start } from './inbound-topology.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RATES = (process.env.BENCH_INBOUND_RATES ?? '1000,2000,3000,4000,6000').split(',').map(Number);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const TOPOLOGIES = (process.env.BENCH_INBOUND_TOPOLOGIES ?? 'all-in-one,distributed').split(',');
+const SESSIONS = 20;
+const DRAIN_BACKLOG_S = 5;
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+
+async function call(url, method, body, headers = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = await response.json().catch(() => null);
+  if (response.status >= 300)
+    throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+/** An account with 20 linked sandbox sessions and its webhook at the receiver; the receiver knows the secret. */
+async function prepare(gateway, adminToken, receiver) {
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const plan = `bench-${randomBytes(3).toString('hex')}`;
+  await call(
+    `${gateway}/api/v1/admin/plans`,
+    'POST',
+    { name: plan, monthlyApiHits: 1e12, maxSessions: SESSIONS },
+    admin,
+  );
+  const account = await call(`${gateway}/api/v1/admin/accounts`, 'POST', { name: 'bench', plan }, admin);
+  const { key } = await call(`${gateway}/api/v1/admin/accounts/${account.data.id}/keys`, 'POST', {}, admin);
+  const headers = { 'x-api-key': key };
+  const sessionIds = Array.from({ length: SESSIONS }, (_, i) => `line${i}`);
+  const prefix = `2547${String(Math.floor(Math.random() * 9_000) + 1_000)}`;
+  for (const sessionId of sessionIds) {
+    await call(`${gateway}/api/v1/session/start`, 'POST', { sessionId }, headers);
+    for (let attempt = 0; ; attempt += 1) {
+      const phoneNumber = `${prefix}${sessionId.slice(4).padStart(4, '0')}`;
+      const scanned = await call(
+        `${gateway}/api/v1/sandbox/scan`,
+        'POST',
+        { sessionId, phoneNumber },
+        headers,
+      ).catch((error) => (attempt > 100 ? Promise.reject(error) : null));
+      if (scanned?.data?.state === 'connected') break;
+      await pause(100);
+    }
+  }
+  const saved = await call(
+    `${gateway}/api/v1/webhook`,
+    'PATCH',
+    { url: `${receiver}/hook`, enabled: true },
+    headers,
+  );
+  await post(agent, `${receiver}/control/secret`, saved.secret);
+  return { key, sessionIds, secret: saved.secret };
+}
+
+const receiverStats = async (receiver, phase) =>
+  (await fetch(`${receiver}/control/stats?phase=${encodeURIComponent(phase)}`)).json();
+
+/** Waits until `expected` distinct messages of the phase arrived, or nothing arrived for 15 s. */
+async function delivered(receiver, phase, expected) {
+  let last = await receiverStats(receiver, phase);
+  let progressAt = Date.now();
+  while (last.unique < expected && Date.now() - progressAt < 15_000) {
+    await pause(200);
+    const next = await receiverStats(receiver, phase);
+    if (next.receipts !== last.receipts) progressAt = Date.now();
+    last = next;
+  }
+  return last;
+}
+
+/** What the delivering process and the database have done so far: CPU seconds, transactions. */
+async function usage(started) {
+  return { cpu: cpuSeconds(started.deliverer), transactions: await started.transactions() };
+}
+
+/**
+ * CPU and database transactions per delivered event since `before`: figures that hold on a busy
+ * machine, where rates and latencies swing with the other load. (The database's counters are
+ * flushed about once a second, hence the pause.)
+ */
+async function usageSince(started, before, events) {
+  await pause(1_500);
+  const after = await usage(started);
+  const spentCpu = after.cpu - before.cpu;
+  return {
+    cpuSeconds: spentCpu,
+    perEvent: {
+      cpuMsPerEvent: Number(((spentCpu * 1000) / events).toFixed(2)),
+      pgTransactionsPerEvent: Number(((after.transactions - before.transactions) / events).toFixed(2)),
+    },
+  };
+}
+
+/** One fixed-rate step: its figures, and whether every message arrived while the rate was held. */
+async function step(target, receiver, started, rate) {
+  const phase = `rate${rate}-${randomBytes(2).toString('hex')}`;
+  const usageBefore = await usage(started);
+  const startedAt = now();
+  const injected = await inject({ ...target, phase, rate, durationS: DURATION_S });
+  const stats = await delivered(receiver, phase, injected.accepted);
+  const spent = await usageSince(started, usageBefore, stats.unique);
+  const seconds = (stats.lastAt - startedAt) / 1000;
+  const perSecond = Math.round(stats.unique / seconds);
+  const kept =
+    injected.accepted >= 0.95 * rate * DURATION_S && stats.lastAt - startedAt < (DURATION_S + 2) * 1000;
+  return {
+    phase: `${rate}/s`,
+    injectedPerSecond: Math.round(injected.accepted / injected.seconds),
+    refused: JSON.stringify(injected.refused),
+    deliveriesPerSecond: perSecond,
+    p50Ms: stats.p50Ms,
+    p99Ms: stats.p99Ms,
+    lost: injected.accepted - stats.unique,
+    duplicated: stats.duplicates,
+    badSignatures: stats.badSignatures,
+    delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
+    ...spent.perEvent,
+    keptUp: kept && stats.unique === injected.accepted,
+  };
+}
+
+/**
+ * A backlog built while the receiver holds its answers (each session's first delivery waits), then
+ * delivered as fast as the dispatcher can: the rate counts what arrives after the release. The
+ * release waits until the log holds the whole backlog (the sandbox publishes each session's
+ * messages one after another), but no longer than 8 s: held deliveries time out at 10 s.
+ */
+async function drain(target, receiver, started) {
+  const phase = `drain-${randomBytes(2).toString('hex')}`;
+  await post(agent, `${receiver}/control/hold?on=1`, '');
+  const heldAt = Date.now();
+  const injected = await inject({
+    ...target,
+    phase,
+    rate: Infinity,
+    durationS: DRAIN_BACKLOG_S,
+    maxInFlight: 64,
+  });
+  let waiting = await started.backlog();
+  while (waiting < injected.accepted - SESSIONS && Date.now() - heldAt < 8_000) {
+    await pause(100);
+    waiting = await started.backlog();
+  }
+  const before = await receiverStats(receiver, phase);
+  const usageBefore = await usage(started);
+  const releasedAt = now();
+  await post(agent, `${receiver}/control/hold?on=0`, '');
+  const stats = await delivered(receiver, phase, injected.accepted);
+  const spent = await usageSince(started, usageBefore, stats.receipts - before.receipts);
+  const seconds = (stats.lastAt - releasedAt) / 1000;
+  return {
+    phase: `drain ${waiting} of ${injected.accepted}`,
+    injectedPerSecond: Math.round(injected.accepted / injected.seconds),
+    refused: JSON.stringify(injected.refused),
+    deliveriesPerSecond: Math.round((stats.receipts - before.receipts) / seconds),
+    p50Ms: null,
+    p99Ms: null,
+    lost: injected.accepted - stats.unique,
+    duplicated: stats.duplicates,
+    badSignatures: stats.badSignatures,
+    delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
+    ...spent.perEvent,
+    keptUp: null,
+  };
+}
+
+async function baseline(receiver, secret, label, keepAlive = true) {
+  const phase = `baseline-${randomBytes(2).toString('hex')}`;
+  const result = await bareClient({ receiver, secret, phase, durationS: Math.min(DURATION_S, 5), keepAlive });
+  const stats = await receiverStats(receiver, phase);
+  return {
+    phase: label,
+    deliveriesPerSecond: result.perSecond,
+    p50Ms: stats.p50Ms,
+    p99Ms: stats.p99Ms,
+    badSignatures: stats.badSignatures,
+  };
+}
+
+async function topology(name, adminToken, receiver) {
+  const started = name === 'all-in-one' ? await allInOne(adminToken) : await distributed(adminToken);
+  const rows = [];
+  try {
+    const { key, sessionIds, secret } = await prepare(started.gateway, adminToken, receiver);
+    const target = { gateway: started.gateway, key, sessionIds };
+    rows.push(await baseline(receiver, secret, 'bare client, before'));
+    const warmup = await inject({ ...target, phase: 'warmup', rate: 500, durationS: 2 });
+    await delivered(receiver, 'warmup', warmup.accepted);
+    for (const rate of RATES) {
+      const row = await step(target, receiver, started, rate);
+      rows.push(row);
+      if (!row.keptUp) break;
+    }
+    rows.push(await drain(target, receiver, started));
+    rows.push(await baseline(receiver, secret, 'bare client, after'));
+    rows.push(await baseline(receiver, secret, 'bare client, new connection each', false));
+  } finally {
+    await started.stop();
+  }
+  const [before, after] = rows.filter(
+    (row) => row.phase.startsWith('bare client, ') && !row.phase.includes('new'),
+  );
+  const base = (before.deliveriesPerSecond + after.deliveriesPerSecond) / 2;
+  for (const row of rows) row.ratio = Number((row.deliveriesPerSecond / base).toFixed(2));
+  console.log(`\n${name}`);
+  console.table(rows);
+  return rows;
+}
+
+async function main() {
+  execFileSync(process.execPath, [join(root, 'tools', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
+  const adminToken = `bench_${randomBytes(16).toString('hex')}`;
+  const receiver = await start('bench/inbound-receiver.mjs', {}, 'receiver');
+  for (const name of TOPOLOGIES) await topology(name, adminToken, receiver.url);
+  receiver.child.kill('SIGTERM');
+  console.log(
+    'goals: >= 3000 deliveries/s per dispatcher and >= 0.5 of the bare client (kept-alive, average of before/after); p99 < 50 ms at 1000/s; 0 lost, 0 duplicated',
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  for (const child of children) child.kill('SIGKILL');
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+import { MicroBatcher } from './micro-batcher';
+
+/** A batch runner that records the batches it ran and answers each input doubled. */
+function doubling(
+  options: { holdFirst?: boolean; failWhen?: (inputs: number[]) => boolean; isolateFailures?: boolean } = {},
+) {
+  const batches: number[][] = [];
+  let release: (() => void) | null = null;
+  const batcher = new MicroBatcher<number, number>(
+    async (inputs) => {
+      batches.push(inputs);
+      if (options.holdFirst && batches.length === 1)
+        await new Promise<void>((resolve) => (release = resolve));
+      if (options.failWhen?.(inputs)) throw new Error(`refused ${inputs.join(',')}`);
+      return inputs.map((input) => input * 2);
+    },
+    { isolateFailures: options.isolateFailures },
+  );
+  return { batcher, batches, releaseFirst: () => release?.() };
+}
+
+const settleAll = <T>(promises: Promise<T>[]) => Promise.allSettled(promises);
+const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('MicroBatcher', () => {
+  it('runs the calls of one tick as one batch, and those made while it runs as the next', async () => {
+    const { batcher, batches, releaseFirst } = doubling({ holdFirst: true });
+    const first = [batcher.submit(1), batcher.submit(2)];
+    await nextTick();
+    const later = [batcher.submit(3), batcher.submit(4), batcher.submit(5)];
+    releaseFirst();
+
+    expect(await Promise.all([...first, ...later])).toEqual([2, 4, 6, 8, 10]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
+  });
+
+  it("fails only the caller whose input the batch was refused for (the others' are run alone)", async () => {
+    const { batcher, batches } = doubling({ failWhen: (inputs) => inputs.includes(7) });
+    const results = await settleAll([batcher.submit(6), batcher.submit(7), batcher.submit(8)]);
+
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results[0]).toEqual({ status: 'fulfilled', value: 12 });
+    expect(batches).toEqual([[6, 7, 8], [6], [7], [8]]);
+  });
+
+  it('fails the whole batch at once when told failures are never one input’s fault', async () => {
+    const { batcher, batches } = doubling({ failWhen: () => true, isolateFailures: false });
+    const results = await settleAll([batcher.submit(1), batcher.submit(2)]);
+
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(batches).toEqual([[1, 2]]);
+  });
+});

@@ -1,0 +1,60 @@
+interface Waiting<I, R> {
+  input: I;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Gathers calls into batches, so one round trip serves many: the calls made while a batch is in
+ * flight form the next one. A lone call waits only for the current tick to end, and under load
+ * batches grow by themselves, up to `maxBatch`.
+ *
+ * When a batch of several inputs fails, each input is run again alone (unless told not to): one
+ * input the store refuses fails its own caller only, never the others that shared its batch.
+ */
+export class MicroBatcher<I, R> {
+  private waiting: Waiting<I, R>[] = [];
+  private flushing = false;
+
+  private readonly maxBatch: number;
+  private readonly isolateFailures: boolean;
+
+  constructor(
+    /** Runs one batch; resolves with one result per input, in order. */
+    private readonly run: (inputs: I[]) => Promise<R[]>,
+    /** `isolateFailures: false` where a failure can never be one input's fault (a read). */
+    options: { maxBatch?: number; isolateFailures?: boolean } = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 1_000;
+    this.isolateFailures = options.isolateFailures ?? true;
+  }
+
+  submit(input: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({ input, resolve, reject });
+      if (this.flushing) return;
+      this.flushing = true;
+      // Calls made in the same tick (a burst handed over by the stream) join the first batch.
+      setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.waiting.length > 0) {
+      await this.runBatch(this.waiting.splice(0, this.maxBatch));
+    }
+    this.flushing = false;
+  }
+
+  private async runBatch(batch: Waiting<I, R>[]): Promise<void> {
+    try {
+      const results = await this.run(batch.map((waiting) => waiting.input));
+      batch.forEach((waiting, i) => waiting.resolve(results[i] as R));
+    } catch (error) {
+      if (batch.length === 1 || !this.isolateFailures)
+        return batch.forEach((waiting) => waiting.reject(error));
+      // Alone, one after another: a database that is down fails each quickly, a bad row only its own.
+      for (const waiting of batch) await this.runBatch([waiting]);
+    }
+  }
+}

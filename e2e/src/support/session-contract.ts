@@ -467,6 +467,67 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
       ]);
     });
 
+    it('marks messages read, shows typing, and says whether numbers are on WhatsApp (extensions)', async () => {
+      const read = await api.post('/api/v1/chats/read', {
+        key: a.key,
+        body: { chat: '254711111111', messageIds: ['IN1', 'IN2'] },
+      });
+      expect(read.status).toBe(200);
+      const typing = await api.post('/api/v1/chats/presence', {
+        key: a.key,
+        body: { chat: '254711111111', state: 'typing' },
+      });
+      expect(typing.status).toBe(200);
+      const outbox = await api.get('/api/v1/sandbox/outbox?limit=2', { key: a.key });
+      expect(
+        outbox.body.data.map((entry: { type: string; content: object }) => [entry.type, entry.content]),
+      ).toEqual([
+        ['presence', { state: 'typing' }],
+        ['read', { messageIds: ['IN1', 'IN2'] }],
+      ]);
+      const on = await api.get('/api/v1/contacts/check?phoneNumber=254711111111', { key: a.key });
+      expect(on.body.data).toEqual({
+        phoneNumber: '254711111111',
+        onWhatsApp: true,
+        recipientId: '254711111111@s.whatsapp.net',
+      });
+      // The sandbox's rule: numbers ending in 0000 are not on WhatsApp.
+      const off = await api.get('/api/v1/contacts/check?phoneNumber=254711110000', { key: a.key });
+      expect(off.body.data).toEqual({ phoneNumber: '254711110000', onWhatsApp: false, recipientId: null });
+      expectError(
+        await api.get('/api/v1/contacts/check?phoneNumber=+2547', { key: a.key }),
+        400,
+        'invalid_phone',
+      );
+      expectError(
+        await api.post('/api/v1/chats/presence', {
+          key: a.key,
+          body: { chat: '254711111111', state: 'dancing' },
+        }),
+        400,
+        'validation_error',
+      );
+    });
+
+    it('limits number look-ups per session, so a customer cannot get the number banned', async () => {
+      const lookups = [];
+      for (let n = 0; n < 21; n++) {
+        lookups.push(
+          await api.get(
+            `/api/v1/contacts/check?sessionId=lookups&phoneNumber=2547222${String(n).padStart(5, '0')}`,
+            {
+              key: a.key,
+            },
+          ),
+        );
+      }
+      // The session is not connected: each allowed look-up reaches the worker and gets a 409;
+      // past 20 a minute the gateway refuses before asking the network.
+      expect(lookups.slice(0, 20).every((response) => response.status === 409)).toBe(true);
+      expectError(lookups[20]!, 429, 'rate_limited');
+      expect(lookups[20]!.headers.get('retry-after')).toMatch(/^\d+$/);
+    });
+
     it('sends every interactive action type', async () => {
       const sent = await api.post('/api/v1/messages/interactive', {
         key: a.key,

@@ -20,6 +20,9 @@ import {
   USAGE_COUNTERS,
   WEBHOOK_SECRETS,
 } from './gateway.tokens';
+import { ChatsController } from './chats/chats.controller';
+import { ContactsController } from './contacts/contacts.controller';
+import { NumberLookups } from './contacts/number-lookups';
 import { KeysController } from './keys/keys.controller';
 import { MessageSender } from './messages/message-sender';
 import { MessagesController } from './messages/messages.controller';
@@ -79,6 +82,8 @@ export class GatewayModule {
         UsageController,
         SessionsController,
         MessagesController,
+        ChatsController,
+        ContactsController,
         WebhookController,
         KeysController,
         // The sandbox's control routes exist only when the sandbox network is selected (CONTRACT §9).
@@ -117,6 +122,7 @@ export class GatewayModule {
         },
         SessionCommandClient,
         MessageSender,
+        NumberLookups,
         WebhookSettings,
         CustomerAuthGuard,
         AdminTokenGuard,

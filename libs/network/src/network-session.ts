@@ -1,12 +1,26 @@
 import type { OutboundMessage } from './outbound-message';
 import type { SentKey } from './sent-key';
 
+export type ChatPresence = 'typing' | 'recording' | 'paused';
+
+export interface NumberLookup {
+  onWhatsApp: boolean;
+  /** The JID to send to, or null when the number is not on WhatsApp. */
+  recipientId: string | null;
+}
+
 /** One open connection of one session to the network, as returned by NetworkDriver.open. */
 export interface NetworkSession {
   /** Switches a session waiting for a QR scan to pairing-code login; emits `pairing_code`. */
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** Sends one message of any kind; fails with NetworkSendError. */
   send(message: OutboundMessage): Promise<SentKey>;
+  /** Marks received messages of `chat` as read (blue ticks); `chat` is a JID. */
+  markRead(chat: string, messageIds: string[]): Promise<void>;
+  /** Shows "typing…" or "recording audio…" in `chat`, or stops showing it. */
+  sendPresence(chat: string, state: ChatPresence): Promise<void>;
+  /** Whether `phoneNumber` (digits) is on WhatsApp, and the JID to send it. */
+  lookUp(phoneNumber: string): Promise<NumberLookup>;
   /** Unlinks the device; emits `disconnected`/`logged_out`. The caller clears the stored credentials. */
   logout(): Promise<void>;
   /**

@@ -1,6 +1,14 @@
 import type { OutboundMessage } from '@jumbe/contracts';
 import { applyLinkChange, type LinkFacts, recipientJid, type SessionView, sessionView } from '@jumbe/domain';
-import type { LinkEvent, NetworkDriver, NetworkSession, SentKey, SessionRef } from '@jumbe/network';
+import type {
+  ChatPresence,
+  LinkEvent,
+  NetworkDriver,
+  NetworkSession,
+  NumberLookup,
+  SentKey,
+  SessionRef,
+} from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { InboundRelay } from './inbound-relay';
 import type { CredentialStore } from './ports/credential-store';
@@ -93,6 +101,18 @@ export class LiveSession {
       case 'edit':
         return connection.send({ kind: 'edit', ...message.body, to });
     }
+  }
+
+  markRead(chat: string, messageIds: string[]): Promise<void> {
+    return this.connection().markRead(recipientJid(chat), messageIds);
+  }
+
+  sendPresence(chat: string, state: ChatPresence): Promise<void> {
+    return this.connection().sendPresence(recipientJid(chat), state);
+  }
+
+  lookUp(phoneNumber: string): Promise<NumberLookup> {
+    return this.connection().lookUp(phoneNumber);
   }
 
   /** Unlinks the device; the resulting `disconnected/logged_out` is recorded like any change. */

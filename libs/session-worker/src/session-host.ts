@@ -166,6 +166,17 @@ export class SessionHost {
         return this.remove(command);
       case 'message.send':
         return this.send(command);
+      case 'chat.read':
+        await this.onConnection(command, (network) => network.markRead(command.chat, command.messageIds));
+        return { chat: command.chat, messageIds: command.messageIds };
+      case 'chat.presence':
+        await this.onConnection(command, (network) => network.sendPresence(command.chat, command.state));
+        return { chat: command.chat, state: command.state };
+      case 'contact.check':
+        return {
+          phoneNumber: command.phoneNumber,
+          ...(await this.onConnection(command, (network) => network.lookUp(command.phoneNumber))),
+        };
       case 'sandbox.scan':
         return this.sandboxScan(command);
       case 'sandbox.inbound':
@@ -267,6 +278,20 @@ export class SessionHost {
     } catch (error) {
       if (error instanceof NetworkSendError) throw failed(error.code, error.message);
       throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);
+    }
+  }
+
+  /** Runs a chat action on the session's open connection; not connected is a 409, like a send. */
+  private async onConnection<T>(ref: SessionRef, action: (network: LiveSession) => Promise<T>): Promise<T> {
+    const live = this.live.get(refKey(ref));
+    if (!live || live.state !== 'connected') {
+      throw new ApiError('session_not_connected', `Session "${ref.sessionId}" is not connected.`);
+    }
+    try {
+      return await action(live);
+    } catch (error) {
+      if (error instanceof NetworkSendError) throw new ApiError(error.code, error.message);
+      throw new ApiError('network_error', `The network did not answer: ${(error as Error).message}`);
     }
   }
 
@@ -404,6 +429,9 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'sandbox.scan': 'exclusive',
   'sandbox.disconnect': 'exclusive',
   'message.send': 'shared',
+  'chat.read': 'shared',
+  'chat.presence': 'shared',
+  'contact.check': 'shared',
   'session.status': 'none',
   'session.qr': 'none',
   'sandbox.inbound': 'none',

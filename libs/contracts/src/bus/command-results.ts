@@ -6,6 +6,11 @@ import {
   sentMessageSchema,
   sessionSchema,
 } from '../http/schemas/responses';
+import {
+  chatPresenceResultSchema,
+  chatReadResultSchema,
+  contactCheckResultSchema,
+} from '../http/schemas/chats';
 import type { SessionCommandType } from './session-command';
 
 /** The result each command answers with when it succeeds; the gateway validates replies with it. */
@@ -17,6 +22,9 @@ export const COMMAND_RESULT_SCHEMAS = {
   'session.logout': sessionSchema,
   'session.delete': sessionSchema,
   'message.send': sentMessageSchema,
+  'chat.read': chatReadResultSchema,
+  'chat.presence': chatPresenceResultSchema,
+  'contact.check': contactCheckResultSchema,
   'sandbox.scan': sessionSchema,
   'sandbox.inbound': z.object({ id: z.string() }),
   'sandbox.outbox': z.array(outboxEntrySchema),

@@ -14,6 +14,7 @@ import {
   sendTextSchema,
   uniqueActionIds,
 } from '../http/schemas/messages';
+import { PRESENCE_STATES } from '../http/schemas/chats';
 import { sandboxDisconnectSchema, sandboxInboundSchema } from '../http/schemas/sandbox';
 
 /**
@@ -52,6 +53,14 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
   z.object({ ...ref, type: z.literal('session.logout') }),
   z.object({ ...ref, type: z.literal('session.delete') }),
   z.object({ ...ref, type: z.literal('message.send'), message: outboundMessageSchema }),
+  z.object({
+    ...ref,
+    type: z.literal('chat.read'),
+    chat: z.string(),
+    messageIds: z.array(z.string()).min(1).max(100),
+  }),
+  z.object({ ...ref, type: z.literal('chat.presence'), chat: z.string(), state: z.enum(PRESENCE_STATES) }),
+  z.object({ ...ref, type: z.literal('contact.check'), phoneNumber: z.string() }),
   z.object({ ...ref, type: z.literal('sandbox.scan'), phoneNumber: z.string() }),
   z.object({
     ...ref,

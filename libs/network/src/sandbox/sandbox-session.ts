@@ -2,7 +2,7 @@ import { changeRefusal, isValidPhoneNumber, type InboundNetworkMessage } from '@
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
 import { NetworkSendError } from '../network-send-error';
-import type { NetworkSession } from '../network-session';
+import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
 import { NumberInUseError } from '../number-in-use-error';
 import type {
@@ -148,6 +148,23 @@ export class SandboxSession implements NetworkSession {
   private sendInteractive(message: OutboundInteractive): Promise<SentKey> {
     const { to, kind: _kind, ...content } = message;
     return this.record(to, 'interactive', withoutUndefined(content));
+  }
+
+  async markRead(chat: string, messageIds: string[]): Promise<void> {
+    await this.record(chat, 'read', { messageIds });
+  }
+
+  async sendPresence(chat: string, state: ChatPresence): Promise<void> {
+    await this.record(chat, 'presence', { state });
+  }
+
+  /** The sandbox's rule: every valid number is on WhatsApp except those ending in 0000. */
+  async lookUp(phoneNumber: string): Promise<NumberLookup> {
+    if (this.phase !== 'connected')
+      throw new NetworkSendError('session_not_connected', 'The session is not connected.');
+    return phoneNumber.endsWith('0000')
+      ? { onWhatsApp: false, recipientId: null }
+      : { onWhatsApp: true, recipientId: `${phoneNumber}@s.whatsapp.net` };
   }
 
   async logout(): Promise<void> {

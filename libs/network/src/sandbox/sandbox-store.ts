@@ -11,7 +11,17 @@ export interface SandboxOutboxEntry {
   id: string;
   /** The `remoteJid` of the send. */
   to: string;
-  type: 'text' | 'media' | 'interactive' | 'location' | 'contact' | 'reaction' | 'revoke' | 'edit';
+  type:
+    | 'text'
+    | 'media'
+    | 'interactive'
+    | 'location'
+    | 'contact'
+    | 'reaction'
+    | 'revoke'
+    | 'edit'
+    | 'read'
+    | 'presence';
   /** The message fields of the send (everything but `to`). */
   content: Record<string, unknown>;
   /** ISO 8601. */

@@ -423,3 +423,26 @@ describe('deleting and editing what the session sent', () => {
     expect(socket.sent.length).toBe(before);
   });
 });
+
+describe('chat actions', () => {
+  it('sends read receipts and presence, and looks numbers up as Baileys answers', async () => {
+    const { session, socket } = await connected();
+    await session.markRead(TO, ['IN1', 'IN2']);
+    expect(socket.reads.at(-1)).toEqual([
+      { remoteJid: TO, id: 'IN1', fromMe: false },
+      { remoteJid: TO, id: 'IN2', fromMe: false },
+    ]);
+    await session.sendPresence(TO, 'typing');
+    await session.sendPresence(TO, 'paused');
+    expect(socket.presences.slice(-2)).toEqual([
+      { type: 'composing', toJid: TO },
+      { type: 'paused', toJid: TO },
+    ]);
+    socket.notOnWhatsApp.add('254700000000');
+    expect(await session.lookUp('254712345678')).toEqual({
+      onWhatsApp: true,
+      recipientId: '254712345678@s.whatsapp.net',
+    });
+    expect(await session.lookUp('254700000000')).toEqual({ onWhatsApp: false, recipientId: null });
+  });
+});

@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
 import { NetworkSendError } from '../network-send-error';
-import type { NetworkSession } from '../network-session';
+import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
 import type {
   OutboundContact,
@@ -259,6 +259,35 @@ export class WhatsAppSession implements NetworkSession {
       });
       return built;
     });
+  }
+
+  async markRead(chat: string, messageIds: string[]): Promise<void> {
+    const keys = messageIds.map((id) => ({ remoteJid: chat, id, fromMe: false }));
+    await this.chatAction(() => this.connectedSocket().readMessages(keys));
+  }
+
+  async sendPresence(chat: string, state: ChatPresence): Promise<void> {
+    const presence = state === 'typing' ? 'composing' : state;
+    await this.chatAction(() => this.connectedSocket().sendPresenceUpdate(presence, chat));
+  }
+
+  async lookUp(phoneNumber: string): Promise<NumberLookup> {
+    const found = await this.chatAction(() =>
+      this.connectedSocket().onWhatsApp(`${phoneNumber}@s.whatsapp.net`),
+    );
+    // Baileys lists only the numbers that are on WhatsApp.
+    const hit = found?.find((entry) => entry.exists);
+    return hit ? { onWhatsApp: true, recipientId: hit.jid } : { onWhatsApp: false, recipientId: null };
+  }
+
+  /** A chat action (read receipts, presence, look-ups), bounded like a send; failures are network errors. */
+  private async chatAction<T>(action: () => Promise<T>): Promise<T> {
+    try {
+      return await withTimeout(action(), this.context.settings.sendTimeoutMs);
+    } catch (error) {
+      if (error instanceof NetworkSendError || error instanceof NotReadyError) throw error;
+      throw new NetworkSendError('network_error', `The network did not answer: ${(error as Error).message}`);
+    }
   }
 
   async logout(): Promise<void> {

@@ -30,6 +30,14 @@ export interface WhatsAppSocket {
   /** Asks the server for a group's subject and participants. */
   groupMetadata(jid: string): Promise<GroupMetadata>;
   sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined>;
+  /** Sends read receipts for received messages. */
+  readMessages(keys: proto.IMessageKey[]): Promise<void>;
+  sendPresenceUpdate(
+    type: 'composing' | 'recording' | 'paused' | 'available' | 'unavailable',
+    toJid?: string,
+  ): Promise<void>;
+  /** Asks the server which of the given JIDs are on WhatsApp. */
+  onWhatsApp(...jids: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   relayMessage(
     jid: string,
     message: proto.IMessage,

@@ -129,7 +129,18 @@ export const statusDocumentSchema = z.object({
 export const outboxEntrySchema = z.object({
   id: z.string(),
   to: z.string(),
-  type: z.enum(['text', 'media', 'interactive', 'location', 'contact', 'reaction', 'revoke', 'edit']),
+  type: z.enum([
+    'text',
+    'media',
+    'interactive',
+    'location',
+    'contact',
+    'reaction',
+    'revoke',
+    'edit',
+    'read',
+    'presence',
+  ]),
   content: z.record(z.string(), z.unknown()),
   createdAt: isoTime,
 });

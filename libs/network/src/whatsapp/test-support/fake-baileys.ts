@@ -170,6 +170,27 @@ export class FakeBaileysSocket implements WhatsAppSocket {
     return options.messageId ?? 'RELAYED';
   }
 
+  readonly reads: proto.IMessageKey[][] = [];
+  readonly presences: { type: string; toJid?: string }[] = [];
+  /** Numbers (digits) the fake network says are not on WhatsApp. */
+  readonly notOnWhatsApp = new Set<string>();
+
+  async readMessages(keys: proto.IMessageKey[]): Promise<void> {
+    this.reads.push(keys);
+  }
+
+  async sendPresenceUpdate(type: string, toJid?: string): Promise<void> {
+    this.presences.push({ type, toJid });
+  }
+
+  /** As Baileys answers: only the numbers that are on WhatsApp, each with its JID. */
+  async onWhatsApp(...jids: string[]): Promise<{ jid: string; exists: boolean }[]> {
+    return jids
+      .map((jid) => jid.split('@')[0]!)
+      .filter((digits) => !this.notOnWhatsApp.has(digits))
+      .map((digits) => ({ jid: `${digits}@s.whatsapp.net`, exists: true }));
+  }
+
   async logout(): Promise<void> {
     this.loggedOut = true;
     await this.end(boom(401, 'Intentional Logout'));

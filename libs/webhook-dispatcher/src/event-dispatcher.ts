@@ -14,7 +14,7 @@ interface SessionQueue {
   events: StreamDeliverable[];
   running: boolean;
   /** The delivery being made (POST, record, acknowledgement), if any. */
-  inHand?: { event: DeliverableEvent; done: Promise<void> };
+  inHand?: { event: StreamDeliverable; done: Promise<void> };
 }
 
 export interface EventDispatcherOptions {
@@ -89,9 +89,9 @@ export class EventDispatcher {
    * and acknowledged, or failed). A dispatcher letting a shard go waits for them, so the
    * receiver's answer is recorded and the next owner does not POST the same event again.
    */
-  async finishInHand(belongs: (payload: StreamPayload) => boolean): Promise<void> {
+  async finishInHand(belongs: (payload: StreamEvent) => boolean): Promise<void> {
     const inHand = [...this.queues.values()].flatMap((queue) =>
-      queue.inHand && belongs(queue.inHand.event.payload as StreamPayload) ? [queue.inHand.done] : [],
+      queue.inHand && belongs(queue.inHand.event.payload) ? [queue.inHand.done] : [],
     );
     await Promise.allSettled(inHand);
   }

@@ -141,7 +141,7 @@ describe('graceful shutdown on SIGTERM (distributed)', () => {
     expect(recovered).toEqual(sessions.map(() => 200));
     // Released, not abandoned: the other worker took the shards without waiting for the leases to
     // expire. Abandoned leases lapse 5 to 6 s after the signal (renewed every second until then);
-    // handed over, the sessions measured back within 0.3 to 0.7 s on a loaded machine.
+    // handed over, the sessions measured back within 0.3 to 1.2 s on a loaded machine.
     expect(recoveryMs).toBeLessThan(LEASE_TTL_MS / 2);
 
     // Put a second worker back for the tests that follow.

@@ -109,7 +109,7 @@ describe('graceful shutdown on SIGTERM (distributed)', () => {
     expect(await exited).toBe(0);
   });
 
-  it('a worker hands its shards over: sends work again before its leases could have expired', async () => {
+  it('a worker hands its shards over: sends work again well before its leases could have expired', async () => {
     const api = topology.gateways[0]!;
     const account = await createAccount(api, topology.adminToken, { maxSessions: 10 });
     const sessions = ['s1', 's2', 's3', 's4', 's5', 's6'];
@@ -139,8 +139,10 @@ describe('graceful shutdown on SIGTERM (distributed)', () => {
     const recoveryMs = Date.now() - signalledAt;
     process.stdout.write(`worker hand-over on SIGTERM: every session sending again after ${recoveryMs} ms\n`);
     expect(recovered).toEqual(sessions.map(() => 200));
-    // Released, not abandoned: the other worker took the shards without waiting for the leases to expire.
-    expect(recoveryMs).toBeLessThan(LEASE_TTL_MS);
+    // Released, not abandoned: the other worker took the shards without waiting for the leases to
+    // expire. Abandoned leases lapse 5 to 6 s after the signal (renewed every second until then);
+    // handed over, the sessions measured back within 0.3 to 1.2 s on a loaded machine.
+    expect(recoveryMs).toBeLessThan(LEASE_TTL_MS / 2);
 
     // Put a second worker back for the tests that follow.
     const replacement = await ServiceProcess.start('session-worker', topology.env, { name: 'worker-3' });

@@ -59,7 +59,7 @@ export const deliverySchema = z.object({
   id: z.string(),
   event: z.string(),
   sessionId: z.string(),
-  url: z.string(),
+  url: z.string().describe('The URL posted to, its query and fragment masked (`?token=****`).'),
   status: z.enum(['success', 'failed']),
   statusCode: z.number().nullable(),
   error: z.string().nullable(),
@@ -69,7 +69,7 @@ export const deliverySchema = z.object({
   attemptedAt: isoTime,
 });
 export const webhookConfigSchema = z.object({
-  url: z.string().nullable(),
+  url: z.string().nullable().describe('The destination, its query and fragment masked (`?token=****`).'),
   enabled: z.boolean(),
   hasSecret: z.boolean(),
 });

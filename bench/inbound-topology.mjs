@@ -84,6 +84,16 @@ async function throwawayDatabase() {
   return {
     url: url.toString(),
     client,
+    /** The mean time of the POSTs recorded since `since` (ms, as the dispatcher measured them). */
+    postMs: async (since) =>
+      Number(
+        (
+          await client.query(
+            'SELECT avg(duration_ms) AS ms FROM webhook_deliveries WHERE attempted_at >= $1',
+            [new Date(since)],
+          )
+        ).rows[0].ms ?? 0,
+      ).toFixed(1),
     /** Transactions committed or rolled back in the database so far (its statistics). */
     transactions: async () =>
       Number(
@@ -127,8 +137,8 @@ export async function allInOne(adminToken) {
     started.push(service.child);
     const backlog = async () =>
       Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
-    const { transactions } = database;
-    return { gateway: service.url, deliverer: service.child, backlog, transactions, stop };
+    const { transactions, postMs } = database;
+    return { gateway: service.url, deliverer: service.child, backlog, transactions, postMs, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -177,8 +187,8 @@ export async function distributed(adminToken) {
     await allShardsHeld(dispatcher.lines);
     // A work-queue stream: what it holds is what is stored and not yet acknowledged.
     const backlog = async () => (await manager.streams.info(stream)).state.messages;
-    const { transactions } = database;
-    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, stop };
+    const { transactions, postMs } = database;
+    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, postMs, stop };
   } catch (error) {
     await stop();
     throw error;

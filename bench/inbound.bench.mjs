@@ -165,6 +165,7 @@ async function drain(target, receiver, started) {
   const before = await receiverStats(receiver, phase);
   const usageBefore = await usage(started);
   const releasedAt = now();
+  const releasedAtMs = Date.now();
   await post(agent, `${receiver}/control/hold?on=0`, '');
   const stats = await delivered(receiver, phase, injected.accepted);
   const spent = await usageSince(started, usageBefore, stats.receipts - before.receipts);
@@ -181,6 +182,7 @@ async function drain(target, receiver, started) {
     badSignatures: stats.badSignatures,
     delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
     ...spent.perEvent,
+    recordedPostMs: await started.postMs(releasedAtMs),
     keptUp: null,
   };
 }

@@ -5,7 +5,7 @@ import { signedDeviceIdentity, verifyDeviceSignature } from './device-identity';
 import { answerDeviceIq } from './device-iqs';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
-import { bytesOf, child, children, iqError, iqResult } from './iq-nodes';
+import { bigEndian, bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
 import { advSecretFromFinish, unwrapWithCode, wrapWithCode } from './pairing-code';
@@ -343,6 +343,27 @@ export class EmulatedNetwork extends EventEmitter {
       );
     }
     return id;
+  }
+
+  /**
+   * `recipient`'s phone says it could not decrypt `message` (a retry receipt, count 1, with its
+   * registration id): the sending device is expected to send it again, which lands in `received`
+   * once more. Returns false when the sending device is not connected.
+   */
+  requestRetry(recipient: EmulatedUser, message: ReceivedMessage): boolean {
+    const sender = this.devices.get(message.sender);
+    const connection = sender ? this.connectionOf(sender) : undefined;
+    if (!connection) return false;
+    const t = unixNow();
+    connection.send({
+      tag: 'receipt',
+      attrs: { from: recipient.jid, id: message.id, type: 'retry', t },
+      content: [
+        { tag: 'retry', attrs: { count: '1', id: message.id, t, v: '1' } },
+        { tag: 'registration', attrs: {}, content: bigEndian(recipient.phone.registrationId, 4) },
+      ],
+    });
+    return true;
   }
 
   /** Hands a stanza to the device now, or keeps it for its next login (offline backlog). */

@@ -126,6 +126,19 @@ describe('Signal-encrypted messages between emulated contacts and the linked dev
     });
   }, 30_000);
 
+  it('delivers a group message from a participant (sender key) with the group and the participant', async () => {
+    const group = '120363040000000001@g.us';
+    const id = await network.sendGroupMessage(contact, group, phone, { conversation: 'Group hello' });
+
+    const inbound = await until(() => opened.inbound.find((message) => message.id === id));
+    expect(inbound).toMatchObject({
+      chat: group,
+      participant: '254711000001@s.whatsapp.net',
+      pushName: 'Amina',
+      text: 'Group hello',
+    });
+  }, 30_000);
+
   it('sends an interactive message whose stanza carries the biz node and whose proto the contact decrypts', async () => {
     const interactive: OutboundInteractive = {
       to: '254711000001@s.whatsapp.net',

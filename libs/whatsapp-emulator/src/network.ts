@@ -346,6 +346,44 @@ export class EmulatedNetwork extends EventEmitter {
   }
 
   /**
+   * `from` sends `message` to the group `groupJid` (`…@g.us`), which `to`'s linked devices are in:
+   * each device gets a pre-key message carrying `from`'s sender key, then the `skmsg`, with
+   * `participant` naming the sender (by phone number).
+   */
+  async sendGroupMessage(
+    from: EmulatedUser,
+    groupJid: string,
+    to: EmulatedUser,
+    message: proto.IMessage,
+  ): Promise<string> {
+    const devices = this.linkedDevices(to);
+    if (devices.length === 0) throw new Error(`${to.phoneNumber} has no linked device`);
+    const id = newMessageId();
+    const { distribution, ciphertext } = await this.serially(() =>
+      from.phone.encryptForGroup(groupJid, from.jid, paddedMessage(message)),
+    );
+    const senderKey: proto.IMessage = {
+      senderKeyDistributionMessage: { groupId: groupJid, axolotlSenderKeyDistributionMessage: distribution },
+    };
+    for (const device of devices) {
+      const enc = await this.encryptFor(from.phone, device, senderKey);
+      this.deliver(
+        device,
+        inboundMessageStanza({
+          id,
+          from: groupJid,
+          attrs: { participant: from.jid, addressing_mode: 'pn' },
+          pushName: from.name,
+          type: stanzaType(message),
+          enc,
+          extraEnc: [{ type: 'skmsg', ciphertext: Buffer.from(ciphertext) }],
+        }),
+      );
+    }
+    return id;
+  }
+
+  /**
    * `recipient`'s phone says it could not decrypt `message` (a retry receipt, count 1, with its
    * registration id): the sending device is expected to send it again, which lands in `received`
    * once more. Returns false when the sending device is not connected.

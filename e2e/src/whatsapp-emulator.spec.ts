@@ -143,4 +143,24 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
     // Resumed from the stored credentials: the phone still has exactly the one linked device.
     expect(emulated.network.linkedDevices(phone)).toEqual([device]);
   });
+
+  it('the phone unlinks the device: the session ends logged_out and a new start shows a QR', async () => {
+    emulated.network.unlink(device);
+    const ended = await eventually(
+      () => status('shop'),
+      (response) => response.body?.data?.state === 'disconnected',
+    );
+    expect(ended.body.data).toMatchObject({ state: 'disconnected', connected: false, reason: 'logged_out' });
+
+    // The credentials are gone: starting again registers a new device instead of logging in.
+    expect(
+      (await api.post('/api/v1/session/start', { key: account.key, body: { sessionId: 'shop' } })).status,
+    ).toBe(200);
+    const qr = await eventually(
+      () => api.get('/api/v1/session/qr?sessionId=shop', { key: account.key }),
+      (response) => response.body?.data?.state === 'qr_ready',
+    );
+    expect(qr.body.data.qr).toMatch(/^https:\/\/wa\.me\/settings\/linked_devices#/);
+    expect(emulated.network.linkedDevices(phone)).toEqual([]);
+  });
 });

@@ -53,6 +53,22 @@ describe('Signal-encrypted messages between emulated contacts and the linked dev
     expect(network.failures).toEqual([]);
   }, 30_000);
 
+  it('answers a retry receipt: sends the message again from the archive, on a fresh session the contact decrypts', async () => {
+    const sent = await opened.session.sendText({ to: '254711000001@s.whatsapp.net', text: 'Retry me' });
+    const first = await until(() => network.receivedBy(contact).find((message) => message.id === sent.id));
+
+    expect(network.requestRetry(contact, first)).toBe(true);
+
+    const copies = await until(() => {
+      const found = network.receivedBy(contact).filter((message) => message.id === sent.id);
+      return found.length >= 2 ? found : undefined;
+    });
+    expect(copies[1]?.message.conversation ?? copies[1]?.message.extendedTextMessage?.text).toBe('Retry me');
+    // Baileys fetched a new bundle for the contact before resending: a pre-key message again.
+    const resentEnc = child(child(copies[1]?.stanza, 'participants'), 'to');
+    expect(child(resentEnc, 'enc')?.attrs.type).toBe('pkmsg');
+  }, 30_000);
+
   it('reads every inbound kind the product maps: extended text, media metadata, button and list answers', async () => {
     const ids = {
       extended: await network.sendMessage(contact, phone, {
@@ -107,6 +123,19 @@ describe('Signal-encrypted messages between emulated contacts and the linked dev
       chat: lidContact.lid,
       senderPhoneJid: '254711000002@s.whatsapp.net',
       text: 'via lid',
+    });
+  }, 30_000);
+
+  it('delivers a group message from a participant (sender key) with the group and the participant', async () => {
+    const group = '120363040000000001@g.us';
+    const id = await network.sendGroupMessage(contact, group, phone, { conversation: 'Group hello' });
+
+    const inbound = await until(() => opened.inbound.find((message) => message.id === id));
+    expect(inbound).toMatchObject({
+      chat: group,
+      participant: '254711000001@s.whatsapp.net',
+      pushName: 'Amina',
+      text: 'Group hello',
     });
   }, 30_000);
 

@@ -5,7 +5,7 @@ import { signedDeviceIdentity, verifyDeviceSignature } from './device-identity';
 import { answerDeviceIq } from './device-iqs';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
-import { bytesOf, child, children, iqError, iqResult } from './iq-nodes';
+import { bigEndian, bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
 import { advSecretFromFinish, unwrapWithCode, wrapWithCode } from './pairing-code';
@@ -343,6 +343,65 @@ export class EmulatedNetwork extends EventEmitter {
       );
     }
     return id;
+  }
+
+  /**
+   * `from` sends `message` to the group `groupJid` (`…@g.us`), which `to`'s linked devices are in:
+   * each device gets a pre-key message carrying `from`'s sender key, then the `skmsg`, with
+   * `participant` naming the sender (by phone number).
+   */
+  async sendGroupMessage(
+    from: EmulatedUser,
+    groupJid: string,
+    to: EmulatedUser,
+    message: proto.IMessage,
+  ): Promise<string> {
+    const devices = this.linkedDevices(to);
+    if (devices.length === 0) throw new Error(`${to.phoneNumber} has no linked device`);
+    const id = newMessageId();
+    const { distribution, ciphertext } = await this.serially(() =>
+      from.phone.encryptForGroup(groupJid, from.jid, paddedMessage(message)),
+    );
+    const senderKey: proto.IMessage = {
+      senderKeyDistributionMessage: { groupId: groupJid, axolotlSenderKeyDistributionMessage: distribution },
+    };
+    for (const device of devices) {
+      const enc = await this.encryptFor(from.phone, device, senderKey);
+      this.deliver(
+        device,
+        inboundMessageStanza({
+          id,
+          from: groupJid,
+          attrs: { participant: from.jid, addressing_mode: 'pn' },
+          pushName: from.name,
+          type: stanzaType(message),
+          enc,
+          extraEnc: [{ type: 'skmsg', ciphertext: Buffer.from(ciphertext) }],
+        }),
+      );
+    }
+    return id;
+  }
+
+  /**
+   * `recipient`'s phone says it could not decrypt `message` (a retry receipt, count 1, with its
+   * registration id): the sending device is expected to send it again, which lands in `received`
+   * once more. Returns false when the sending device is not connected.
+   */
+  requestRetry(recipient: EmulatedUser, message: ReceivedMessage): boolean {
+    const sender = this.devices.get(message.sender);
+    const connection = sender ? this.connectionOf(sender) : undefined;
+    if (!connection) return false;
+    const t = unixNow();
+    connection.send({
+      tag: 'receipt',
+      attrs: { from: recipient.jid, id: message.id, type: 'retry', t },
+      content: [
+        { tag: 'retry', attrs: { count: '1', id: message.id, t, v: '1' } },
+        { tag: 'registration', attrs: {}, content: bigEndian(recipient.phone.registrationId, 4) },
+      ],
+    });
+    return true;
   }
 
   /** Hands a stanza to the device now, or keeps it for its next login (offline backlog). */

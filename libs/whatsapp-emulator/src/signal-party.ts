@@ -1,4 +1,10 @@
 import { jidDecode } from '@whiskeysockets/baileys';
+import {
+  GroupCipher,
+  GroupSessionBuilder,
+  SenderKeyName,
+  SenderKeyRecord,
+} from '@whiskeysockets/baileys/lib/Signal/Group/index.js';
 
 // libsignal is Baileys' own (untyped beyond a sketch) dependency: the parts used here, typed.
 interface SignalKeyPair {
@@ -66,6 +72,14 @@ export class SignalParty {
   private readonly sessions = new Map<string, SessionRecordLike>();
   private readonly identities = new Map<string, Buffer>();
   private nextPreKeyId = 1;
+  private readonly senderKeys = new Map<string, SenderKeyRecord>();
+  /** Baileys' sender-key store interface, in memory (group messages). */
+  private readonly senderKeyStore = {
+    loadSenderKey: async (name: SenderKeyName) =>
+      this.senderKeys.get(name.toString()) ?? new SenderKeyRecord(),
+    storeSenderKey: async (name: SenderKeyName, record: SenderKeyRecord) =>
+      void this.senderKeys.set(name.toString(), record),
+  };
 
   /** Libsignal's storage interface, in memory. */
   private readonly storage = {
@@ -137,5 +151,21 @@ export class SignalParty {
     const cipher = new libsignal.SessionCipher(this.storage, signalAddress(jid));
     const data = Buffer.from(ciphertext);
     return type === 'pkmsg' ? cipher.decryptPreKeyWhisperMessage(data) : cipher.decryptWhisperMessage(data);
+  }
+
+  /**
+   * Encrypts for a group with this party's sender key in it (as `ownJid`): the sender key
+   * distribution message to hand each member's devices first, and the `skmsg` ciphertext.
+   */
+  async encryptForGroup(
+    groupJid: string,
+    ownJid: string,
+    plaintext: Uint8Array,
+  ): Promise<{ distribution: Uint8Array; ciphertext: Uint8Array }> {
+    const address = signalAddress(ownJid) as unknown as { id: string; deviceId: number };
+    const name = new SenderKeyName(groupJid, address);
+    const distribution = await new GroupSessionBuilder(this.senderKeyStore).create(name);
+    const ciphertext = await new GroupCipher(this.senderKeyStore, name).encrypt(plaintext);
+    return { distribution: distribution.serialize(), ciphertext };
   }
 }

@@ -54,7 +54,11 @@ describe('Signal-encrypted messages between emulated contacts and the linked dev
   }, 30_000);
 
   it('answers a retry receipt: sends the message again from the archive, on a fresh session the contact decrypts', async () => {
-    const sent = await opened.session.sendText({ to: '254711000001@s.whatsapp.net', text: 'Retry me' });
+    const sent = await opened.session.send({
+      kind: 'text',
+      to: '254711000001@s.whatsapp.net',
+      text: 'Retry me',
+    });
     const first = await until(() => network.receivedBy(contact).find((message) => message.id === sent.id));
 
     expect(network.requestRetry(contact, first)).toBe(true);

@@ -183,6 +183,33 @@ describe('the gateway in process (memory ports, inject)', () => {
       });
     });
 
+    it('subscribes to event types: message.received by default, unknown names refused with the known ones', async () => {
+      const { key } = world.addCustomer();
+      const saved = await call('PATCH', '/api/v1/webhook', key, { url: 'https://93.184.216.34/hook' });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().data.events).toEqual(['message.received']);
+      const chosen = await call('PATCH', '/api/v1/webhook', key, {
+        events: ['session.status', 'message.received', 'session.status'],
+      });
+      expect(chosen.json().data.events).toEqual(['session.status', 'message.received']);
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.events).toEqual([
+        'session.status',
+        'message.received',
+      ]);
+
+      const unknown = await call('PATCH', '/api/v1/webhook', key, { events: ['message.received', 'nope'] });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().error).toEqual({
+        code: 'validation_error',
+        details: [{ path: '/events/1', problem: expect.stringContaining('known events: message.received') }],
+      });
+      expect(unknown.json().error.details[0].problem).toContain('session.status');
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.events).toEqual([
+        'session.status',
+        'message.received',
+      ]);
+    });
+
     it('answers POST /webhook/test with 503 when no dispatcher answers', async () => {
       const { key } = world.addCustomer();
       const response = await call('POST', '/api/v1/webhook/test', key, {});

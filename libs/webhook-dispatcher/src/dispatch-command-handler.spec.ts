@@ -83,7 +83,13 @@ describe('DispatchCommandHandler', () => {
     announce = true,
   ): Promise<string> {
     const secret = generateWebhookSecret();
-    await webhooks.save({ accountId, url, enabled, secretCiphertext: secretBox.seal(secret) });
+    await webhooks.save({
+      accountId,
+      url,
+      enabled,
+      secretCiphertext: secretBox.seal(secret),
+      events: ['message.received'],
+    });
     if (announce) {
       await invalidations.publish(
         ACCESS_INVALIDATION_TOPIC,

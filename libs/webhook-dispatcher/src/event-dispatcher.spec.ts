@@ -93,7 +93,13 @@ describe('EventDispatcher', () => {
   /** Saves the account's webhook as the gateway does: secret sealed, invalidation published. */
   async function saveWebhook(accountId: string, url: string, enabled = true): Promise<string> {
     const secret = generateWebhookSecret();
-    await webhooks.save({ accountId, url, enabled, secretCiphertext: secretBox.seal(secret) });
+    await webhooks.save({
+      accountId,
+      url,
+      enabled,
+      secretCiphertext: secretBox.seal(secret),
+      events: ['message.received'],
+    });
     await invalidations.publish(
       ACCESS_INVALIDATION_TOPIC,
       encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }),

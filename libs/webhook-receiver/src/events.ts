@@ -59,10 +59,22 @@ export interface MessageReceivedEvent extends WebhookEventBase {
   message: ReceivedMessage;
 }
 
+/** A session's state changed (opt-in: subscribe to `session.status`). Never carries a QR value. */
+export interface SessionStatusEvent extends WebhookEventBase {
+  event: 'session.status';
+  session: {
+    state: 'qr_ready' | 'pairing_code_ready' | 'connecting' | 'connected' | 'disconnected';
+    /** Digits only, while linked to a number. */
+    phoneNumber: string | null;
+    /** Why it is `disconnected` (`logged_out`, `qr_timeout`, …); null otherwise. */
+    reason: string | null;
+  };
+}
+
 export interface WebhookTestEvent extends WebhookEventBase {
   event: 'webhook.test';
   data: { message: string };
 }
 
 /** Every event Jumbe sends. */
-export type WebhookEvent = MessageReceivedEvent | WebhookTestEvent;
+export type WebhookEvent = MessageReceivedEvent | SessionStatusEvent | WebhookTestEvent;

@@ -4,5 +4,7 @@ export interface StoredWebhook {
   url: string;
   enabled: boolean;
   secretCiphertext: string | null;
+  /** Event types it receives (`webhook.test` always goes). */
+  events: string[];
   updatedAt: Date;
 }

@@ -1,6 +1,7 @@
 import {
   ACCESS_INVALIDATION_TOPIC,
   ApiError,
+  DEFAULT_WEBHOOK_EVENTS,
   deliveryView,
   encodeAccessInvalidation,
   type UpdateWebhookInput,
@@ -18,7 +19,7 @@ import { WebhookStore } from '../ports/webhook-store';
 /** GET /webhook lists this many deliveries (spec "Limits"). */
 const LISTED_DELIVERIES = 20;
 
-const UNCONFIGURED = { url: null, enabled: false, hasSecret: false };
+const UNCONFIGURED = { url: null, enabled: false, hasSecret: false, events: [...DEFAULT_WEBHOOK_EVENTS] };
 
 /**
  * The account's webhook configuration (CONTRACT §6): one destination, one secret that is shown
@@ -44,7 +45,12 @@ export class WebhookSettings {
       Promise.all([this.webhooks.find(accountId), this.deliveries.latest(accountId, LISTED_DELIVERIES)]),
     );
     const config = webhook
-      ? { url: webhook.url, enabled: webhook.enabled, hasSecret: webhook.secretCiphertext !== null }
+      ? {
+          url: webhook.url,
+          enabled: webhook.enabled,
+          hasSecret: webhook.secretCiphertext !== null,
+          events: webhook.events,
+        }
       : UNCONFIGURED;
     return { ...config, deliveries: deliveries.map(deliveryView) };
   }
@@ -61,16 +67,18 @@ export class WebhookSettings {
     if (input.url !== undefined) await this.checkUrl(input.url);
     const secret = !existing?.secretCiphertext || input.rotateSecret ? generateWebhookSecret() : null;
     const enabled = input.enabled ?? existing?.enabled ?? true;
+    const events = input.events ?? existing?.events ?? [...DEFAULT_WEBHOOK_EVENTS];
     await orUnavailable('database', () =>
       this.webhooks.save({
         accountId,
         url,
         enabled,
         secretCiphertext: secret ? this.secrets.seal(secret) : (existing?.secretCiphertext ?? null),
+        events,
       }),
     );
     await this.announce(accountId);
-    const data = { url, enabled, hasSecret: true };
+    const data = { url, enabled, hasSecret: true, events };
     return secret
       ? { message: 'Webhook saved. Store the secret now: it is shown only this once.', data, secret }
       : { message: 'Webhook saved', data };

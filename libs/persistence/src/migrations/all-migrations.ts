@@ -3,6 +3,7 @@ import { ApiKeyLastUsed1764000000000 } from './1764000000000-api-key-last-used';
 import { SentMessages1764100000000 } from './1764100000000-sent-messages';
 import { InboundOutbox1764200000000 } from './1764200000000-inbound-outbox';
 import { UsageDaily1764300000000 } from './1764300000000-usage-daily';
+import { WebhookEvents1764600000000 } from './1764600000000-webhook-events';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -15,4 +16,5 @@ export const ALL_MIGRATIONS = [
   SentMessages1764100000000,
   InboundOutbox1764200000000,
   UsageDaily1764300000000,
+  WebhookEvents1764600000000,
 ];

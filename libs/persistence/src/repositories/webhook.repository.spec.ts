@@ -26,12 +26,14 @@ describe('WebhookRepository', () => {
       url: 'https://example.test/hook',
       enabled: true,
       secretCiphertext: 'v1:cipher',
+      events: ['message.received', 'session.status'],
     });
     expect(await webhooks.find(account)).toEqual({
       accountId: account,
       url: 'https://example.test/hook',
       enabled: true,
       secretCiphertext: 'v1:cipher',
+      events: ['message.received', 'session.status'],
       updatedAt: expect.any(Date),
     });
   });
@@ -43,6 +45,7 @@ describe('WebhookRepository', () => {
       url: 'https://a.test/',
       enabled: true,
       secretCiphertext: 'one',
+      events: ['message.received'],
     });
     const first = await webhooks.find(account);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -51,10 +54,16 @@ describe('WebhookRepository', () => {
       url: 'https://b.test/',
       enabled: false,
       secretCiphertext: null,
+      events: [],
     });
 
     const second = await webhooks.find(account);
-    expect(second).toMatchObject({ url: 'https://b.test/', enabled: false, secretCiphertext: null });
+    expect(second).toMatchObject({
+      url: 'https://b.test/',
+      enabled: false,
+      secretCiphertext: null,
+      events: [],
+    });
     expect(second!.updatedAt.getTime()).toBeGreaterThan(first!.updatedAt.getTime());
     const [{ count }] = (await db.dataSource.query(
       `SELECT count(*)::int AS count FROM webhooks WHERE account_id = $1`,
@@ -71,6 +80,7 @@ describe('WebhookRepository', () => {
       url: 'https://alice.test/',
       enabled: true,
       secretCiphertext: 'a',
+      events: ['message.received'],
     });
     expect(await webhooks.find(bob)).toBeNull();
     await webhooks.delete(bob);
@@ -84,6 +94,7 @@ describe('WebhookRepository', () => {
       url: 'https://x.test/',
       enabled: true,
       secretCiphertext: null,
+      events: [],
     });
     await webhooks.delete(account);
     expect(await webhooks.find(account)).toBeNull();
@@ -98,6 +109,7 @@ describe('WebhookRepository', () => {
       url: 'https://x.test/',
       enabled: true,
       secretCiphertext: null,
+      events: [],
     });
     await db.dataSource.query(`DELETE FROM accounts WHERE id = $1`, [account]);
     expect(await webhooks.find(account)).toBeNull();

@@ -10,13 +10,14 @@ export class WebhookRepository {
   async find(accountId: string): Promise<StoredWebhook | null> {
     if (!isUuid(accountId)) return null;
     const [row] = (await this.dataSource.query(
-      `SELECT account_id, url, enabled, secret_ciphertext, updated_at FROM webhooks WHERE account_id = $1`,
+      `SELECT account_id, url, enabled, secret_ciphertext, events, updated_at FROM webhooks WHERE account_id = $1`,
       [accountId],
     )) as {
       account_id: string;
       url: string;
       enabled: boolean;
       secret_ciphertext: string | null;
+      events: string[];
       updated_at: Date;
     }[];
     return row
@@ -25,6 +26,7 @@ export class WebhookRepository {
           url: row.url,
           enabled: row.enabled,
           secretCiphertext: row.secret_ciphertext,
+          events: row.events,
           updatedAt: row.updated_at,
         }
       : null;
@@ -32,9 +34,9 @@ export class WebhookRepository {
 
   async save(webhook: Omit<StoredWebhook, 'updatedAt'>): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO webhooks (account_id, url, enabled, secret_ciphertext, updated_at) VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (account_id) DO UPDATE SET url = $2, enabled = $3, secret_ciphertext = $4, updated_at = now()`,
-      [webhook.accountId, webhook.url, webhook.enabled, webhook.secretCiphertext],
+      `INSERT INTO webhooks (account_id, url, enabled, secret_ciphertext, events, updated_at) VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (account_id) DO UPDATE SET url = $2, enabled = $3, secret_ciphertext = $4, events = $5, updated_at = now()`,
+      [webhook.accountId, webhook.url, webhook.enabled, webhook.secretCiphertext, webhook.events],
     );
   }
 

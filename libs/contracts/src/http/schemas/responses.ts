@@ -72,6 +72,8 @@ export const webhookConfigSchema = z.object({
   url: z.string().nullable(),
   enabled: z.boolean(),
   hasSecret: z.boolean(),
+  /** Event types delivered (besides `webhook.test`, which always is). */
+  events: z.array(z.string()),
 });
 export const webhookStateSchema = webhookConfigSchema.extend({ deliveries: z.array(deliverySchema) });
 

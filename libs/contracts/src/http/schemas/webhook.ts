@@ -1,10 +1,23 @@
 import { z } from 'zod';
+import { KNOWN_WEBHOOK_EVENTS } from '../../events/webhook/event-subscription';
 import { httpUrlField } from './common';
+
+const knownEventsText = KNOWN_WEBHOOK_EVENTS.join(', ');
+
+/** Event names the webhook receives; duplicates are dropped, the order kept. */
+const eventsField = z
+  .array(z.enum(KNOWN_WEBHOOK_EVENTS, { error: () => `unknown event; known events: ${knownEventsText}` }))
+  .max(KNOWN_WEBHOOK_EVENTS.length * 2)
+  .transform((events) => [...new Set(events)])
+  .describe(
+    `Event types the webhook receives (default \`["message.received"]\`; \`webhook.test\` is always sent). Known: ${knownEventsText}.`,
+  );
 
 export const updateWebhookSchema = z.strictObject({
   url: httpUrlField('invalid_webhook_url', 'url').optional().describe('Public http or https URL.'),
   enabled: z.boolean().optional(),
   rotateSecret: z.boolean().optional(),
+  events: eventsField.optional(),
 });
 
 export const deliveryParamsSchema = z.strictObject({ id: z.uuid('delivery id must be a UUID') });

@@ -27,3 +27,35 @@ export const sessionStatusEventSchema = z.object({
 });
 
 export type SessionStatusEventV1 = z.output<typeof sessionStatusEventSchema>;
+
+/** The facts of a session as the worker records them (libs/domain's LinkFacts). */
+interface SessionFacts {
+  state: string;
+  phoneNumber: string | null;
+  reason: string | null;
+}
+
+/**
+ * The `session.status` body for a recorded state change made at `at`, or null for a state the
+ * event does not report (`starting`, before the network said anything).
+ */
+export function sessionStatusEvent(
+  accountId: string,
+  sessionId: string,
+  facts: SessionFacts,
+  at: Date,
+): SessionStatusEventV1 | null {
+  const state = REPORTED_SESSION_STATES.find((reported) => reported === facts.state);
+  if (state === undefined) return null;
+  return {
+    event: 'session.status',
+    timestamp: at.toISOString(),
+    customerId: accountId,
+    sessionId,
+    session: {
+      state,
+      phoneNumber: facts.phoneNumber,
+      reason: state === 'disconnected' ? facts.reason : null,
+    },
+  };
+}

@@ -53,8 +53,10 @@ export function describeWebhookEventsContract(start: () => Promise<Topology>): v
     const refused = await api.patch('/api/v1/webhook', { key: a.key, body: { events: ['message.sent'] } });
     expectError(refused, 400, 'validation_error');
     expect(refused.body.error.details).toEqual([
-      { path: '/events/0', problem: expect.stringContaining('message.received, session.status') },
+      { path: '/events/0', problem: expect.stringContaining('known events: message.received, ') },
     ]);
+    for (const name of ['message.status', 'session.status', 'webhook.test'])
+      expect(refused.body.error.details[0].problem).toContain(name);
     const chosen = await api.patch('/api/v1/webhook', { key: a.key, body: { events: ['session.status'] } });
     expect(chosen.body.data.events).toEqual(['session.status']);
     expect((await api.get('/api/v1/webhook', { key: a.key })).body.data.events).toEqual(['session.status']);
@@ -117,5 +119,57 @@ export function describeWebhookEventsContract(start: () => Promise<Topology>): v
       expect(request.raw.toString('utf8')).not.toContain('jumbe-sandbox://');
     }
     expect(receiver.at('/status-b')).toEqual([]);
+  });
+
+  it('delivers message.status for an API send: server_ack, then each step the phone marks, once; other accounts cannot mark it', async () => {
+    const a = await account();
+    const b = await account();
+    await webhookAt(a, '/sent-a', ['message.status']);
+    await webhookAt(b, '/sent-b', ['message.status', 'session.status']);
+    await linkSession(api, a.key);
+    await linkSession(api, b.key);
+    const sent = await api.post('/api/v1/messages/text', {
+      key: a.key,
+      body: { to: '254733000001', text: 'Habari' },
+    });
+    expect(sent.status).toBe(200);
+    const { id, remoteJid } = sent.body.data.key;
+    await receiver.waitFor('/sent-a', 1);
+    const mark = (who: TestAccount, status: string) =>
+      api.post('/api/v1/sandbox/status', { key: who.key, body: { messageId: id, status } });
+    const delivered = await mark(a, 'delivered');
+    expect(delivered.status).toBe(200);
+    expect(delivered.body.data).toEqual({ messageId: id, to: remoteJid, status: 'delivered' });
+    await receiver.waitFor('/sent-a', 2);
+    // A second device's receipt for a step already reported, and a late delivery, add nothing.
+    await mark(a, 'read');
+    await receiver.waitFor('/sent-a', 3);
+    await mark(a, 'read');
+    await mark(a, 'delivered');
+    expectError(await mark(b, 'read'), 404, 'not_found');
+    expectError(
+      await api.post('/api/v1/sandbox/status', { key: a.key, body: { messageId: id, status: 'seen' } }),
+      400,
+      'validation_error',
+    );
+    await mark(a, 'played');
+    const requests = validated(await receiver.waitFor('/sent-a', 4));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    expect(receiver.at('/sent-a').map((r) => r.json.message.status)).toEqual([
+      'server_ack',
+      'delivered',
+      'read',
+      'played',
+    ]);
+    for (const request of requests) {
+      expect(request.json).toMatchObject({
+        event: 'message.status',
+        customerId: a.accountId,
+        sessionId: 'default',
+        message: { id, to: remoteJid, at: expect.stringMatching(/Z$/) },
+      });
+    }
+    expect(receiver.at('/sent-b').map((r) => r.json.event)).toEqual(['session.status', 'session.status']);
   });
 }

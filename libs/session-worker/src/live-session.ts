@@ -48,6 +48,13 @@ export class LiveSession {
       {
         onLink: (event) => this.onLink(event),
         onInbound: (message) => this.deps.inbound.relay(this.ref, message),
+        onMessageStatus: (report) => {
+          this.deps.statuses
+            .messageStatus(this.ref, report)
+            .catch((error: unknown) =>
+              this.deps.logger.error({ err: error, ...this.ref }, 'message.status could not be published'),
+            );
+        },
       },
       { linked, token: this.token, stillOwned },
     );

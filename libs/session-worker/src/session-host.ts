@@ -173,6 +173,8 @@ export class SessionHost {
         return this.sandbox().outbox(command, command.limit);
       case 'sandbox.disconnect':
         return this.sandboxDisconnect(command);
+      case 'sandbox.status':
+        return this.sandboxStatus(command);
     }
   }
 
@@ -285,6 +287,15 @@ export class SessionHost {
     await this.sandbox().disconnect(command, command.reason).catch(mapNetworkError);
     await live.settled();
     return this.status(command);
+  }
+
+  private async sandboxStatus(command: Command<'sandbox.status'>) {
+    const marked = await this.sandbox()
+      .markStatus(command, command.messageId, command.status)
+      .catch(mapNetworkError);
+    if (marked === null)
+      throw new ApiError('not_found', `Session "${command.sessionId}" sent no message ${command.messageId}.`);
+    return marked;
   }
 
   /**
@@ -406,6 +417,7 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'session.qr': 'none',
   'sandbox.inbound': 'none',
   'sandbox.outbox': 'none',
+  'sandbox.status': 'none',
 };
 
 const refOf = (record: SessionRecord): SessionRef => ({

@@ -3,17 +3,25 @@
 import {
   deliveryIdField,
   messageReceivedEventSchema,
+  messageStatusEventSchema,
   sessionStatusEventSchema,
   WEBHOOK_EVENT_SCHEMAS,
   webhookTestEventSchema,
 } from '@jumbe/contracts';
 import type { z } from 'zod';
-import type { MessageReceivedEvent, SessionStatusEvent, WebhookEvent, WebhookTestEvent } from './events';
+import type {
+  MessageReceivedEvent,
+  MessageStatusEvent,
+  SessionStatusEvent,
+  WebhookEvent,
+  WebhookTestEvent,
+} from './events';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 const delivered = {
   'message.received': messageReceivedEventSchema.extend(deliveryIdField),
+  'message.status': messageStatusEventSchema.extend(deliveryIdField),
   'session.status': sessionStatusEventSchema.extend(deliveryIdField),
   'webhook.test': webhookTestEventSchema.extend(deliveryIdField),
 };
@@ -23,6 +31,7 @@ type Delivered<N extends keyof typeof delivered> = z.output<(typeof delivered)[N
 // type of the server has one here.
 const checks = {
   'message.received': true satisfies Equal<MessageReceivedEvent, Delivered<'message.received'>>,
+  'message.status': true satisfies Equal<MessageStatusEvent, Delivered<'message.status'>>,
   'session.status': true satisfies Equal<SessionStatusEvent, Delivered<'session.status'>>,
   'webhook.test': true satisfies Equal<WebhookTestEvent, Delivered<'webhook.test'>>,
 } satisfies Record<keyof typeof WEBHOOK_EVENT_SCHEMAS, true> & Record<WebhookEvent['event'], true>;

@@ -59,6 +59,21 @@ export interface MessageReceivedEvent extends WebhookEventBase {
   message: ReceivedMessage;
 }
 
+/** A status of a message sent through the API (opt-in: subscribe to `message.status`). */
+export interface MessageStatusEvent extends WebhookEventBase {
+  event: 'message.status';
+  message: {
+    /** The id the send returned (`key.id`). */
+    id: string;
+    /** The chat it was sent to (`key.remoteJid` of the send). */
+    to: string;
+    /** Each step once, however many devices report it. */
+    status: 'server_ack' | 'delivered' | 'read' | 'played' | 'failed';
+    /** When the network reported it (ISO 8601). */
+    at: string;
+  };
+}
+
 /** A session's state changed (opt-in: subscribe to `session.status`). Never carries a QR value. */
 export interface SessionStatusEvent extends WebhookEventBase {
   event: 'session.status';
@@ -77,4 +92,4 @@ export interface WebhookTestEvent extends WebhookEventBase {
 }
 
 /** Every event Jumbe sends. */
-export type WebhookEvent = MessageReceivedEvent | SessionStatusEvent | WebhookTestEvent;
+export type WebhookEvent = MessageReceivedEvent | MessageStatusEvent | SessionStatusEvent | WebhookTestEvent;

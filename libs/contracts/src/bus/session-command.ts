@@ -6,7 +6,7 @@ import {
   sendTextSchema,
   uniqueActionIds,
 } from '../http/schemas/messages';
-import { sandboxDisconnectSchema, sandboxInboundSchema } from '../http/schemas/sandbox';
+import { sandboxDisconnectSchema, sandboxInboundSchema, sandboxStatusSchema } from '../http/schemas/sandbox';
 
 /**
  * Commands the gateway sends to the worker that owns a session (request/reply on the shard's
@@ -50,6 +50,12 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
     ...ref,
     type: z.literal('sandbox.disconnect'),
     reason: sandboxDisconnectSchema.shape.reason,
+  }),
+  z.object({
+    ...ref,
+    type: z.literal('sandbox.status'),
+    messageId: sandboxStatusSchema.shape.messageId,
+    status: sandboxStatusSchema.shape.status,
   }),
 ]);
 

@@ -19,6 +19,7 @@ import {
   sandboxInboundSchema,
   sandboxOutboxQuerySchema,
   sandboxScanSchema,
+  sandboxStatusSchema,
   sendFailureSchema,
   sendInteractiveSchema,
   sendMediaSchema,
@@ -32,6 +33,7 @@ import {
   updatePlanSchema,
   updateWebhookSchema,
   usageSchema,
+  sandboxStatusResultSchema,
   webhookConfigSchema,
   webhookStateSchema,
   type ErrorCode,
@@ -292,6 +294,17 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sandboxDisconnectSchema,
     response: session,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/sandbox/status',
+    tag: 'Sandbox',
+    summary:
+      "Sandbox: the recipient's phone marks a sent message delivered, read or played (→ message.status)",
+    auth: 'key',
+    body: sandboxStatusSchema,
+    response: envelope(sandboxStatusResultSchema),
+    errors: ['not_found', 'session_not_connected'],
   },
   {
     method: 'GET',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deliveryIdField } from './event-envelope';
 import { messageReceivedEventSchema } from './message-received.event';
+import { messageStatusEventSchema } from './message-status.event';
 import { sessionStatusEventSchema } from './session-status.event';
 import { webhookTestEventSchema } from './webhook-test.event';
 
@@ -13,6 +14,7 @@ import { webhookTestEventSchema } from './webhook-test.event';
  */
 export const WEBHOOK_EVENT_SCHEMAS = {
   'message.received': messageReceivedEventSchema,
+  'message.status': messageStatusEventSchema,
   'session.status': sessionStatusEventSchema,
   'webhook.test': webhookTestEventSchema,
 } as const;
@@ -22,6 +24,7 @@ export type WebhookEventName = keyof typeof WEBHOOK_EVENT_SCHEMAS;
 /** Any event as it travels on the event stream (before the dispatcher adds its delivery id). */
 export const streamEventSchema = z.discriminatedUnion('event', [
   messageReceivedEventSchema,
+  messageStatusEventSchema,
   sessionStatusEventSchema,
   webhookTestEventSchema,
 ]);

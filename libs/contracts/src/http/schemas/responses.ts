@@ -140,3 +140,10 @@ export const outboxEntrySchema = z.object({
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ message: z.string().optional(), data });
 }
+
+/** A status the sandbox network reported for a sent message (`POST /sandbox/status`). */
+export const sandboxStatusResultSchema = z.object({
+  messageId: z.string(),
+  to: z.string(),
+  status: z.string(),
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGE_STATUSES } from '../../events/webhook/message-status.event';
 import { phoneNumberField, sessionIdField } from './common';
 
 export const sandboxScanSchema = z.strictObject({ sessionId: sessionIdField, phoneNumber: phoneNumberField });
@@ -41,4 +42,11 @@ export const sandboxOutboxQuerySchema = z.strictObject({
 export const sandboxDisconnectSchema = z.strictObject({
   sessionId: sessionIdField,
   reason: z.enum(['network', 'logged_out']),
+});
+
+/** What the recipient's phone or the network did with a message the session sent. */
+export const sandboxStatusSchema = z.strictObject({
+  sessionId: sessionIdField,
+  messageId: z.string().min(1).max(128).describe('The `key.id` a send returned.'),
+  status: z.enum(MESSAGE_STATUSES),
 });

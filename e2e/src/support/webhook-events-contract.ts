@@ -172,4 +172,55 @@ export function describeWebhookEventsContract(start: () => Promise<Topology>): v
     }
     expect(receiver.at('/sent-b').map((r) => r.json.event)).toEqual(['session.status', 'session.status']);
   });
+
+  it('delivers reactions, deletions and edits of inbound messages as their own events, never as message.received', async () => {
+    const a = await account();
+    const b = await account();
+    await webhookAt(a, '/changes-a', [
+      'message.received',
+      'message.reaction',
+      'message.revoked',
+      'message.edited',
+    ]);
+    await webhookAt(b, '/changes-b'); // the default: message.received only
+    await linkSession(api, a.key);
+    await linkSession(api, b.key);
+    const from = '254722000077';
+    const inbound = (who: TestAccount, body: object) =>
+      api.post('/api/v1/sandbox/inbound', { key: who.key, body: { from, pushName: 'Amina', ...body } });
+    const original = (await inbound(a, { text: 'Habari' })).body.data.id;
+    const reacted = await inbound(a, { reaction: { messageId: original, emoji: '👍' } });
+    expect(reacted.status).toBe(200);
+    await inbound(a, { reaction: { messageId: original, emoji: '' } });
+    await inbound(a, { edit: { messageId: original, text: 'Habari yako' } });
+    await inbound(a, { revoke: { messageId: original } });
+    await inbound(b, { reaction: { messageId: 'ANY', emoji: '👍' } });
+    const requests = validated(await receiver.waitFor('/changes-a', 5));
+
+    expect(requests.map((r) => r.json.event)).toEqual([
+      'message.received',
+      'message.reaction',
+      'message.reaction',
+      'message.edited',
+      'message.revoked',
+    ]);
+    const sender = {
+      from: `${from}@s.whatsapp.net`,
+      replyTo: `${from}@s.whatsapp.net`,
+      phoneNumber: from,
+      pushName: 'Amina',
+    };
+    expect(requests[1]!.json.reaction).toMatchObject({
+      id: reacted.body.data.id,
+      messageId: original,
+      emoji: '👍',
+      ...sender,
+    });
+    expect(requests[2]!.json.reaction).toMatchObject({ messageId: original, emoji: '' });
+    expect(requests[3]!.json.edited).toMatchObject({ messageId: original, text: 'Habari yako', ...sender });
+    expect(requests[4]!.json.revoked).toMatchObject({ messageId: original, ...sender });
+    for (const request of requests) expect(request.json.customerId).toBe(a.accountId);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(receiver.at('/changes-b')).toEqual([]);
+  });
 }

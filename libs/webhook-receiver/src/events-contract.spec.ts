@@ -2,7 +2,10 @@
 // nothing of this repository, so its hand-written types are held to the schemas here instead.
 import {
   deliveryIdField,
+  messageEditedEventSchema,
+  messageReactionEventSchema,
   messageReceivedEventSchema,
+  messageRevokedEventSchema,
   messageStatusEventSchema,
   sessionStatusEventSchema,
   WEBHOOK_EVENT_SCHEMAS,
@@ -10,7 +13,10 @@ import {
 } from '@jumbe/contracts';
 import type { z } from 'zod';
 import type {
+  MessageEditedEvent,
+  MessageReactionEvent,
   MessageReceivedEvent,
+  MessageRevokedEvent,
   MessageStatusEvent,
   SessionStatusEvent,
   WebhookEvent,
@@ -22,6 +28,9 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ?
 const delivered = {
   'message.received': messageReceivedEventSchema.extend(deliveryIdField),
   'message.status': messageStatusEventSchema.extend(deliveryIdField),
+  'message.reaction': messageReactionEventSchema.extend(deliveryIdField),
+  'message.revoked': messageRevokedEventSchema.extend(deliveryIdField),
+  'message.edited': messageEditedEventSchema.extend(deliveryIdField),
   'session.status': sessionStatusEventSchema.extend(deliveryIdField),
   'webhook.test': webhookTestEventSchema.extend(deliveryIdField),
 };
@@ -32,6 +41,9 @@ type Delivered<N extends keyof typeof delivered> = z.output<(typeof delivered)[N
 const checks = {
   'message.received': true satisfies Equal<MessageReceivedEvent, Delivered<'message.received'>>,
   'message.status': true satisfies Equal<MessageStatusEvent, Delivered<'message.status'>>,
+  'message.reaction': true satisfies Equal<MessageReactionEvent, Delivered<'message.reaction'>>,
+  'message.revoked': true satisfies Equal<MessageRevokedEvent, Delivered<'message.revoked'>>,
+  'message.edited': true satisfies Equal<MessageEditedEvent, Delivered<'message.edited'>>,
   'session.status': true satisfies Equal<SessionStatusEvent, Delivered<'session.status'>>,
   'webhook.test': true satisfies Equal<WebhookTestEvent, Delivered<'webhook.test'>>,
 } satisfies Record<keyof typeof WEBHOOK_EVENT_SCHEMAS, true> & Record<WebhookEvent['event'], true>;

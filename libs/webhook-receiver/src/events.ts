@@ -59,6 +59,63 @@ export interface MessageReceivedEvent extends WebhookEventBase {
   message: ReceivedMessage;
 }
 
+/** Who sent a reaction, a deletion or an edit: the same fields as in `message.received`. */
+export interface WebhookSender {
+  from: string | null;
+  /** The `to` of a reply: the direct conversation, or the group. */
+  replyTo: string | null;
+  phoneNumber: string | null;
+  chat: string | null;
+  participant: string | null;
+  rawFrom: string | null;
+  rawChat: string | null;
+  pushName: string | null;
+}
+
+/** A contact reacted to a message (opt-in: subscribe to `message.reaction`). */
+export interface MessageReactionEvent extends WebhookEventBase {
+  event: 'message.reaction';
+  reaction: WebhookReaction;
+}
+
+export interface WebhookReaction extends WebhookSender {
+  /** Network id of the reaction itself. */
+  id: string;
+  messageTimestamp: string;
+  /** The message reacted to. */
+  messageId: string;
+  /** `''` when the reaction was removed. */
+  emoji: string;
+}
+
+/** A contact deleted a message for everyone (opt-in: subscribe to `message.revoked`). */
+export interface MessageRevokedEvent extends WebhookEventBase {
+  event: 'message.revoked';
+  revoked: WebhookRevocation;
+}
+
+export interface WebhookRevocation extends WebhookSender {
+  id: string;
+  messageTimestamp: string;
+  /** The deleted message. */
+  messageId: string;
+}
+
+/** A contact edited a message (opt-in: subscribe to `message.edited`). */
+export interface MessageEditedEvent extends WebhookEventBase {
+  event: 'message.edited';
+  edited: WebhookEdit;
+}
+
+export interface WebhookEdit extends WebhookSender {
+  id: string;
+  messageTimestamp: string;
+  /** The edited message. */
+  messageId: string;
+  /** Its new text. */
+  text: string;
+}
+
 /** A status of a message sent through the API (opt-in: subscribe to `message.status`). */
 export interface MessageStatusEvent extends WebhookEventBase {
   event: 'message.status';
@@ -92,4 +149,11 @@ export interface WebhookTestEvent extends WebhookEventBase {
 }
 
 /** Every event Jumbe sends. */
-export type WebhookEvent = MessageReceivedEvent | MessageStatusEvent | SessionStatusEvent | WebhookTestEvent;
+export type WebhookEvent =
+  | MessageReceivedEvent
+  | MessageStatusEvent
+  | MessageReactionEvent
+  | MessageRevokedEvent
+  | MessageEditedEvent
+  | SessionStatusEvent
+  | WebhookTestEvent;

@@ -5,3 +5,7 @@ export * from './webhook-test.event';
 export * from './event-subscription';
 export * from './session-status.event';
 export * from './message-status.event';
+export * from './message-reaction.event';
+export * from './message-revoked.event';
+export * from './message-edited.event';
+export * from './inbound-change-event';

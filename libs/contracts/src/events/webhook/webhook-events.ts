@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { deliveryIdField } from './event-envelope';
 import { messageReceivedEventSchema } from './message-received.event';
+import { messageEditedEventSchema } from './message-edited.event';
+import { messageReactionEventSchema } from './message-reaction.event';
+import { messageRevokedEventSchema } from './message-revoked.event';
 import { messageStatusEventSchema } from './message-status.event';
 import { sessionStatusEventSchema } from './session-status.event';
 import { webhookTestEventSchema } from './webhook-test.event';
@@ -15,6 +18,9 @@ import { webhookTestEventSchema } from './webhook-test.event';
 export const WEBHOOK_EVENT_SCHEMAS = {
   'message.received': messageReceivedEventSchema,
   'message.status': messageStatusEventSchema,
+  'message.reaction': messageReactionEventSchema,
+  'message.revoked': messageRevokedEventSchema,
+  'message.edited': messageEditedEventSchema,
   'session.status': sessionStatusEventSchema,
   'webhook.test': webhookTestEventSchema,
 } as const;
@@ -25,6 +31,9 @@ export type WebhookEventName = keyof typeof WEBHOOK_EVENT_SCHEMAS;
 export const streamEventSchema = z.discriminatedUnion('event', [
   messageReceivedEventSchema,
   messageStatusEventSchema,
+  messageReactionEventSchema,
+  messageRevokedEventSchema,
+  messageEditedEventSchema,
   sessionStatusEventSchema,
   webhookTestEventSchema,
 ]);

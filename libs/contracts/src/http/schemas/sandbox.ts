@@ -32,6 +32,20 @@ export const sandboxInboundSchema = z.strictObject({
   lid: z.boolean().optional(),
   media: mediaSchema.optional(),
   interaction: interactionSchema.optional(),
+  // A message that changes an earlier one of the chat instead (→ message.reaction, message.revoked,
+  // message.edited; never message.received). One of them at most; text, media and interaction are then ignored.
+  reaction: z
+    .strictObject({ messageId: z.string().min(1).max(128), emoji: z.string().max(32) })
+    .optional()
+    .describe('The contact reacts to a message (`emoji: ""` removes the reaction).'),
+  revoke: z
+    .strictObject({ messageId: z.string().min(1).max(128) })
+    .optional()
+    .describe('The contact deletes one of their messages for everyone.'),
+  edit: z
+    .strictObject({ messageId: z.string().min(1).max(128), text: z.string().max(65_536) })
+    .optional()
+    .describe("The contact changes one of their messages' text."),
 });
 
 export const sandboxOutboxQuerySchema = z.strictObject({

@@ -19,3 +19,4 @@ app.post('/api/v1/messages/text', async (request) => {
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${JSON.stringify({ msg: 'baseline listening', url: address })}\n`);
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -3,6 +3,9 @@
 const SCENARIOS = {
   'send-text': './send-text.bench.mjs',
   takeover: './takeover.bench.mjs',
+  shards: './shards.bench.mjs',
+  'scale-out': './scale-out.bench.mjs',
+  quota: './quota.bench.mjs',
 };
 
 const name = process.argv[2] ?? 'send-text';

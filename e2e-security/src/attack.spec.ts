@@ -132,6 +132,10 @@ describe('security: a running server under attack', () => {
       expect(JSON.stringify(failuresB.body)).not.toContain(phoneB);
       const webhookB = await api().get('/api/v1/webhook', { key: b.key });
       expect(webhookB.body.data.url).toBeNull();
+      // The token in A's webhook URL is shown to no one, A included: it is stored sealed.
+      const webhookA = await api().get('/api/v1/webhook', { key: a.key });
+      expect(webhookA.body.data.url).toBe(`${target.receiver.url}/a?token=****`);
+      expect(webhookA.text).not.toContain(webhookToken);
     });
   });
 
@@ -239,6 +243,28 @@ describe('security: a running server under attack', () => {
       const head = `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
       const byteByByte = await rawExchange(url, [head, ...body.split('')], { gapMs: 400, giveUpMs: 30_000 });
       expect(byteByByte.closedAfterMs).toBeLessThan(LIMITS.requestMs + 3_000);
+    });
+
+    it('logs a client that hangs up mid-body at debug, never as an error', async () => {
+      const errorLines = () =>
+        target.process
+          .logs()
+          .split('\n')
+          .filter((line) => /"level":(50|60)\b/.test(line));
+      const before = errorLines().length;
+      for (let i = 0; i < 3; i += 1) {
+        const socket = await openSocket(target.process.url);
+        socket.on('error', () => undefined);
+        socket.write(
+          `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"to":"`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        socket.destroy();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(errorLines().slice(before)).toEqual([]);
+      expect((await api().get('/api/v1/health')).status).toBe(200);
     });
 
     it('caps the connections one address holds', async () => {

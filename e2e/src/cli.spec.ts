@@ -7,46 +7,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI_ENTRY, type CliRun, runCli } from './support/cli-runner';
 import { NATS_URL, REDIS_URL } from './support/topology';
-
-/** What one `npx jumbe …` run left behind. */
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-const CLI_ENTRY = join(WORKSPACE_ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
-
-/**
- * Runs the CLI as the operator does (a real child process from dist/), with only PATH, HOME and
- * `env` in its environment, so nothing from the test runner's environment leaks in.
- */
-function runCli(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-      cwd: WORKSPACE_ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`jumbe ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stderr}`));
-    }, timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** The JSON a successful command printed; on failure, the run itself, which shows why. */
 function json<T = any>(run: CliRun): T {

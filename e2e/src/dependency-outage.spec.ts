@@ -1,4 +1,4 @@
-import { SHARD_COUNT, shardOf } from '@jumbe/domain';
+import { DEFAULT_SHARD_COUNT, shardOf } from '@jumbe/domain';
 import { type ServiceProcess, TcpProxy } from '@jumbe/testing';
 import { createAccount, type TestAccount } from './support/operator';
 import { linkSession } from './support/sandbox-helpers';
@@ -289,9 +289,9 @@ describe('distributed: PostgreSQL, Redis and NATS restarted under load', () => {
       } else if ((unserved = await unservedShards()).length > 0) {
         note(`shards nobody serves: ${unserved.join(',')}`);
         pending = `shards nobody serves: ${unserved.join(', ')}`;
-      } else if (sum !== SHARD_COUNT || shardCounts.some((count) => count === 0)) {
+      } else if (sum !== DEFAULT_SHARD_COUNT || shardCounts.some((count) => count === 0)) {
         note(`shards held ${shardCounts.join('+')}`);
-        pending = `shards held per worker: ${shardCounts.join(' + ')} (want ${SHARD_COUNT}, each > 0)`;
+        pending = `shards held per worker: ${shardCounts.join(' + ')} (want ${DEFAULT_SHARD_COUNT}, each > 0)`;
       } else {
         note('all checks pass');
         passingSince ??= Date.now();
@@ -487,7 +487,7 @@ class ShardWatch {
 function sessionIdPerShard(accountId: string): string[] {
   const ids: string[] = [];
   let found = 0;
-  for (let n = 0; found < SHARD_COUNT; n += 1) {
+  for (let n = 0; found < DEFAULT_SHARD_COUNT; n += 1) {
     const shard = shardOf(accountId, `probe-${n}`);
     if (ids[shard] === undefined) {
       ids[shard] = `probe-${n}`;

@@ -1,10 +1,7 @@
-import root from '../../eslint.config.mjs';
+import root, { restrictImports } from '../../eslint.config.mjs';
 
 export default [
   ...root,
-  {
-    // The emulator is a test instrument for the WhatsApp driver: it speaks Baileys' codecs and protos.
-    files: ['src/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
+  // The emulator is a test instrument for the WhatsApp driver: it speaks Baileys' codecs and protos.
+  ...restrictImports(['src/**/*.ts'], []),
 ];

@@ -1,9 +1,7 @@
-import {
-  gatewayBindings,
-  type Infrastructure,
-  sessionWorkerBindings,
-  webhookDispatcherBindings,
-} from '@jumbe/composition';
+import type { Infrastructure } from '@jumbe/composition';
+import { gatewayBindings } from '@jumbe/gateway-composition';
+import { sessionWorkerBindings } from '@jumbe/session-worker-composition';
+import { webhookDispatcherBindings } from '@jumbe/webhook-dispatcher-composition';
 import { GatewayModule } from '@jumbe/gateway';
 import { SessionWorkerModule } from '@jumbe/session-worker';
 import { WebhookDispatcherModule } from '@jumbe/webhook-dispatcher';

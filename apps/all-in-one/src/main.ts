@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { configOrExit, loadConfig, recordListeningAddress } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';
@@ -25,6 +26,7 @@ runService(logger, async () => {
   const forgetAddress = await recordListeningAddress(config.dataDir, url);
   logger.info({ url, dataDir: config.dataDir, network: config.network }, 'jumbe listening');
   return {
+    shutdownDelayMs: config.shutdownDelayMs,
     stop: async () => {
       await forgetAddress();
       await app.close();

@@ -3,6 +3,8 @@ import { createDataSource, EmbeddedDatabase, readRunningEmbedded } from '@jumbe/
 import type { DataSource } from 'typeorm';
 
 export interface CliDatabase {
+  /** The connection string, for work that needs its own connection (backups). */
+  url: string;
   dataSource: DataSource;
   close(): Promise<void>;
 }
@@ -27,6 +29,7 @@ export async function openCliDatabase(config: JumbeConfig): Promise<CliDatabase>
   const dataSource = createDataSource(url, { applicationName: 'jumbe-cli', poolSize: 2 });
   await dataSource.initialize();
   return {
+    url,
     dataSource,
     close: async () => {
       await dataSource.destroy();

@@ -18,9 +18,11 @@ import { migrate } from '@jumbe/persistence';
 
 import { Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
+import { addBackupCommands } from './backup-commands';
 import { openCliDatabase } from './database-connection';
 import { render } from './output';
 import { runQuickstart } from './quickstart';
+import { addSecretKeyCommands } from './secret-key-commands';
 
 const integer = (value: string): number => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
@@ -189,6 +191,9 @@ export function buildProgram(config: JumbeConfig): Command {
         operator.rotateKey((await operator.findAccount(ref)).id, keyId, graceMs),
       );
     });
+
+  addBackupCommands(program, config, print);
+  addSecretKeyCommands(program, config, print);
 
   return program;
 }

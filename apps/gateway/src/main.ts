@@ -1,5 +1,7 @@
+import './tracing';
 import 'reflect-metadata';
-import { gatewayBindings, startInfrastructure, telemetryBindings } from '@jumbe/composition';
+import { startInfrastructure, telemetryBindings } from '@jumbe/composition';
+import { gatewayBindings } from '@jumbe/gateway-composition';
 import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { createHttpApp, GatewayModule } from '@jumbe/gateway';
 import { createLogger, runService } from '@jumbe/platform';
@@ -25,6 +27,7 @@ runService(logger, async () => {
   await app.listen(config.port, config.host);
   logger.info({ url: await app.getUrl() }, 'gateway listening');
   return {
+    shutdownDelayMs: config.shutdownDelayMs,
     stop: async () => {
       await app.close();
       await infrastructure.close();

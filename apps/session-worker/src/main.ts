@@ -1,5 +1,7 @@
+import './tracing';
 import 'reflect-metadata';
-import { runBackgroundService, sessionWorkerBindings, telemetryBindings } from '@jumbe/composition';
+import { runBackgroundService, telemetryBindings } from '@jumbe/composition';
+import { sessionWorkerBindings } from '@jumbe/session-worker-composition';
 import { SessionWorkerModule } from '@jumbe/session-worker';
 import { TelemetryModule } from '@jumbe/telemetry';
 

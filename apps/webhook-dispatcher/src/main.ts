@@ -1,5 +1,7 @@
+import './tracing';
 import 'reflect-metadata';
-import { runBackgroundService, telemetryBindings, webhookDispatcherBindings } from '@jumbe/composition';
+import { runBackgroundService, telemetryBindings } from '@jumbe/composition';
+import { webhookDispatcherBindings } from '@jumbe/webhook-dispatcher-composition';
 import { TelemetryModule } from '@jumbe/telemetry';
 import { WebhookDispatcherModule } from '@jumbe/webhook-dispatcher';
 

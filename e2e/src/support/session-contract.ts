@@ -392,6 +392,81 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
       );
     });
 
+    it('shares locations and contact cards, reacts, and sends voice notes and stickers (extensions)', async () => {
+      const send = (kind: string, body: object) =>
+        api.post(`/api/v1/messages/${kind}`, { key: a.key, body: { to: '254711111111', ...body } });
+      const location = await send('location', { latitude: -1.2921, longitude: 36.8219, name: 'Duka' });
+      const contact = await send('contact', { contacts: [{ name: 'Amina', phoneNumber: '254712345678' }] });
+      const reaction = await send('reaction', { messageId: location.body.data.key.id, emoji: '👍' });
+      const voice = await send('media', { url: 'https://93.184.215.14/note.ogg', type: 'audio', ptt: true });
+      const sticker = await send('media', { url: 'https://93.184.215.14/s.webp', type: 'sticker' });
+      for (const sent of [location, contact, reaction, voice, sticker]) expect(sent.status).toBe(200);
+      const outbox = await api.get('/api/v1/sandbox/outbox?limit=5', { key: a.key });
+      expect(
+        outbox.body.data.map((entry: { type: string; content: object }) => [entry.type, entry.content]),
+      ).toEqual([
+        ['media', expect.objectContaining({ type: 'sticker' })],
+        ['media', expect.objectContaining({ type: 'audio', ptt: true })],
+        ['reaction', { messageId: location.body.data.key.id, emoji: '👍' }],
+        ['contact', { contacts: [{ name: 'Amina', phoneNumber: '254712345678' }] }],
+        ['location', { latitude: -1.2921, longitude: 36.8219, name: 'Duka' }],
+      ]);
+      expectError(await send('location', { latitude: 120, longitude: 0 }), 400, 'validation_error');
+      expectError(await send('reaction', { messageId: 'x', emoji: '👍👍' }), 400, 'validation_error');
+      expectError(
+        await send('contact', { contacts: [{ name: 'A', phoneNumber: '+254 7' }] }),
+        400,
+        'invalid_phone',
+      );
+    });
+
+    it('edits and deletes for everyone what the session sent, and says when it cannot (extensions)', async () => {
+      const sent = await api.post('/api/v1/messages/text', {
+        key: a.key,
+        body: { to: '254711111111', text: 'Total: 100' },
+      });
+      const id = sent.body.data.key.id;
+      const edited = await api.post('/api/v1/messages/edit', {
+        key: a.key,
+        body: { to: '254711111111', messageId: id, text: 'Total: 90' },
+      });
+      expect(edited.status).toBe(200);
+      const revoked = await api.post('/api/v1/messages/revoke', {
+        key: a.key,
+        body: { to: '254711111111', messageId: id },
+      });
+      expect(revoked.status).toBe(200);
+      const outbox = await api.get('/api/v1/sandbox/outbox?limit=2', { key: a.key });
+      expect(
+        outbox.body.data.map((entry: { type: string; content: object }) => [entry.type, entry.content]),
+      ).toEqual([
+        ['revoke', { messageId: id }],
+        ['edit', { messageId: id, text: 'Total: 90' }],
+      ]);
+      expectError(
+        await api.post('/api/v1/messages/revoke', {
+          key: a.key,
+          body: { to: '254711111111', messageId: 'NEVERSENT0' },
+        }),
+        404,
+        'message_not_found',
+      );
+      // Another chat's message is not this chat's: refused the same way.
+      expectError(
+        await api.post('/api/v1/messages/edit', {
+          key: a.key,
+          body: { to: '254722222222', messageId: id, text: 'x' },
+        }),
+        404,
+        'message_not_found',
+      );
+      const failures = await api.get('/api/v1/messages/failures?limit=2', { key: a.key });
+      expect(failures.body.data.map((f: { type: string; code: string }) => [f.type, f.code])).toEqual([
+        ['edit', 'message_not_found'],
+        ['revoke', 'message_not_found'],
+      ]);
+    });
+
     it('sends every interactive action type', async () => {
       const sent = await api.post('/api/v1/messages/interactive', {
         key: a.key,

@@ -1,5 +1,6 @@
 import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { createAccount, type TestAccount } from './operator';
 import { eventually, linkSession } from './sandbox-helpers';
@@ -103,6 +104,37 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       body: { url: `${receiver.url}/secrets` },
     });
     expect(again.body.secret).toMatch(/^whsec_/);
+  });
+
+  it('keeps a token in the webhook URL secret: shown masked everywhere, posted to in full', async () => {
+    const token = `tok_${randomBytes(12).toString('hex')}`;
+    const { a, secret } = await subscribed(`/tokened?token=${token}&v=2`);
+    const masked = `${receiver.url}/tokened?token=****&v=****`;
+    expect((await api.get('/api/v1/webhook', { key: a.key })).body.data.url).toBe(masked);
+    // A form filled from GET /webhook sends the masked URL back: the full one is kept.
+    const toggled = await api.patch('/api/v1/webhook', { key: a.key, body: { url: masked, enabled: true } });
+    expect(toggled.body.data.url).toBe(masked);
+
+    await api.post('/api/v1/sandbox/inbound', {
+      key: a.key,
+      body: { from: '254722000050', text: 'tokened' },
+    });
+    const [request] = await receiver.waitFor(`/tokened?token=${token}&v=2`, 1);
+    verifyDelivery({ body: request!.raw, headers: request!.headers as Record<string, string>, secret });
+    const tested = await api.post('/api/v1/webhook/test', { key: a.key });
+    expect(tested.body.data.delivery).toMatchObject({ status: 'success', url: masked });
+    expect(receiver.at(`/tokened?token=${token}&v=2`)).toHaveLength(2);
+
+    const listed = await eventually(
+      () => api.get('/api/v1/webhook', { key: a.key }),
+      (response) => response.body.data.deliveries.length === 2,
+    );
+    expect(listed.body.data.deliveries.map((delivery: { url: string }) => delivery.url)).toEqual([
+      masked,
+      masked,
+    ]);
+    expect(listed.text).not.toContain(token);
+    for (const process of topology.processes) expect(process.logs()).not.toContain(token);
   });
 
   it('sends a signed webhook.test that the receiver helper and Standard Webhooks verify', async () => {

@@ -3,7 +3,4 @@ export * from './start-infrastructure';
 export * from './secret-key-file';
 export * from './health-probes';
 export * from './run-background-service';
-export * from './gateway-bindings';
-export * from './session-worker-bindings';
-export * from './webhook-dispatcher-bindings';
 export * from './telemetry-bindings';

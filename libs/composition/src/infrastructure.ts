@@ -8,7 +8,7 @@ import type {
   WorkerRegistry,
 } from '@jumbe/coordination';
 import type { EventPublisher, EventSource, MessageBus } from '@jumbe/messaging';
-import type { SandboxStore } from '@jumbe/network';
+import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -42,8 +42,11 @@ export interface Infrastructure {
   events: EventPublisher;
   /** ...and where the dispatcher that owns a shard takes them from. */
   eventSource: EventSource;
-  /** Where the sandbox network keeps its state, shared by every worker of a deployment. */
-  sandboxStore: SandboxStore;
+  /**
+   * The Redis connection (null without Redis, in the all-in-one mode), for a service's own Redis
+   * stores, such as the sandbox network's state that every worker of a deployment shares.
+   */
+  redis: Redis | null;
   /** The key that encrypts secrets at rest (from JUMBE_SECRET_KEY or generated into the data dir). */
   secretKey: string;
   /** Closes everything, in reverse order of opening. */

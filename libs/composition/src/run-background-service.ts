@@ -36,6 +36,7 @@ export function runBackgroundService(
     await app.listen(config.port, config.host);
     logger.info({ url: await app.getUrl() }, `${service} listening`);
     return {
+      shutdownDelayMs: config.shutdownDelayMs,
       stop: async () => {
         await app.close();
         await infrastructure.close();

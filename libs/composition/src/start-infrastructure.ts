@@ -30,13 +30,14 @@ import {
   type EventPublisher,
   type MessageBus,
 } from '@jumbe/messaging';
-import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 import { createDataSource, EmbeddedDatabase, InboundEventRepository, migrate } from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
 import { secretKeyFromDataDir } from './secret-key-file';
+import { adoptDeploymentShardCount } from './deployment-shard-count';
 import { productVersion } from '@jumbe/platform';
+import { ContextCarryingBus } from '@jumbe/telemetry';
 
 export type RunMode = 'all-in-one' | 'distributed';
 
@@ -63,7 +64,10 @@ export async function startInfrastructure(
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const transport = await openBus(config, logger, service, closers);
     const events = await openEvents(transport, dataSource, config.deployment);
-    const bus = config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport;
+    // Commands carry their trace context to whoever handles them (when tracing is on).
+    const bus = new ContextCarryingBus(
+      config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
+    );
     const coordination = await openCoordination(config, logger, service, closers, dataSource);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     return {
@@ -107,6 +111,7 @@ async function openDatabase(
   closers.push(() => dataSource.destroy());
   const { applied } = await migrate(dataSource);
   if (applied.length > 0) logger.info({ applied }, 'database migrated');
+  await adoptDeploymentShardCount(dataSource, config.shardCount);
   return dataSource;
 }
 
@@ -169,7 +174,7 @@ async function openCoordination(
         leases: new MemoryShardLeaseStore(),
         registry: new MemoryWorkerRegistry(),
       })),
-      sandboxStore: new MemorySandboxStore(),
+      redis: null,
     };
   }
   const redisUrl = config.redisUrl;
@@ -196,7 +201,7 @@ async function openCoordination(
         registry: new RedisWorkerRegistry(redis, prefix),
       };
     }),
-    sandboxStore: new RedisSandboxStore(redis),
+    redis,
   };
 }
 

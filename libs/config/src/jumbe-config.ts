@@ -34,6 +34,12 @@ export interface JumbeConfig {
   /** Real network only: least time between two WhatsApp connections a worker opens. */
   connectSpacingMs: number;
   /**
+   * JUMBE_SHARD_COUNT: how many shards sessions and events are spread over. Fixed when the
+   * deployment is created (recorded in PostgreSQL on the first start); a process started with
+   * another value refuses to start, since changing it would move nearly every session.
+   */
+  shardCount: number;
+  /**
    * Addresses or CIDR ranges of the reverse proxies whose X-Forwarded-For/-Host/-Proto are believed
    * (`JUMBE_TRUST_PROXY`). Empty (the default): no client is trusted, forwarded headers are ignored.
    */
@@ -53,4 +59,9 @@ export interface JumbeConfig {
    * emulator also load the emulator's trust preload in that process.
    */
   whatsappUrl: string | null;
+  /**
+   * JUMBE_SHUTDOWN_DELAY_SECONDS: after SIGTERM, how long the process keeps serving with its health
+   * check failing (503), so load balancers stop sending before it closes its port. 0: close at once.
+   */
+  shutdownDelayMs: number;
 }

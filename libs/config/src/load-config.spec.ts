@@ -40,6 +40,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('spreads over 64 shards unless JUMBE_SHARD_COUNT says otherwise, from 1 to 16,384', () => {
+    expect(loadConfig({}).shardCount).toBe(64);
+    expect(loadConfig({ JUMBE_SHARD_COUNT: '1024' }).shardCount).toBe(1024);
+    for (const bad of ['0', '16385', '1.5', 'many'])
+      expect(() => loadConfig({ JUMBE_SHARD_COUNT: bad })).toThrow(/JUMBE_SHARD_COUNT/);
+  });
+
   it('names a deployment only in the form that fits Redis keys and NATS subjects', () => {
     expect(loadConfig({}).deployment).toBeNull();
     expect(loadConfig({ JUMBE_DEPLOYMENT: 'staging-2' }).deployment).toBe('staging-2');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { JumbeConfig } from './jumbe-config';
+import { DEFAULT_SHARD_COUNT, MAX_SHARD_COUNT } from '@jumbe/domain';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -73,6 +74,7 @@ const environmentSchema = z.object({
     .optional(),
   JUMBE_RESTORE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   JUMBE_CONNECT_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  JUMBE_SHARD_COUNT: z.coerce.number().int().min(1).max(MAX_SHARD_COUNT).default(DEFAULT_SHARD_COUNT),
   JUMBE_TRUST_PROXY: z
     .string()
     .trim()
@@ -90,6 +92,7 @@ const environmentSchema = z.object({
   JUMBE_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   JUMBE_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   JUMBE_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  JUMBE_SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   JUMBE_WHATSAPP_URL: z
     .string()
     .url()
@@ -143,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
     restoreConcurrency: value.JUMBE_RESTORE_CONCURRENCY,
     connectSpacingMs: value.JUMBE_CONNECT_SPACING_MS,
+    shardCount: value.JUMBE_SHARD_COUNT,
     deployment: value.JUMBE_DEPLOYMENT ?? null,
     whatsappVersion: value.JUMBE_WHATSAPP_VERSION ?? null,
     trustProxy: value.JUMBE_TRUST_PROXY ?? [],
@@ -151,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     httpRequestTimeoutMs: value.JUMBE_HTTP_REQUEST_TIMEOUT_MS,
     httpIdleTimeoutMs: value.JUMBE_HTTP_IDLE_TIMEOUT_MS,
     whatsappUrl: value.JUMBE_WHATSAPP_URL ?? null,
+    shutdownDelayMs: Math.round(value.JUMBE_SHUTDOWN_DELAY_SECONDS * 1_000),
   };
 }
 

@@ -11,3 +11,4 @@ export * from './inbound';
 export * from './sharding';
 export * from './webhook';
 export * from './records';
+export * from './messages';

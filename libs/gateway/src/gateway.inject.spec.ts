@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { type CommandReply, replyError } from '@jumbe/contracts';
-import { shardOf, shardSubject } from '@jumbe/domain';
+import { shardOf, shardSubject, WebhookVault } from '@jumbe/domain';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp } from './bootstrap/create-http-app';
 import { GatewayModule } from './gateway.module';
@@ -208,6 +208,63 @@ describe('the gateway in process (memory ports, inject)', () => {
         'session.status',
         'message.received',
       ]);
+    });
+
+    describe('a webhook URL with credentials', () => {
+      // A public address literal: checked without DNS.
+      const tokened = 'https://93.184.216.34/in?token=tok_s3cr3t&v=2';
+      const masked = 'https://93.184.216.34/in?token=****&v=****';
+      const fullUrlOf = (accountId: string) =>
+        new WebhookVault('0'.repeat(64)).openUrl(world.webhooks.get(accountId)!);
+
+      it('is stored sealed and shown masked in the PATCH answer and GET /webhook', async () => {
+        const { accountId, key } = world.addCustomer();
+        const saved = await call('PATCH', '/api/v1/webhook', key, { url: tokened });
+        expect(saved.statusCode).toBe(200);
+        expect(saved.json().data.url).toBe(masked);
+        const read = await call('GET', '/api/v1/webhook', key);
+        expect(read.json().data.url).toBe(masked);
+        expect(read.body).not.toContain('tok_s3cr3t');
+        expect(JSON.stringify(world.webhooks.get(accountId))).not.toContain('tok_s3cr3t');
+        expect(fullUrlOf(accountId)).toBe(tokened);
+      });
+
+      it('keeps the full URL when a form sends the masked one back, or none', async () => {
+        const { accountId, key } = world.addCustomer();
+        await call('PATCH', '/api/v1/webhook', key, { url: tokened });
+        const toggled = await call('PATCH', '/api/v1/webhook', key, { url: masked, enabled: false });
+        expect(toggled.json().data).toEqual({
+          url: masked,
+          enabled: false,
+          hasSecret: true,
+          events: ['message.received'],
+        });
+        expect(fullUrlOf(accountId)).toBe(tokened);
+        await call('PATCH', '/api/v1/webhook', key, { enabled: true });
+        expect(fullUrlOf(accountId)).toBe(tokened);
+        await call('PATCH', '/api/v1/webhook', key, { url: 'https://93.184.216.34/in?token=new' });
+        expect(fullUrlOf(accountId)).toBe('https://93.184.216.34/in?token=new');
+      });
+
+      it('is shown masked when stored in clear before URLs were sealed, and sealed on the next save', async () => {
+        const { accountId, key } = world.addCustomer();
+        world.webhooks.set(accountId, {
+          accountId,
+          url: tokened,
+          urlCiphertext: null,
+          enabled: true,
+          secretCiphertext: null,
+          events: ['message.received'],
+          updatedAt: new Date(),
+        });
+        expect((await call('GET', '/api/v1/webhook', key)).json().data.url).toBe(masked);
+        await call('PATCH', '/api/v1/webhook', key, { enabled: false });
+        expect(world.webhooks.get(accountId)).toMatchObject({
+          url: masked,
+          urlCiphertext: expect.any(String),
+        });
+        expect(fullUrlOf(accountId)).toBe(tokened);
+      });
     });
 
     it('answers POST /webhook/test with 503 when no dispatcher answers', async () => {

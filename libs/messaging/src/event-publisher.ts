@@ -1,3 +1,5 @@
+import type { BusHeaders } from './message-bus';
+
 /** One event on its way into the durable stream. */
 export interface OutgoingEvent {
   /** De-duplication id: publishing the same id twice stores the event once. */
@@ -6,6 +8,8 @@ export interface OutgoingEvent {
   /** The shard whose dispatcher delivers it (also the subject's shard token). */
   shard: number;
   payload: unknown;
+  /** Carried beside the payload where the stream can (JetStream headers): the trace context. */
+  headers?: BusHeaders;
 }
 
 /**

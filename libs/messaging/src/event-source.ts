@@ -1,8 +1,12 @@
+import type { BusHeaders } from './message-bus';
+
 /** A stored event handed to its consumer; it stays stored until acknowledged. */
 export interface DeliverableEvent<Payload = unknown> {
   eventId: string;
   subject: string;
   payload: Payload;
+  /** The headers it was published with, where the stream keeps them (JetStream does). */
+  headers?: BusHeaders;
   /** Done with it: the stream forgets it. */
   ack(): Promise<void>;
   /** Still waiting its turn: keeps the stream from handing it to someone else meanwhile. */

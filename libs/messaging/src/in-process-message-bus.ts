@@ -2,6 +2,7 @@ import { BusHandlerError, BusNoResponderError, BusTimeoutError, BusUnavailableEr
 import { errorMessageOf, fromJsonText, toJsonText } from './json-wire';
 import type {
   BusHandler,
+  BusHeaders,
   BusRequestOptions,
   BusServeOptions,
   BusSubscription,
@@ -44,8 +45,10 @@ export class InProcessMessageBus implements MessageBus {
         settled = true;
         reject(new BusTimeoutError(subject, options.timeoutMs));
       }, options.timeoutMs);
+      // Copied, as the network would: a handler never shares the caller's object.
+      const headers = { ...options.headers };
       for (const server of targets) {
-        void this.dispatch(server, body).then((outcome) => {
+        void this.dispatch(server, body, headers).then((outcome) => {
           if (settled) return; // a later reply, or one after the timeout, is dropped as NATS does
           settled = true;
           clearTimeout(timer);
@@ -96,11 +99,11 @@ export class InProcessMessageBus implements MessageBus {
     return [...plain, ...chosen];
   }
 
-  private dispatch(server: Server, body: string): Promise<Outcome> {
+  private dispatch(server: Server, body: string, headers: BusHeaders): Promise<Outcome> {
     const handling = (async (): Promise<Outcome> => {
       await new Promise((resolve) => setImmediate(resolve)); // the "network hop"
       try {
-        const reply = await server.handler(fromJsonText(body));
+        const reply = await server.handler(fromJsonText(body), { headers: { ...headers } });
         return { ok: true, body: toJsonText(reply) };
       } catch (error) {
         return { ok: false, message: errorMessageOf(error) };

@@ -5,6 +5,7 @@ export * from './message-bus';
 export * from './json-wire';
 export * from './subject-pattern';
 export * from './nats-message-bus';
+export * from './nats-headers';
 export * from './in-process-message-bus';
 export * from './event-publisher';
 export * from './jetstream-event-publisher';

@@ -1,6 +1,7 @@
 import { JSONCodec, type JetStreamClient, type NatsConnection, RetentionPolicy } from 'nats';
 import { BusUnavailableError } from './bus-errors';
 import type { EventPublisher, OutgoingEvent } from './event-publisher';
+import { toNatsHeaders } from './nats-headers';
 
 export interface EventStreamSettings {
   name: string;
@@ -51,6 +52,7 @@ export class JetStreamEventPublisher implements EventPublisher {
     try {
       await this.jetstream.publish(`${this.namespace}${event.subject}`, codec.encode(event.payload), {
         msgID: event.eventId,
+        headers: toNatsHeaders(event.headers),
       });
     } catch (error) {
       throw new BusUnavailableError(`event stream did not store the event: ${(error as Error).message}`);

@@ -8,6 +8,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import type { DeliverableEvent, EventConsumption, EventSource } from './event-source';
+import { fromNatsHeaders } from './nats-headers';
 
 const codec = JSONCodec();
 
@@ -70,6 +71,7 @@ function toEvent(message: JsMsg): DeliverableEvent {
     eventId: message.headers?.get('Nats-Msg-Id') ?? `${message.info.stream}:${message.seq}`,
     subject: message.subject,
     payload: codec.decode(message.data),
+    headers: fromNatsHeaders(message.headers),
     ack: async () => {
       await message.ackAck();
     },

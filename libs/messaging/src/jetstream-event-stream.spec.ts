@@ -120,6 +120,13 @@ describe('JetStream event publisher and source (real NATS JetStream)', () => {
     expect(shardTwo.ids()).toEqual([`evt-${suffix}-2-two-a`]);
   });
 
+  it('hands an event over with the headers it was published with', async () => {
+    await publisher.publish({ ...event(9, 'traced'), headers: { traceparent: '00-trace-span-01' } });
+    const traced = await record(await source('traced'), 9);
+    await eventually('the traced event', () => traced.received.length >= 1);
+    expect(traced.received[0]?.headers).toMatchObject({ traceparent: '00-trace-span-01' });
+  });
+
   it('hands an event published while consuming over at once', async () => {
     const live = await record(await source('live'), 3);
     await publisher.publish(event(3, 'live'));

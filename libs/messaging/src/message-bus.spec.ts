@@ -92,6 +92,19 @@ describe.each(implementations)('%s', (_name, makeBuses) => {
     expect(seen).toEqual([undefined, 0]);
   });
 
+  it('carries request headers to the handler, and none when the requester gives none', async () => {
+    const subject = newSubject();
+    const seen: unknown[] = [];
+    const subscription = await buses.serverA.serve(subject, async (_payload, message) => {
+      seen.push(message.headers);
+    });
+    subscriptions.push(subscription);
+    const headers = { 'Jumbe-Request-Id': 'req-42', traceparent: '00-abc-def-01' };
+    await buses.requester.request(subject, {}, { timeoutMs: 1_000, headers });
+    await buses.requester.request(subject, {}, { timeoutMs: 1_000 });
+    expect(seen).toEqual([headers, {}]);
+  });
+
   it('fails at once with BusNoResponderError when nobody serves the subject', async () => {
     const subject = newSubject();
     const { error, ms } = await failureOf(() => buses.requester.request(subject, {}, { timeoutMs: 5_000 }));

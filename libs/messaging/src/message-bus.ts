@@ -1,9 +1,22 @@
+/**
+ * Text carried beside a payload (NATS message headers): what describes the request rather than
+ * being part of it, such as the caller's request id and trace context. Names are case-sensitive.
+ */
+export type BusHeaders = Readonly<Record<string, string>>;
+
+/** A request as its handler receives it, beside the payload. */
+export interface BusMessage {
+  headers: BusHeaders;
+}
+
 /** Serves one subject. Business outcomes are return values (callers define reply envelopes); a
  *  throw means the handler failed and reaches the requester as BusHandlerError. */
-export type BusHandler = (payload: unknown) => Promise<unknown>;
+export type BusHandler = (payload: unknown, message: BusMessage) => Promise<unknown>;
 
 export interface BusRequestOptions {
   timeoutMs: number;
+  /** Sent with the request and handed to its handler (`BusMessage.headers`). */
+  headers?: BusHeaders;
 }
 
 export interface BusServeOptions {

@@ -1,6 +1,7 @@
 import { connect, ErrorCode, Events, headers, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { BusHandlerError, BusNoResponderError, BusTimeoutError, BusUnavailableError } from './bus-errors';
 import { errorMessageOf, fromJsonText, HANDLER_ERROR_HEADER, toJsonText } from './json-wire';
+import { fromNatsHeaders, toNatsHeaders } from './nats-headers';
 import type {
   BusHandler,
   BusRequestOptions,
@@ -57,6 +58,10 @@ export class NatsMessageBus implements MessageBus {
       // Notice a silently dead server within ~30 s rather than the default ~4 min.
       pingInterval: 10_000,
       maxPingOut: 3,
+      // By default nats.js builds two Errors per request (a stack for a possible timeout and one
+      // for the caller's context) before knowing whether it will fail: ~5% of a gateway's CPU on
+      // the send path (BENCHMARKS.md). A timeout becomes our BusTimeoutError anyway.
+      noAsyncTraces: true,
     });
     return new NatsMessageBus(nc, logger);
   }
@@ -74,7 +79,10 @@ export class NatsMessageBus implements MessageBus {
     this.assertUsable();
     let reply: Msg;
     try {
-      reply = await this.nc.request(subject, body, { timeout: options.timeoutMs });
+      reply = await this.nc.request(subject, body, {
+        timeout: options.timeoutMs,
+        headers: toNatsHeaders(options.headers),
+      });
     } catch (error) {
       throw this.translateRequestError(error, subject, options.timeoutMs);
     }
@@ -238,7 +246,7 @@ class NatsServedSubject {
     let failed = false;
     try {
       const payload = fromJsonText(decoder.decode(msg.data));
-      body = toJsonText(await this.handler(payload));
+      body = toJsonText(await this.handler(payload, { headers: fromNatsHeaders(msg.headers) }));
     } catch (error) {
       // Unparseable requests and unserialisable replies are failures of this side too.
       body = errorMessageOf(error);

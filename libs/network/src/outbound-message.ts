@@ -10,7 +10,7 @@ export interface OutboundText {
   text: string;
 }
 
-export type OutboundMediaType = 'image' | 'video' | 'audio' | 'document';
+export type OutboundMediaType = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
 export interface OutboundMedia {
   kind: 'media';
@@ -21,6 +21,8 @@ export interface OutboundMedia {
   caption?: string;
   mimetype?: string;
   fileName?: string;
+  /** Audio sent as a voice note. */
+  ptt?: boolean;
 }
 
 export interface OutboundInteractive {
@@ -33,4 +35,52 @@ export interface OutboundInteractive {
   actions: InteractiveAction[];
 }
 
-export type OutboundMessage = OutboundText | OutboundMedia | OutboundInteractive;
+export interface OutboundLocation {
+  kind: 'location';
+  to: string;
+  latitude: number;
+  longitude: number;
+  name?: string;
+  address?: string;
+}
+
+export interface OutboundContact {
+  kind: 'contact';
+  to: string;
+  /** Shared as contact cards (vCards the driver builds). */
+  contacts: { name: string; phoneNumber: string }[];
+}
+
+export interface OutboundReaction {
+  kind: 'reaction';
+  /** The chat of the message reacted to. */
+  to: string;
+  messageId: string;
+  /** One emoji; '' removes the session's reaction. */
+  emoji: string;
+}
+
+/** Deletes, for everyone, a message this session sent to `to`. */
+export interface OutboundRevoke {
+  kind: 'revoke';
+  to: string;
+  messageId: string;
+}
+
+/** Replaces the text of a message this session sent to `to`. */
+export interface OutboundEdit {
+  kind: 'edit';
+  to: string;
+  messageId: string;
+  text: string;
+}
+
+export type OutboundMessage =
+  | OutboundText
+  | OutboundMedia
+  | OutboundInteractive
+  | OutboundLocation
+  | OutboundContact
+  | OutboundReaction
+  | OutboundRevoke
+  | OutboundEdit;

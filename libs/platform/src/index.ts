@@ -4,3 +4,4 @@ export * from './run-service';
 export * from './health/health.module';
 export * from './health/health-probes';
 export * from './managed-work';
+export * from './shutdown-state';

@@ -46,4 +46,40 @@ describe('createLogger', () => {
     expect(output).toContain('QueryFailedError');
     expect(output).toContain('https://hooks.example/in?[redacted]');
   });
+
+  describe('output', () => {
+    /** A stand-in for stdout: a terminal or not. */
+    const output = (isTTY: boolean) => {
+      const written: string[] = [];
+      return { isTTY, written, write: (chunk: string) => (written.push(chunk), true) };
+    };
+
+    it('writes one JSON object per line when stdout is not a terminal', () => {
+      const pipe = output(false);
+      createLogger('info', 'gateway', pipe).info({ route: '/api/v1/usage' }, 'request completed');
+      expect(JSON.parse(pipe.written.join(''))).toMatchObject({
+        level: 30,
+        service: 'gateway',
+        route: '/api/v1/usage',
+        msg: 'request completed',
+      });
+    });
+
+    it('writes readable lines on a terminal, still redacted, each one whole at once', () => {
+      const terminal = output(true);
+      const logger = createLogger('info', 'gateway', terminal);
+      logger.info({ route: '/api/v1/usage', key: 'jk_live_secret' }, 'request completed');
+      logger.debug('below the level');
+      expect(terminal.written).toHaveLength(1);
+      const [line] = terminal.written as [string];
+      // eslint-disable-next-line no-control-regex -- colour codes, removed to read the text
+      const text = line.replace(/\u001b\[\d+m/g, '');
+      expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: request completed\n/);
+      // One process is one service: a person at its terminal need not read that on every line.
+      expect(text).not.toContain('service');
+      expect(text).toContain('route: "/api/v1/usage"');
+      expect(text).not.toContain('jk_live_secret');
+      expect(() => JSON.parse(line)).toThrow();
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 
 /**
  * Secrets must never reach logs: API keys, admin tokens and webhook secrets travel in these
@@ -68,8 +69,30 @@ export function serializeError(error: unknown): unknown {
   };
 }
 
-export function createLogger(level: string, service: string): Logger {
-  return pino({
+/** Where a process logs: stdout, or a test's stand-in for it. */
+export type LogOutput = Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
+
+/**
+ * One JSON object per line, for log collectors; on a terminal (someone running `npm start`),
+ * pino-pretty's readable lines instead. They are formatted in this process, synchronously, after
+ * redaction (no transport thread, nothing fetched or spawned), so the last lines before an exit
+ * are never lost.
+ */
+function logDestination(output: LogOutput): DestinationStream | undefined {
+  if (output.isTTY) {
+    const pretty = prettyFactory({
+      colorize: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,service',
+    });
+    return { write: (line: string) => void output.write(pretty(line)) };
+  }
+  // pino's own stdout destination (synchronous writes to fd 1) unless told otherwise.
+  return output === process.stdout ? undefined : (output as DestinationStream);
+}
+
+export function createLogger(level: string, service: string, output: LogOutput = process.stdout): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -86,7 +109,9 @@ export function createLogger(level: string, service: string): Logger {
         );
       },
     },
-  });
+  };
+  const destination = logDestination(output);
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
 
 /** Routes Nest's own log lines into pino, so a process has one structured log. */

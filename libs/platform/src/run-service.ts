@@ -1,26 +1,42 @@
 import { exitOnConfigError } from '@jumbe/config';
+import { stopTracing } from '@jumbe/telemetry/tracing';
 import type { Logger } from 'pino';
+import { shutdownState } from './shutdown-state';
 
 export interface RunningService {
-  /** Stops accepting work and releases everything; called once on SIGTERM / SIGINT. */
+  /**
+   * Stops accepting work, finishes the work in hand (requests, deliveries; a worker hands its
+   * shards over) and releases everything; called once on SIGTERM / SIGINT.
+   */
   stop(): Promise<void>;
+  /**
+   * JUMBE_SHUTDOWN_DELAY_SECONDS: how long to keep serving after the signal with the health check
+   * already failing, so load balancers take the process out before its port closes.
+   */
+  shutdownDelayMs?: number;
 }
 
 /**
- * Runs a service until SIGTERM or SIGINT, then stops it once (a second signal forces exit).
- * A failure to start is logged and exits with status 1, never an unhandled rejection.
+ * Runs a service until SIGTERM or SIGINT, then shuts it down gracefully, once (a second signal
+ * forces exit): readiness fails at once, the service keeps serving for the shutdown delay, then
+ * stops and exits 0. A failure to start is logged and exits with status 1, never an unhandled
+ * rejection.
  */
 export function runService(logger: Logger, start: () => Promise<RunningService>): void {
-  let stopping = false;
   start()
     .then((service) => {
       const shutdown = (signal: string) => {
-        if (stopping) process.exit(1);
-        stopping = true;
-        logger.info({ signal }, 'shutting down');
-        service
-          .stop()
-          .then(() => process.exit(0))
+        if (shutdownState.stopping) process.exit(1);
+        shutdownState.begin();
+        const delayMs = service.shutdownDelayMs ?? 0;
+        logger.info({ signal, delayMs }, 'shutting down: health now fails; stopping after the delay');
+        new Promise((resolve) => setTimeout(resolve, delayMs))
+          .then(() => service.stop())
+          .then(() => stopTracing()) // the spans of the last moments, before they are lost
+          .then(() => {
+            logger.info('stopped');
+            process.exit(0);
+          })
           .catch((error: unknown) => {
             logger.error({ err: error }, 'shutdown failed');
             process.exit(1);

@@ -95,6 +95,16 @@ export class LiveSession {
         return connection.send({ kind: 'media', ...message.body, to });
       case 'interactive':
         return connection.send({ kind: 'interactive', ...message.body, to });
+      case 'location':
+        return connection.send({ kind: 'location', ...message.body, to });
+      case 'contact':
+        return connection.send({ kind: 'contact', ...message.body, to });
+      case 'reaction':
+        return connection.send({ kind: 'reaction', ...message.body, to });
+      case 'revoke':
+        return connection.send({ kind: 'revoke', ...message.body, to });
+      case 'edit':
+        return connection.send({ kind: 'edit', ...message.body, to });
     }
   }
 

@@ -4,9 +4,12 @@ import {
   replyError,
   replyMoving,
   replyOk,
+  type SessionCommand,
   sessionCommandSchema,
 } from '@jumbe/contracts';
 import { shardOf } from '@jumbe/domain';
+import type { BusMessage } from '@jumbe/messaging';
+import { loggerForMessage } from '@jumbe/telemetry';
 import type { Logger } from 'pino';
 import type { SessionHost } from './session-host';
 import { ShardMovingError } from './shard-moving-error';
@@ -22,7 +25,8 @@ export class SessionCommandHandler {
     private readonly logger: Logger,
   ) {}
 
-  async handle(shard: number, payload: unknown): Promise<CommandReply> {
+  /** `message` carries the sending request's id (see @jumbe/telemetry), put on the command's log lines. */
+  async handle(shard: number, payload: unknown, message?: BusMessage): Promise<CommandReply> {
     const parsed = sessionCommandSchema.safeParse(payload);
     if (!parsed.success) {
       return replyError(
@@ -34,12 +38,20 @@ export class SessionCommandHandler {
     if (shardOf(command.accountId, command.sessionId) !== shard || !this.host.ownsShard(shard)) {
       return replyMoving('The session is moving to another worker. Retry in a moment.');
     }
+    const logger = loggerForMessage(this.logger, message);
+    const reply = await this.run(command, logger);
+    const outcome = reply.ok ? 'ok' : reply.error.code;
+    logger.debug({ type: command.type, sessionId: command.sessionId, outcome }, 'command handled');
+    return reply;
+  }
+
+  private async run(command: SessionCommand, logger: Logger): Promise<CommandReply> {
     try {
       return replyOk(await this.host.execute(command));
     } catch (error) {
       if (error instanceof ShardMovingError) return replyMoving(error.message);
       if (error instanceof ApiError) return replyError(error.code, error.message);
-      this.logger.error({ err: error, type: command.type, sessionId: command.sessionId }, 'command failed');
+      logger.error({ err: error, type: command.type, sessionId: command.sessionId }, 'command failed');
       return replyError('unavailable', 'The worker could not complete the command. Retry shortly.');
     }
   }

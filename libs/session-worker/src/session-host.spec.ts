@@ -402,6 +402,33 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       }
     });
 
+    it('answers a send for a session stored as connected whose restore failed with session_restoring, not a 409', async () => {
+      const { refs, shard, store } = await linkedInOneShard(1);
+      const ref = refs[0]!;
+      // The database went away just as the shard was adopted: the sessions could not be listed.
+      const unlisted: typeof sessions = Object.create(sessions);
+      unlisted.listActiveInShards = async () => {
+        throw new Error('the database is restarting');
+      };
+      const host = new SessionHost(
+        new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 }),
+        {
+          sessions: unlisted,
+          credentials: new NetworkCredentialStore(db.dataSource),
+          inbound: new InboundRelay(new RecordingPublisher()),
+          statuses: new StatusRelay(new RecordingPublisher()),
+          logger: pino({ level: 'silent' }),
+        },
+        { restoreConcurrency: 1, restoreWaitMs: 300 },
+      );
+      await expect(host.adoptShard(shard, 5)).rejects.toThrow('restarting');
+      await expect(host.execute(sendText(ref, '255711111111', 'hello'))).rejects.toMatchObject({
+        code: 'session_restoring',
+        headers: { 'Retry-After': '1' },
+      });
+      await host.dropShard(shard);
+    });
+
     it('restores every session of the shard, a bounded number at a time, and leaves them for the next owner when the shard is dropped', async () => {
       const { refs, shard, store } = await linkedInOneShard(4);
       const driver = new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 });

@@ -10,6 +10,7 @@ import {
 import {
   type NetworkDriver,
   NetworkSendError,
+  type NetworkSendErrorCode,
   NotReadyError,
   NumberInUseError,
   SandboxNetworkDriver,
@@ -251,12 +252,13 @@ export class SessionHost {
   private async send(command: Command<'message.send'>) {
     const live = this.live.get(refKey(command));
     // The gateway logs every failed send, these included (CONTRACT §5): one place, one record.
-    const failed = (
-      code: 'session_not_connected' | 'network_error' | 'media_fetch_failed',
-      message: string,
-    ) => new ApiError(code, message);
+    const failed = (code: NetworkSendErrorCode, message: string) => new ApiError(code, message);
     if (!live || live.state !== 'connected') {
       const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
+      // Stored as linked but not open here although this worker owns the shard: its restore has not
+      // happened yet (or failed, e.g. while PostgreSQL restarted). It is coming back: retry shortly.
+      const owned = this.ownsShard(shardOf(command.accountId, command.sessionId));
+      if (!live && owned && (state === 'connected' || state === 'connecting')) throw restoringError(command);
       throw failed(
         'session_not_connected',
         `Session "${command.sessionId}" is not connected (state: ${state}); the message was not sent and is not queued. Start the session and link a phone first.`,

@@ -32,7 +32,7 @@ export class WorkerShardOwner implements ShardOwner {
       try {
         const subscription = await this.bus.serve(
           shardSubject(shard),
-          (payload) => this.handler.handle(shard, payload),
+          (payload, message) => this.handler.handle(shard, payload, message),
           { queue: SHARD_QUEUE },
         );
         this.subscriptions.set(shard, subscription);

@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -16,9 +17,11 @@ export function requestIdOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * On every request: an X-Request-Id (the caller's, or a new UUID) returned on the response; on
- * every response: the HTTP metrics and one JSON log line at info (method, route template, status,
- * duration, request id, account id; the raw URL only at debug: paths can carry session ids).
+ * On every request: an X-Request-Id (the caller's, or a new UUID) returned on the response
+ * (`requestIdOf` gives it to the request's bus commands), and the route template as the name of
+ * its trace span; on every response: the HTTP metrics and one JSON log line at info (method, route
+ * template, status, duration, request id, account id; the raw URL only at debug: paths can carry
+ * session ids).
  */
 export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, logger: Logger): void {
   if (instrumented.has(fastify)) return;
@@ -28,9 +31,10 @@ export function instrumentHttp(fastify: FastifyInstance, telemetry: Telemetry, l
     done();
   });
   // A reply sent by an earlier onRequest hook (a refused key, before the body is read) skips the
-  // hook above; every reply passes here.
+  // hook above; every reply passes here (and is then still in the request's trace span).
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (!reply.hasHeader('x-request-id')) void reply.header('x-request-id', assignRequestId(request));
+    nameServerSpan(request);
     done(null, payload);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
@@ -48,6 +52,15 @@ function assignRequestId(request: FastifyRequest): string {
     requestIds.set(request, requestId);
   }
   return requestId;
+}
+
+/** `POST /api/v1/messages/text` rather than the bare method the HTTP instrumentation knows. */
+function nameServerSpan(request: FastifyRequest): void {
+  const route = request.routeOptions.url;
+  const span = trace.getActiveSpan();
+  if (span === undefined || route === undefined) return;
+  span.updateName(`${request.method} ${route}`);
+  span.setAttribute('http.route', route);
 }
 
 function observe(request: FastifyRequest, reply: FastifyReply, telemetry: Telemetry, logger: Logger): void {

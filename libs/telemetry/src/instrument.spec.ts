@@ -39,11 +39,14 @@ describe('instrumentation wrappers', () => {
 
   it('counts deliveries by the outcome of their record, with their duration', async () => {
     const poster = observeWebhookPoster({
-      post: async (status: string) => ({ status, durationMs: 250 }),
+      post: async (delivery: { payload: { status: string } }) => ({
+        status: delivery.payload.status,
+        durationMs: 250,
+      }),
     });
-    await poster.post('success');
-    await poster.post('failed');
-    await poster.post('failed');
+    await poster.post({ payload: { status: 'success' } });
+    await poster.post({ payload: { status: 'failed' } });
+    await poster.post({ payload: { status: 'failed' } });
     expect(await sample('jumbe_webhook_deliveries_total', 'outcome="failed"')).toBe(2);
     expect(await sample('jumbe_webhook_delivery_duration_seconds_sum', 'outcome="success"')).toBe(0.25);
   });

@@ -1,3 +1,5 @@
+import { context, propagation, SpanKind } from '@opentelemetry/api';
+import { inSpan } from './spans';
 import { type ShardRole, telemetry } from './telemetry';
 
 /**
@@ -65,23 +67,37 @@ export function observeLeaseLosses<T extends LeaseStoreLike>(role: ShardRole, le
   });
 }
 
-interface PublisherLike<E> {
+type Headers = Readonly<Record<string, string>>;
+
+/** What the spans of an event are named after: its kind (`message.received`). */
+interface EventLike {
+  headers?: Headers;
+  payload: unknown;
+}
+
+interface PublisherLike<E extends EventLike> {
   publish(event: E): Promise<void>;
 }
 
-/** Inbound events stored on the durable stream (or failing to be). */
-export function observeInboundPublisher<E, T extends PublisherLike<E>>(events: T): T {
+/**
+ * Inbound events stored on the durable stream (or failing to be), each as a producer span
+ * `events publish <event>` whose trace context the event carries in its headers to the dispatcher.
+ */
+export function observeInboundPublisher<E extends EventLike, T extends PublisherLike<E>>(events: T): T {
   const metrics = telemetry();
   return wrap(events, {
-    publish: async (event: E) => {
-      try {
-        await events.publish(event);
-        metrics.inboundPublished.inc({ outcome: 'published' });
-      } catch (error) {
-        metrics.inboundPublished.inc({ outcome: 'failed' });
-        throw error;
-      }
-    },
+    publish: (event: E) =>
+      inSpan(`events publish ${eventNameOf(event.payload)}`, { kind: SpanKind.PRODUCER }, async () => {
+        const headers: Record<string, string> = { ...event.headers };
+        propagation.inject(context.active(), headers);
+        try {
+          await events.publish({ ...event, headers });
+          metrics.inboundPublished.inc({ outcome: 'published' });
+        } catch (error) {
+          metrics.inboundPublished.inc({ outcome: 'failed' });
+          throw error;
+        }
+      }),
   });
 }
 
@@ -89,21 +105,46 @@ interface PosterLike<D, R extends { status: string; durationMs: number }> {
   post(delivery: D): Promise<R>;
 }
 
-/** Webhook delivery attempts by outcome, with their latency. */
+/** A delivery: its payload names the event; `trace` is the context its event was published with. */
+interface DeliveryLike {
+  payload: unknown;
+  trace?: Headers;
+}
+
+/**
+ * Webhook delivery attempts by outcome, with their latency; each a consumer span
+ * `webhook deliver <event>` in the trace its event was published in (the POST is its child).
+ */
 export function observeWebhookPoster<
-  D,
+  D extends DeliveryLike,
   R extends { status: string; durationMs: number },
   T extends PosterLike<D, R>,
 >(poster: T): T {
   const metrics = telemetry();
   return wrap(poster, {
-    post: async (delivery: D) => {
-      const record = await poster.post(delivery);
-      metrics.webhookDeliveries.inc({ outcome: record.status });
-      metrics.webhookDuration.observe({ outcome: record.status }, record.durationMs / 1000);
-      return record;
+    post: (delivery: D) => {
+      const parent = delivery.trace
+        ? propagation.extract(context.active(), delivery.trace)
+        : context.active();
+      return inSpan(
+        `webhook deliver ${eventNameOf(delivery.payload)}`,
+        { kind: SpanKind.CONSUMER },
+        async (span) => {
+          const record = await poster.post(delivery);
+          span.setAttribute('jumbe.delivery.outcome', record.status);
+          metrics.webhookDeliveries.inc({ outcome: record.status });
+          metrics.webhookDuration.observe({ outcome: record.status }, record.durationMs / 1000);
+          return record;
+        },
+        parent,
+      );
     },
   });
+}
+
+function eventNameOf(payload: unknown): string {
+  const event = (payload as { event?: unknown } | null | undefined)?.event;
+  return typeof event === 'string' ? event : 'event';
 }
 
 /**

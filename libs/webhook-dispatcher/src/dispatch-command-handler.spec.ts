@@ -5,7 +5,7 @@ import {
   encodeAccessInvalidation,
 } from '@jumbe/contracts';
 import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { deliveryIdForEvent, generateWebhookSecret, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
 import {
   AccountRepository,
   openMigratedTestDatabase,
@@ -14,6 +14,7 @@ import {
   WebhookRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
+import { REQUEST_ID_HEADER } from '@jumbe/telemetry';
 import { RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
 import { randomUUID } from 'node:crypto';
@@ -46,10 +47,7 @@ describe('DispatchCommandHandler', () => {
   let invalidations: MemoryInvalidationBus;
   let directory: WebhookDirectory;
   let handler: DispatchCommandHandler;
-  const secretBox = new SecretBox(
-    'dispatch-command-secret-key-0123456789',
-    SECRET_PURPOSES.webhookSigningSecret,
-  );
+  const vault = new WebhookVault('dispatch-command-secret-key-0123456789');
   const poster = new WebhookPoster(true);
 
   beforeAll(async () => {
@@ -58,7 +56,7 @@ describe('DispatchCommandHandler', () => {
     deliveries = new WebhookDeliveryRepository(db.dataSource);
     webhooks = new WebhookRepository(db.dataSource);
     invalidations = new MemoryInvalidationBus();
-    directory = new WebhookDirectory(webhooks, secretBox, invalidations);
+    directory = new WebhookDirectory(webhooks, vault, invalidations);
     await directory.start();
     handler = new DispatchCommandHandler(directory, poster, deliveries, pino({ level: 'silent' }));
   });
@@ -85,9 +83,9 @@ describe('DispatchCommandHandler', () => {
     const secret = generateWebhookSecret();
     await webhooks.save({
       accountId,
-      url,
+      ...vault.storableUrl(url),
       enabled,
-      secretCiphertext: secretBox.seal(secret),
+      secretCiphertext: vault.sealSigningSecret(secret),
       events: ['message.received'],
     });
     if (announce) {
@@ -133,6 +131,17 @@ describe('DispatchCommandHandler', () => {
   }
 
   describe('webhook.test', () => {
+    it('records the request id of the API call that asked for it', async () => {
+      const { accountId } = await subscribedAccount();
+      const delivery = deliveryOf(
+        await handler.handle(
+          { v: 1, type: 'webhook.test', accountId },
+          { headers: { [REQUEST_ID_HEADER]: 'req-test-9' } },
+        ),
+      );
+      expect((await deliveries.find(accountId, delivery.id))?.requestId).toBe('req-test-9');
+    });
+
     it('POSTs a signed test event, records the delivery and returns it', async () => {
       const { accountId, path, url, secret } = await subscribedAccount();
 
@@ -169,6 +178,24 @@ describe('DispatchCommandHandler', () => {
       const stored = await deliveries.find(accountId, delivery.id);
       expect(stored).toMatchObject({ accountId, eventId: null, payload: request!.json });
       expect(deliveryView(stored!)).toEqual(delivery);
+    });
+
+    it('posts to the full URL of a webhook with a token, and records and returns it masked', async () => {
+      const accountId = await createAccount();
+      const path = `/tokened-${accountId}?token=tok_${accountId}&v=2`;
+      const secret = await saveWebhook(accountId, `${receiver.url}${path}`);
+
+      const delivery = deliveryOf(await handler.handle({ v: 1, type: 'webhook.test', accountId }));
+
+      expect(delivery.url).toBe(`${receiver.url}/tokened-${accountId}?token=****&v=****`);
+      const [request] = receiver.at(path);
+      expect(verifyDelivery({ body: request!.raw, headers: request!.headers, secret }).deliveryId).toBe(
+        delivery.id,
+      );
+      const [row] = (await db.dataSource.query(`SELECT * FROM webhook_deliveries WHERE id = $1`, [
+        delivery.id,
+      ])) as [Record<string, unknown>];
+      expect(JSON.stringify(row)).not.toContain(`tok_${accountId}`);
     });
 
     it('records and returns a failed test delivery when the receiver answers an error', async () => {
@@ -249,7 +276,7 @@ describe('DispatchCommandHandler', () => {
         payload: { ...(original.payload as object), deliveryId: delivery.id },
         createdAt: original.createdAt,
       });
-      expect(await deliveries.find(accountId, original.id)).toEqual(original);
+      expect(await deliveries.find(accountId, original.id)).toEqual({ ...original, requestId: null });
     });
 
     it('can redeliver a redelivery, keeping the same event body', async () => {

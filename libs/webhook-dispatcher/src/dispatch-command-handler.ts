@@ -8,6 +8,8 @@ import {
   webhookTestEvent,
 } from '@jumbe/contracts';
 import { newDeliveryId } from '@jumbe/domain';
+import type { BusMessage } from '@jumbe/messaging';
+import { loggerForMessage, requestIdOfMessage } from '@jumbe/telemetry';
 import type { DeliveryLog } from './ports/delivery-log';
 import type { Logger } from 'pino';
 import type { WebhookDirectory, WebhookTarget } from './webhook-directory';
@@ -25,7 +27,8 @@ export class DispatchCommandHandler {
     private readonly logger: Logger,
   ) {}
 
-  async handle(raw: unknown): Promise<CommandReply> {
+  /** `message` carries the id of the API request that asked (see @jumbe/telemetry): kept on the record. */
+  async handle(raw: unknown, message?: BusMessage): Promise<CommandReply> {
     const parsed = dispatchCommandSchema.safeParse(raw);
     if (!parsed.success)
       return replyError('validation_error', `Malformed dispatch command: ${parsed.error.message}`);
@@ -45,11 +48,14 @@ export class DispatchCommandHandler {
         secret: webhook.secret,
         payload,
       });
-      await this.deliveries.record(record);
+      await this.deliveries.record({ ...record, requestId: requestIdOfMessage(message) ?? null });
       return replyOk({ delivery: deliveryView(record) });
     } catch (error) {
       if (error instanceof ApiError) return replyError(error.code, error.message);
-      this.logger.error({ err: error, type: command.type }, 'dispatch command failed');
+      loggerForMessage(this.logger, message).error(
+        { err: error, type: command.type },
+        'dispatch command failed',
+      );
       return replyError('unavailable', 'The dispatcher could not complete the delivery. Retry shortly.');
     }
   }

@@ -48,7 +48,11 @@ export class DispatcherShardOwner implements ShardOwner {
     const consumption = this.consumptions.get(shard);
     this.consumptions.delete(shard);
     await consumption?.stop();
-    // Queued events of the shard are its next owner's now (they were never acknowledged here).
-    this.dispatcher.forgetWhere((payload) => shardOf(payload.customerId, payload.sessionId) === shard);
+    // Queued events of the shard are its next owner's now (they were never acknowledged here);
+    // the one in hand is finished first, while this dispatcher still holds the shard's lease.
+    const inShard = (payload: { customerId: string; sessionId: string }) =>
+      shardOf(payload.customerId, payload.sessionId) === shard;
+    this.dispatcher.forgetWhere(inShard);
+    await this.dispatcher.finishInHand(inShard);
   }
 }

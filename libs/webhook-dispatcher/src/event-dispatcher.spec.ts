@@ -5,7 +5,7 @@ import {
   inboundEventSubject,
 } from '@jumbe/contracts';
 import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { deliveryIdForEvent, generateWebhookSecret, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
 import {
   DurableEventLog,
   type EventConsumption,
@@ -45,10 +45,7 @@ describe('EventDispatcher', () => {
   let webhooks: WebhookRepository;
   let invalidations: MemoryInvalidationBus;
   let directory: WebhookDirectory;
-  const secretBox = new SecretBox(
-    'dispatcher-test-secret-key-0123456789',
-    SECRET_PURPOSES.webhookSigningSecret,
-  );
+  const vault = new WebhookVault('dispatcher-test-secret-key-0123456789');
   const poster = new WebhookPoster(true);
   const warnings: { msg: string; eventId?: string }[] = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
@@ -63,7 +60,7 @@ describe('EventDispatcher', () => {
     deliveries = new WebhookDeliveryRepository(db.dataSource);
     webhooks = new WebhookRepository(db.dataSource);
     invalidations = new MemoryInvalidationBus();
-    directory = new WebhookDirectory(webhooks, secretBox, invalidations);
+    directory = new WebhookDirectory(webhooks, vault, invalidations);
     await directory.start();
   });
   afterEach(async () => {
@@ -95,9 +92,9 @@ describe('EventDispatcher', () => {
     const secret = generateWebhookSecret();
     await webhooks.save({
       accountId,
-      url,
+      ...vault.storableUrl(url),
       enabled,
-      secretCiphertext: secretBox.seal(secret),
+      secretCiphertext: vault.sealSigningSecret(secret),
       events: ['message.received'],
     });
     await invalidations.publish(

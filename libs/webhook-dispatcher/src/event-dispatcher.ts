@@ -13,6 +13,8 @@ export type StreamDeliverable = DeliverableEvent<StreamEvent>;
 interface SessionQueue {
   events: StreamDeliverable[];
   running: boolean;
+  /** The delivery being made (POST, record, acknowledgement), if any. */
+  inHand?: { event: StreamDeliverable; done: Promise<void> };
 }
 
 export interface EventDispatcherOptions {
@@ -82,17 +84,33 @@ export class EventDispatcher {
     }
   }
 
+  /**
+   * Resolves once the deliveries in hand for sessions that `belong` are over (POSTed, recorded
+   * and acknowledged, or failed). A dispatcher letting a shard go waits for them, so the
+   * receiver's answer is recorded and the next owner does not POST the same event again.
+   */
+  async finishInHand(belongs: (payload: StreamEvent) => boolean): Promise<void> {
+    const inHand = [...this.queues.values()].flatMap((queue) =>
+      queue.inHand && belongs(queue.inHand.event.payload) ? [queue.inHand.done] : [],
+    );
+    await Promise.allSettled(inHand);
+  }
+
   private async drain(key: string, queue: SessionQueue): Promise<void> {
     queue.running = true;
     while (queue.events.length > 0 && !this.stopped) {
       const event = queue.events[0]!;
+      const done = this.deliver(event);
+      queue.inHand = { event, done };
       try {
-        await this.deliver(event);
+        await done;
         if (queue.events[0] === event) queue.events.shift();
       } catch (error) {
         this.logger.warn({ err: error, eventId: event.eventId }, 'delivery could not be recorded; retrying');
         this.afterRecordFailure(event.eventId, error);
         await new Promise((resolve) => setTimeout(resolve, this.options.retryDelayMs));
+      } finally {
+        queue.inHand = undefined;
       }
     }
     queue.running = false;
@@ -150,6 +168,7 @@ export class EventDispatcher {
       url: webhook.url,
       secret: webhook.secret,
       payload,
+      trace: event.headers,
     });
   }
 

@@ -1,15 +1,15 @@
 import { ACCESS_INVALIDATION_TOPIC, encodeAccessInvalidation } from '@jumbe/contracts';
 import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { SecretBox, type StoredWebhook } from '@jumbe/domain';
+import { type StoredWebhook, WebhookVault } from '@jumbe/domain';
 import { WebhookDirectory } from './webhook-directory';
 
 describe('WebhookDirectory.targetFor: which events reach a webhook', () => {
-  const secrets = new SecretBox('directory-test-key-0123456789', 'webhook-secret');
+  const vault = new WebhookVault('directory-test-key-0123456789');
   const stored = new Map<string, StoredWebhook>();
   const invalidations = new MemoryInvalidationBus();
   const directory = new WebhookDirectory(
     { find: async (accountId) => stored.get(accountId) ?? null },
-    secrets,
+    vault,
     invalidations,
   );
   beforeAll(() => directory.start());
@@ -17,9 +17,9 @@ describe('WebhookDirectory.targetFor: which events reach a webhook', () => {
   async function save(accountId: string, events: string[], enabled = true): Promise<void> {
     stored.set(accountId, {
       accountId,
-      url: `https://hooks.example.test/${accountId}`,
+      ...vault.storableUrl(`https://hooks.example.test/${accountId}`),
       enabled,
-      secretCiphertext: secrets.seal('whsec_test'),
+      secretCiphertext: vault.sealSigningSecret('whsec_test'),
       events,
       updatedAt: new Date(),
     });

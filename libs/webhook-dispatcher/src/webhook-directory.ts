@@ -1,11 +1,12 @@
 import { ACCESS_INVALIDATION_TOPIC, decodeAccessInvalidation, isSubscribedTo } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
-import type { SecretBox } from '@jumbe/domain';
+import type { WebhookVault } from '@jumbe/domain';
 import type { WebhookLookup } from './ports/webhook-lookup';
 import { LRUCache } from 'lru-cache';
 
 /** What a delivery needs of the account's webhook. */
 export interface WebhookTarget {
+  /** The full URL, credentials included: only ever posted to, never recorded or logged. */
   url: string;
   enabled: boolean;
   secret: string;
@@ -16,7 +17,7 @@ export interface WebhookTarget {
 type Cached = { target: WebhookTarget | null };
 
 /**
- * The accounts' webhooks as dispatchers see them: read from PostgreSQL, secret decrypted, cached.
+ * The accounts' webhooks as dispatchers see them: read from PostgreSQL, URL and secret decrypted, cached.
  * A save publishes an invalidation, so a rotated secret signs the very next delivery; the TTL
  * bounds staleness if a message is lost.
  */
@@ -25,7 +26,7 @@ export class WebhookDirectory {
 
   constructor(
     private readonly webhooks: WebhookLookup,
-    private readonly secrets: SecretBox,
+    private readonly vault: WebhookVault,
     private readonly invalidations: InvalidationBus,
   ) {}
 
@@ -46,9 +47,9 @@ export class WebhookDirectory {
     const target =
       stored && stored.secretCiphertext !== null
         ? {
-            url: stored.url,
+            url: this.vault.openUrl(stored),
             enabled: stored.enabled,
-            secret: this.secrets.openText(stored.secretCiphertext),
+            secret: this.vault.openSigningSecret(stored.secretCiphertext),
             events: stored.events,
           }
         : null;

@@ -51,7 +51,7 @@ class WebhookDispatcherService {
     await this.directory.start();
     this.subscription = await this.ports.bus.serve(
       DISPATCH_SUBJECT,
-      (payload) => this.commands.handle(payload),
+      (payload, message) => this.commands.handle(payload, message),
       {
         queue: DISPATCH_QUEUE,
       },

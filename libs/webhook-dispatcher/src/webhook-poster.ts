@@ -1,4 +1,4 @@
-import { signWebhook } from '@jumbe/domain';
+import { maskWebhookUrl, signWebhook } from '@jumbe/domain';
 import { EgressError, safeFetch } from '@jumbe/egress';
 import type { DeliveryRecord } from '@jumbe/domain';
 
@@ -10,10 +10,13 @@ export interface Delivery {
   accountId: string;
   eventId: string | null;
   deliveryId: string;
+  /** The full URL posted to; the record keeps only its masked form. */
   url: string;
   secret: string;
   /** The event body without `deliveryId` (added here, so the signature covers it). */
   payload: { event: string; sessionId: string; timestamp: string } & Record<string, unknown>;
+  /** The trace context its stream event was published with (headers), so the POST joins that trace. */
+  trace?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -46,7 +49,7 @@ export class WebhookPoster {
       eventId: delivery.eventId,
       event,
       sessionId: delivery.payload.sessionId,
-      url: delivery.url,
+      url: maskWebhookUrl(delivery.url),
       payload,
       createdAt: new Date(delivery.payload.timestamp),
       attemptedAt,

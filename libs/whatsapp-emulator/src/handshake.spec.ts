@@ -1,41 +1,9 @@
-import {
-  sessionRefKey,
-  WhatsAppNetworkDriver,
-  type CredentialItemChange,
-  type CredentialStore,
-  type LinkEvent,
-  type NetworkSession,
-  type SessionRef,
-} from '@jumbe/network';
+import { WhatsAppNetworkDriver, type LinkEvent, type NetworkSession } from '@jumbe/network';
 import { proto, WA_CERT_DETAILS } from '@whiskeysockets/baileys';
 import pino from 'pino';
 import { EmulatedConnection, WhatsAppEmulator } from './emulator';
+import { MemoryCredentials } from './memory-credentials';
 import { EMULATOR_ROOT } from './root-key';
-
-/** Credentials in memory (the product keeps them in PostgreSQL). */
-class MemoryCredentials implements CredentialStore {
-  private readonly items = new Map<string, Buffer>();
-  async read(ref: SessionRef, kind: string, keyIds: string[]): Promise<Map<string, Buffer>> {
-    const found = new Map<string, Buffer>();
-    for (const id of keyIds) {
-      const value = this.items.get(`${sessionRefKey(ref)}/${kind}/${id}`);
-      if (value) found.set(id, value);
-    }
-    return found;
-  }
-  async write(ref: SessionRef, _token: number, changes: CredentialItemChange[]): Promise<'saved'> {
-    for (const change of changes) {
-      const key = `${sessionRefKey(ref)}/${change.kind}/${change.keyId}`;
-      if (change.value === null) this.items.delete(key);
-      else this.items.set(key, change.value);
-    }
-    return 'saved';
-  }
-  async clear(): Promise<'saved'> {
-    this.items.clear();
-    return 'saved';
-  }
-}
 
 async function until<T>(probe: () => T | undefined, timeoutMs = 8_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

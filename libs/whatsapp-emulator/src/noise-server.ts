@@ -66,7 +66,11 @@ export class NoiseServerSession {
   /** The client's static noise public key. */
   clientStatic: Buffer | null = null;
 
-  constructor(private readonly serverStatic: CurveKeyPair = newKeyPair()) {
+  constructor(
+    private readonly serverStatic: CurveKeyPair = newKeyPair(),
+    /** The certificate chain for `serverStatic` (signing is slow in libsignal's pure-JS curve: share it). */
+    private readonly chain: Uint8Array = certificateChain(serverStatic.public),
+  ) {
     const mode = Buffer.from(NOISE_MODE);
     this.hash = mode.length === 32 ? mode : sha256(mode);
     this.salt = this.hash;
@@ -144,7 +148,7 @@ export class NoiseServerSession {
     this.mixIntoKey(Curve.sharedKey(this.ephemeral.private, Buffer.from(clientEphemeral)));
     const staticEnc = this.encrypt(this.serverStatic.public);
     this.mixIntoKey(Curve.sharedKey(this.serverStatic.private, Buffer.from(clientEphemeral)));
-    const payloadEnc = this.encrypt(certificateChain(this.serverStatic.public));
+    const payloadEnc = this.encrypt(this.chain);
     const hello = proto.HandshakeMessage.encode({
       serverHello: { ephemeral: this.ephemeral.public, static: staticEnc, payload: payloadEnc },
     }).finish();

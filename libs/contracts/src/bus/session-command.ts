@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
 import {
+  contactMessageFields,
+  editMessageFields,
+  locationMessageFields,
+  reactionMessageFields,
+  revokeMessageFields,
+} from '../http/schemas/conversation-messages';
+import {
   interactiveMessageFields,
-  sendMediaSchema,
+  mediaMessageFields,
+  mediaTypeRules,
   sendTextSchema,
   uniqueActionIds,
 } from '../http/schemas/messages';
@@ -22,8 +30,13 @@ const ref = {
 
 const outboundMessageSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), body: sendTextSchema.omit({ sessionId: true }) }),
-  z.object({ kind: z.literal('media'), body: sendMediaSchema.omit({ sessionId: true }) }),
+  z.object({ kind: z.literal('media'), body: mediaMessageFields.superRefine(mediaTypeRules) }),
   z.object({ kind: z.literal('interactive'), body: interactiveMessageFields.superRefine(uniqueActionIds) }),
+  z.object({ kind: z.literal('location'), body: locationMessageFields }),
+  z.object({ kind: z.literal('contact'), body: contactMessageFields }),
+  z.object({ kind: z.literal('reaction'), body: reactionMessageFields }),
+  z.object({ kind: z.literal('revoke'), body: revokeMessageFields }),
+  z.object({ kind: z.literal('edit'), body: editMessageFields }),
 ]);
 
 export const sessionCommandSchema = z.discriminatedUnion('type', [

@@ -1,3 +1,5 @@
+import { maskWebhookUrl } from '@jumbe/domain';
+
 /** What a delivery view is made from (a stored delivery record). */
 export interface DeliveryFacts {
   id: string;
@@ -19,7 +21,8 @@ export function deliveryView(record: DeliveryFacts) {
     id: record.id,
     event: record.event,
     sessionId: record.sessionId,
-    url: record.url,
+    // Recorded masked; masked again for deliveries recorded before URLs were.
+    url: maskWebhookUrl(record.url),
     status: record.status,
     statusCode: record.statusCode,
     error: record.error,

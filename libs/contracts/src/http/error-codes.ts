@@ -20,6 +20,10 @@ export const ERRORS = {
   account_suspended: { status: 403, message: 'The account is suspended.' },
   instance_limit_reached: { status: 403, message: "The plan's session limit is reached." },
   not_found: { status: 404, message: 'Not found.' },
+  message_not_found: {
+    status: 404,
+    message: 'This session has no record of that message (sent messages are kept for 24 hours).',
+  },
   conflict: { status: 409, message: 'Conflicts with the current state.' },
   session_not_connected: {
     status: 409,
@@ -38,6 +42,11 @@ export const ERRORS = {
   webhook_not_enabled: {
     status: 409,
     message: 'No enabled webhook: save one with PATCH /api/v1/webhook { url, enabled: true } first.',
+  },
+  message_not_editable: {
+    status: 409,
+    message:
+      'The message can no longer be changed: WhatsApp allows edits for 15 minutes and deletes for everyone for 60 hours after sending.',
   },
   idempotency_conflict: {
     status: 409,

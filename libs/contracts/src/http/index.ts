@@ -5,6 +5,7 @@ export * from './validation';
 export * from './schemas/admin';
 export * from './schemas/common';
 export * from './schemas/messages';
+export * from './schemas/conversation-messages';
 export * from './schemas/responses';
 export * from './schemas/sandbox';
 export * from './schemas/sessions';

@@ -1,4 +1,4 @@
-import { SHARD_COUNT } from '@jumbe/domain';
+import { DEFAULT_SHARD_COUNT } from '@jumbe/domain';
 import { MemoryShardLeaseStore } from './memory-shard-lease-store';
 import { MemoryWorkerRegistry } from './memory-worker-registry';
 import {
@@ -80,7 +80,7 @@ class OwnershipLedger {
   }
 }
 
-const ALL_SHARDS = Array.from({ length: SHARD_COUNT }, (_, shard) => shard);
+const ALL_SHARDS = Array.from({ length: DEFAULT_SHARD_COUNT }, (_, shard) => shard);
 
 describe('ShardKeeper (in-memory leases and registry)', () => {
   let leases: MemoryShardLeaseStore;
@@ -117,7 +117,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     // Renewing keeps them, without adopting anything twice.
     await delay(1_000);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
-    expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(SHARD_COUNT);
+    expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(DEFAULT_SHARD_COUNT);
     expect(ledger.calls.filter((call) => call.kind === 'drop')).toHaveLength(0);
   });
 
@@ -157,9 +157,35 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
       'an even split',
       () =>
         keepersStarted.every((keeper) => [21, 22].includes(keeper.heldShards().length)) &&
-        keepersStarted.reduce((sum, keeper) => sum + keeper.heldShards().length, 0) === SHARD_COUNT,
+        keepersStarted.reduce((sum, keeper) => sum + keeper.heldShards().length, 0) === DEFAULT_SHARD_COUNT,
     );
     expect(keepersStarted.flatMap((keeper) => keeper.heldShards()).sort((x, y) => x - y)).toEqual(ALL_SHARDS);
+    expect(ledger.overlaps).toEqual([]);
+  });
+
+  it('spreads the deployment’s shard count when it is not 64 (here 1,024 over 3 keepers)', async () => {
+    const options = { ...OPTIONS, shardCount: 1_024 };
+    const started = await Promise.all(
+      ['worker-a', 'worker-b', 'worker-c'].map(async (workerId) => {
+        const keeper = new ShardKeeper(
+          workerId,
+          leases,
+          registry,
+          ledger.ownerFor(workerId),
+          silent,
+          options,
+        );
+        keepers.push(keeper);
+        await keeper.start();
+        return keeper;
+      }),
+    );
+    await eventually('1,024 shards split 341/341/342', () =>
+      started.every((keeper) => [341, 342].includes(keeper.heldShards().length)),
+    );
+    expect(started.flatMap((keeper) => keeper.heldShards()).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 1_024 }, (_, shard) => shard),
+    );
     expect(ledger.overlaps).toEqual([]);
   });
 
@@ -175,7 +201,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
 
     // Well before b's heartbeat or leases would have expired: stop() hands over at once.
     const handedOver = Date.now();
-    await eventually('a to hold everything', () => a.heldShards().length === SHARD_COUNT);
+    await eventually('a to hold everything', () => a.heldShards().length === DEFAULT_SHARD_COUNT);
     expect(Date.now() - handedOver).toBeLessThan(OPTIONS.heartbeatTtlMs);
     expect(ledger.served('worker-a')).toEqual(ALL_SHARDS);
     expect(ledger.overlaps).toEqual([]);
@@ -194,7 +220,11 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     for (const shard of frozenShards)
       expect(await leases.acquire(shard, 'worker-frozen', FOREIGN_LEASE_MS)).not.toBeNull();
 
-    await eventually('a to hold everything again', () => a.heldShards().length === SHARD_COUNT, 3_000);
+    await eventually(
+      'a to hold everything again',
+      () => a.heldShards().length === DEFAULT_SHARD_COUNT,
+      3_000,
+    );
     expect(ledger.served('worker-a')).toEqual(ALL_SHARDS);
   });
 
@@ -216,7 +246,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     ]);
     expect(await leases.holder(shard)).toEqual({ workerId: 'intruder', token: intruderToken });
     // Other shards are untouched.
-    expect(a.heldShards()).toHaveLength(SHARD_COUNT - 1);
+    expect(a.heldShards()).toHaveLength(DEFAULT_SHARD_COUNT - 1);
 
     // The intruder never renews: once its lease runs out, the shard comes back with a newer token.
     await eventually('the shard to be taken back', () => a.heldShards().includes(shard), 3_000);
@@ -241,7 +271,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     await delay(1_000);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(ledger.calls.filter((call) => call.kind === 'drop')).toHaveLength(0);
-    expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(SHARD_COUNT);
+    expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(DEFAULT_SHARD_COUNT);
   });
 
   it('keeps every lease while its owner takes 3x the lease time to adopt, renewing all in one call', async () => {
@@ -275,7 +305,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     await delay(adoptMs + lease.leaseTtlMs);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(calls.filter((call) => call.startsWith('drop'))).toEqual([]);
-    expect(calls.filter((call) => call.startsWith('adopt'))).toHaveLength(SHARD_COUNT);
+    expect(calls.filter((call) => call.startsWith('adopt'))).toHaveLength(DEFAULT_SHARD_COUNT);
     expect(
       (await holders()).every((holder) => holder?.workerId === 'worker-slow' && holder.token === 1),
     ).toBe(true);

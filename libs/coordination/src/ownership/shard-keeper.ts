@@ -1,4 +1,4 @@
-import { shardsFor } from '@jumbe/domain';
+import { shardCount, shardsFor } from '@jumbe/domain';
 import type { ShardLeaseStore } from './shard-lease-store';
 import type { WorkerRegistry } from './worker-registry';
 
@@ -24,6 +24,8 @@ export interface ShardKeeperOptions {
   heartbeatTtlMs: number;
   /** How often the keeper heartbeats and rebalances; held leases are renewed at least this often. */
   tickMs: number;
+  /** The shards to spread; the deployment's count (`shardCount()`) unless given. */
+  shardCount?: number;
 }
 
 export const DEFAULT_SHARD_KEEPER_OPTIONS: ShardKeeperOptions = {
@@ -68,6 +70,8 @@ export class ShardKeeper {
   private renewing: Promise<void> | null = null;
   private stopped = false;
   private lastReported = -1;
+  /** The last assignment, by the member set it was computed for: recomputed only when that changes. */
+  private assignment: { members: string; wanted: ReadonlySet<number> } | null = null;
 
   constructor(
     readonly workerId: string,
@@ -112,9 +116,7 @@ export class ShardKeeper {
     try {
       await this.registry.heartbeat(this.workerId, this.options.heartbeatTtlMs);
       const live = await this.registry.liveWorkers();
-      const wanted = new Set(
-        shardsFor(this.workerId, live.includes(this.workerId) ? live : [...live, this.workerId]),
-      );
+      const wanted = this.wantedAmong(live.includes(this.workerId) ? live : [...live, this.workerId]);
       const unwanted = [...this.held.keys()].filter((shard) => !wanted.has(shard));
       // Give up first (in parallel: each may wait on the bus), so the new owners can start.
       await Promise.all(unwanted.map((shard) => this.release(shard)));
@@ -124,6 +126,16 @@ export class ShardKeeper {
     } catch (error) {
       this.logger.warn({ err: error }, 'shard upkeep failed; retrying');
     }
+  }
+
+  /** This member's shards among `members` (sorted, as the registry lists them). */
+  private wantedAmong(members: string[]): ReadonlySet<number> {
+    const key = members.join('\n');
+    if (this.assignment?.members !== key) {
+      const count = this.options.shardCount ?? shardCount();
+      this.assignment = { members: key, wanted: new Set(shardsFor(this.workerId, members, count)) };
+    }
+    return this.assignment.wanted;
   }
 
   /** Logs the shard count whenever it changes (operators and the end-to-end tests read it). */

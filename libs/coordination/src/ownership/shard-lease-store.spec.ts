@@ -216,6 +216,29 @@ describe('RedisShardLeaseStore storage layout', () => {
     expect(await redis.pttl(shardTokenKey(12, prefix))).toBe(-1);
   });
 
+  it('renews 1,024 leases in one round trip: a single write to Redis, one reply batch', async () => {
+    const redis = await clients.connect('lease-round-trip');
+    const store = new RedisShardLeaseStore(redis, keySpaces.next());
+    const shards = Array.from({ length: 1_024 }, (_, shard) => shard);
+    const held = await Promise.all(
+      shards.map(async (shard) => ({ shard, token: (await store.acquire(shard, 'worker-a', LONG_TTL_MS))! })),
+    );
+    await store.renewAll('worker-a', held.slice(0, 1), LONG_TTL_MS); // loads the script once
+    const stream = (redis as unknown as { stream: { write: (...args: unknown[]) => boolean } }).stream;
+    const write = stream.write.bind(stream);
+    let writes = 0;
+    stream.write = (...args: unknown[]) => {
+      writes += 1;
+      return write(...args);
+    };
+    try {
+      expect(await store.renewAll('worker-a', held, LONG_TTL_MS)).toEqual(shards);
+    } finally {
+      stream.write = write;
+    }
+    expect(writes).toBe(1);
+  });
+
   it('continues from the stored counter, also for tokens beyond 2^32', async () => {
     const redis = await clients.connect('lease-counter');
     const prefix = keySpaces.next();

@@ -1,2 +1,3 @@
 export * from './secret-box';
 export * from './secret-purposes';
+export * from './sealed-value-bindings';

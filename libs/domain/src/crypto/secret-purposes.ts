@@ -4,5 +4,7 @@
  */
 export const SECRET_PURPOSES = {
   webhookSigningSecret: 'webhook-signing-secret',
+  /** The full URL of a webhook whose URL carries credentials (query, userinfo, fragment). */
+  webhookUrl: 'webhook-url',
   networkCredentials: 'network-credentials',
 } as const;

@@ -15,4 +15,6 @@ export interface DeliveryRecord {
   payload: unknown;
   createdAt: Date;
   attemptedAt: Date;
+  /** The X-Request-Id of the API request that asked for it (a test send); null for stream events. */
+  requestId?: string | null;
 }

@@ -1,7 +1,12 @@
-/** An account's one webhook destination (CONTRACT §6); the secret only as ciphertext. */
+/**
+ * An account's one webhook destination (CONTRACT §6); the signing secret only as ciphertext, and
+ * a URL that carries credentials only masked in `url`, its full form sealed in `urlCiphertext`
+ * (see `WebhookVault`).
+ */
 export interface StoredWebhook {
   accountId: string;
   url: string;
+  urlCiphertext: string | null;
   enabled: boolean;
   secretCiphertext: string | null;
   /** Event types it receives (`webhook.test` always goes). */

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { assignShards, shardsFor } from './shard-assignment';
-import { SHARD_COUNT } from './shard-count';
+import { DEFAULT_SHARD_COUNT } from './shard-count';
 
 /** shard → owner, for counting how many shards changed hands between two assignments. */
-function ownerByShard(assignment: Map<string, number[]>, shardCount = SHARD_COUNT): string[] {
+function ownerByShard(assignment: Map<string, number[]>, shardCount = DEFAULT_SHARD_COUNT): string[] {
   const owners = new Array<string>(shardCount);
   for (const [workerId, shards] of assignment) for (const shard of shards) owners[shard] = workerId;
   return owners;
@@ -24,7 +25,7 @@ describe('assignShards', () => {
     const assignment = assignShards(workers);
     expect([...assignment.keys()]).toEqual([...workers].sort());
     const all = [...assignment.values()].flat().sort((a, b) => a - b);
-    expect(all).toEqual(Array.from({ length: SHARD_COUNT }, (_, i) => i));
+    expect(all).toEqual(Array.from({ length: DEFAULT_SHARD_COUNT }, (_, i) => i));
     const sizes = [...assignment.values()].map((shards) => shards.length);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
     for (const shards of assignment.values()) expect(shards).toEqual([...shards].sort((a, b) => a - b));
@@ -98,7 +99,7 @@ describe('assignShards', () => {
       // `shard % n` moves about S·(n-1)/n shards from 4 to 5 workers; this moves about S/5.
       const before = workerIds(4, 'modulo');
       const moves = movedShards(assignShards(before), assignShards([...before, 'worker-modulo-4']));
-      expect(moves).toBeLessThan(SHARD_COUNT / 3);
+      expect(moves).toBeLessThan(DEFAULT_SHARD_COUNT / 3);
     });
   });
 });
@@ -109,6 +110,68 @@ describe('shardsFor', () => {
     const assignment = assignShards(workers);
     for (const workerId of workers) expect(shardsFor(workerId, workers)).toEqual(assignment.get(workerId));
     expect(shardsFor('w-4', workers)).toEqual([]);
-    expect(shardsFor('w-1', ['w-1'])).toHaveLength(SHARD_COUNT);
+    expect(shardsFor('w-1', ['w-1'])).toHaveLength(DEFAULT_SHARD_COUNT);
+  });
+});
+
+/**
+ * The assignment as first written: every (worker, shard) pair weighted, all of them sorted
+ * heaviest first, each shard to its first worker with room. The heap in assignShards must reach
+ * exactly the same result (workers of different releases must agree during an upgrade).
+ */
+function assignBySortingEveryPair(
+  liveWorkerIds: readonly string[],
+  shardCount: number,
+): Map<string, number[]> {
+  const workers = [...new Set(liveWorkerIds)].sort();
+  const result = new Map<string, number[]>(workers.map((workerId) => [workerId, []]));
+  const weight = (workerId: string, shard: number) =>
+    createHash('sha256').update(`${workerId}\n${shard}`, 'utf8').digest().readUIntBE(0, 6);
+  const pairs = workers.flatMap((workerId) =>
+    Array.from({ length: shardCount }, (_, shard) => ({ workerId, shard, weight: weight(workerId, shard) })),
+  );
+  pairs.sort(
+    (a, b) =>
+      b.weight - a.weight ||
+      (a.workerId < b.workerId ? -1 : a.workerId > b.workerId ? 1 : 0) ||
+      a.shard - b.shard,
+  );
+  const baseLoad = Math.floor(shardCount / workers.length);
+  let extraSlots = shardCount % workers.length;
+  const owned = new Set<number>();
+  for (const { workerId, shard } of pairs) {
+    const shards = result.get(workerId)!;
+    if (owned.has(shard)) continue;
+    if (shards.length < baseLoad || (shards.length === baseLoad && extraSlots > 0)) {
+      if (shards.length === baseLoad) extraSlots -= 1;
+      shards.push(shard);
+      owned.add(shard);
+    }
+  }
+  for (const shards of result.values()) shards.sort((a, b) => a - b);
+  return result;
+}
+
+describe('assignShards at scale', () => {
+  it.each([
+    [1, 64],
+    [3, 10],
+    [5, 3],
+    [7, 64],
+    [13, 100],
+    [50, 1_024],
+  ])('gives %i workers over %i shards exactly what sorting every pair gives', (workers, shards) => {
+    for (const seed of ['a', 'b']) {
+      const ids = workerIds(workers, `ref-${seed}`);
+      expect(assignShards(ids, shards)).toEqual(assignBySortingEveryPair(ids, shards));
+    }
+  });
+
+  it('spreads 1,024 shards over 50 workers within one of each other, and after 5 leave, over 45', () => {
+    const ids = workerIds(50, 'fleet');
+    const sizes = (assignment: Map<string, number[]>) =>
+      [...assignment.values()].map((owned) => owned.length);
+    expect(new Set(sizes(assignShards(ids, 1_024)))).toEqual(new Set([20, 21]));
+    expect(new Set(sizes(assignShards(ids.slice(5), 1_024)))).toEqual(new Set([22, 23]));
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SHARD_COUNT } from './shard-count';
+import { shardCount as deploymentShardCount } from './shard-count';
 
 /**
  * Which shards each live worker should own. Every worker computes this on its own from the same
@@ -17,11 +17,12 @@ import { SHARD_COUNT } from './shard-count';
  * worker's change of room pushes a shard to its next-heaviest worker. Measured for 1–8 workers
  * (see the spec), a join or leave moves on average at most ~1.5x the unavoidable shards (those the
  * newcomer gets or the leaver had), against roughly S·(n-1)/n for a `shard % n` scheme.
- * Cost: S·n hashes and a sort, about 0.5 ms for 7 workers; callers may cache per member set.
+ * Cost: S·n hashes the first time a worker is seen (kept after), then about S·n comparisons:
+ * a few milliseconds for 1,024 shards over 50 workers. Callers may cache per member set.
  */
 export function assignShards(
   liveWorkerIds: readonly string[],
-  shardCount: number = SHARD_COUNT,
+  shardCount: number = deploymentShardCount(),
 ): Map<string, number[]> {
   if (!(Number.isSafeInteger(shardCount) && shardCount > 0)) {
     throw new RangeError(`shardCount must be a positive integer, got ${shardCount}`);
@@ -31,20 +32,19 @@ export function assignShards(
   const shardsByWorker = new Map<string, number[]>(workers.map((workerId) => [workerId, []]));
   if (workers.length === 0) return shardsByWorker;
 
-  const baseLoad = Math.floor(shardCount / workers.length);
-  let extraSlots = shardCount % workers.length;
-  const owned = new Set<number>();
-  for (const { workerId, shard } of pairsHeaviestFirst(workers, shardCount)) {
-    if (owned.has(shard)) continue;
-    const shards = shardsByWorker.get(workerId) ?? [];
-    if (shards.length < baseLoad || (shards.length === baseLoad && extraSlots > 0)) {
-      if (shards.length === baseLoad) extraSlots -= 1;
-      shards.push(shard);
-      owned.add(shard);
-      if (owned.size === shardCount) break;
-    }
+  const owned = workers.map((workerId) => shardsByWorker.get(workerId)!);
+  const loads = new LoadBound(workers.length, shardCount);
+  const pairs = new HeaviestPairs(
+    workers.map((workerId) => rendezvousWeights(workerId, shardCount)),
+    (worker) => loads.hasRoom(owned[worker]!.length),
+  );
+  // Every shard is placed: the bound's room adds up to exactly `shardCount`.
+  for (let placed = 0; placed < shardCount; placed++) {
+    const { worker, shard } = pairs.takeHeaviest();
+    loads.fill(owned[worker]!.length);
+    owned[worker]!.push(shard);
   }
-  for (const shards of shardsByWorker.values()) shards.sort((a, b) => a - b);
+  for (const shards of owned) shards.sort((a, b) => a - b);
   return shardsByWorker;
 }
 
@@ -52,34 +52,126 @@ export function assignShards(
 export function shardsFor(
   workerId: string,
   liveWorkerIds: readonly string[],
-  shardCount: number = SHARD_COUNT,
+  shardCount: number = deploymentShardCount(),
 ): number[] {
   return assignShards(liveWorkerIds, shardCount).get(workerId) ?? [];
 }
 
-interface WeightedPair {
-  workerId: string;
-  shard: number;
-  weight: number;
+/** Room: floor(S/n) shards per worker, plus one more for the first S mod n workers to fill up. */
+class LoadBound {
+  private readonly baseLoad: number;
+  private extraSlots: number;
+
+  constructor(workers: number, shardCount: number) {
+    this.baseLoad = Math.floor(shardCount / workers);
+    this.extraSlots = shardCount % workers;
+  }
+
+  /** Once false for a worker, never true again (room only shrinks): a refused pair stays refused. */
+  hasRoom(load: number): boolean {
+    return load < this.baseLoad || (load === this.baseLoad && this.extraSlots > 0);
+  }
+
+  fill(load: number): void {
+    if (load === this.baseLoad) this.extraSlots -= 1;
+  }
 }
 
-/** Every (worker, shard) pair, heaviest first; ties (astronomically rare) broken by id, then shard. */
-function pairsHeaviestFirst(workers: readonly string[], shardCount: number): WeightedPair[] {
-  const pairs: WeightedPair[] = [];
-  for (const workerId of workers) {
-    for (let shard = 0; shard < shardCount; shard++) {
-      pairs.push({ workerId, shard, weight: rendezvousWeight(workerId, shard) });
+/**
+ * The (worker, shard) pairs in the order "heaviest first; ties by worker, then shard", skipping
+ * placed shards and workers without room, without listing (and sorting) all S·n of them: each
+ * unplaced shard waits in a max-heap with its heaviest worker that had room when last looked at.
+ * A worker found full is passed over for good (room only shrinks), so the pair taken is always
+ * the one a full sort of every pair would have reached next.
+ */
+class HeaviestPairs {
+  private readonly heap: number[];
+  /** Each shard's current candidate worker. */
+  private readonly candidate: Int32Array;
+
+  constructor(
+    private readonly weights: readonly Float64Array[],
+    private readonly hasRoom: (worker: number) => boolean,
+  ) {
+    const shardCount = weights[0]!.length;
+    this.candidate = new Int32Array(shardCount);
+    for (let shard = 0; shard < shardCount; shard++) this.candidate[shard] = this.heaviestWithRoom(shard);
+    this.heap = Array.from({ length: shardCount }, (_, shard) => shard);
+    for (let i = (shardCount >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
+
+  /** Removes and returns the heaviest pair whose worker has room. */
+  takeHeaviest(): { worker: number; shard: number } {
+    for (;;) {
+      const shard = this.heap[0]!;
+      const worker = this.candidate[shard]!;
+      if (this.hasRoom(worker)) {
+        const last = this.heap.pop()!;
+        if (this.heap.length > 0) {
+          this.heap[0] = last;
+          this.siftDown(0);
+        }
+        return { worker, shard };
+      }
+      this.candidate[shard] = this.heaviestWithRoom(shard);
+      this.siftDown(0);
     }
   }
-  return pairs.sort(
-    (a, b) =>
-      b.weight - a.weight ||
-      (a.workerId < b.workerId ? -1 : a.workerId > b.workerId ? 1 : 0) ||
-      a.shard - b.shard,
-  );
+
+  private heaviestWithRoom(shard: number): number {
+    let best = -1;
+    for (let worker = 0; worker < this.weights.length; worker++) {
+      // Strictly heavier: of equal weights the first worker (in id order) wins, as in the sort.
+      if (this.hasRoom(worker) && (best < 0 || this.weights[worker]![shard]! > this.weights[best]![shard]!))
+        best = worker;
+    }
+    return best;
+  }
+
+  /** Whether shard a's pair comes before shard b's: heavier, then lower worker, then lower shard. */
+  private before(a: number, b: number): boolean {
+    const workerA = this.candidate[a]!;
+    const workerB = this.candidate[b]!;
+    const weightA = this.weights[workerA]![a]!;
+    const weightB = this.weights[workerB]![b]!;
+    if (weightA !== weightB) return weightA > weightB;
+    return workerA !== workerB ? workerA < workerB : a < b;
+  }
+
+  private siftDown(start: number): void {
+    const heap = this.heap;
+    let i = start;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let top = i;
+      if (left < heap.length && this.before(heap[left]!, heap[top]!)) top = left;
+      if (right < heap.length && this.before(heap[right]!, heap[top]!)) top = right;
+      if (top === i) return;
+      [heap[i], heap[top]] = [heap[top]!, heap[i]!];
+      i = top;
+    }
+  }
 }
 
-// 48 bits of sha256: an exact integer in a double, and collisions negligible at any fleet size.
-function rendezvousWeight(workerId: string, shard: number): number {
-  return createHash('sha256').update(`${workerId}\n${shard}`, 'utf8').digest().readUIntBE(0, 6);
+/**
+ * hash(worker, shard) for every shard: 48 bits of sha256, an exact integer in a double, and
+ * collisions negligible at any fleet size. A worker's weights never change, so they are kept for
+ * the next assignment (membership changes recompute it); the memo is bounded by clearing it whole.
+ */
+function rendezvousWeights(workerId: string, shardCount: number): Float64Array {
+  const key = `${shardCount}\n${workerId}`;
+  let weights = weightMemo.get(key);
+  if (!weights) {
+    weights = new Float64Array(shardCount);
+    for (let shard = 0; shard < shardCount; shard++) {
+      weights[shard] = createHash('sha256').update(`${workerId}\n${shard}`, 'utf8').digest().readUIntBE(0, 6);
+    }
+    if (weightMemo.size >= WEIGHT_MEMO_WORKERS) weightMemo.clear();
+    weightMemo.set(key, weights);
+  }
+  return weights;
 }
+
+const WEIGHT_MEMO_WORKERS = 256;
+const weightMemo = new Map<string, Float64Array>();

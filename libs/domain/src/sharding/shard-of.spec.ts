@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SHARD_COUNT } from './shard-count';
+import { DEFAULT_SHARD_COUNT, shardCount, useShardCount } from './shard-count';
 import { shardOf } from './shard-of';
 
 describe('shardOf', () => {
@@ -19,15 +19,15 @@ describe('shardOf', () => {
       const digest = createHash('sha256').update(`${account}\n${session}`, 'utf8').digest();
       expect(shardOf(account, session)).toBe(digest.readUInt32BE(0) % 64);
     }
-    expect(SHARD_COUNT).toBe(64);
+    expect(DEFAULT_SHARD_COUNT).toBe(64);
   });
 
-  it('stays within 0..SHARD_COUNT-1 and spreads sessions evenly', () => {
-    const perShard = new Array<number>(SHARD_COUNT).fill(0);
+  it('stays within 0..DEFAULT_SHARD_COUNT-1 and spreads sessions evenly', () => {
+    const perShard = new Array<number>(DEFAULT_SHARD_COUNT).fill(0);
     const sessions = 64_00;
     for (let i = 0; i < sessions; i++) {
       const shard = shardOf(`account-${i % 97}`, `session-${i}`);
-      expect(Number.isInteger(shard) && shard >= 0 && shard < SHARD_COUNT).toBe(true);
+      expect(Number.isInteger(shard) && shard >= 0 && shard < DEFAULT_SHARD_COUNT).toBe(true);
       perShard[shard] = (perShard[shard] ?? 0) + 1;
     }
     // 100 expected per shard; a binomial standard deviation is ~10, so 60..140 is four sigma.
@@ -38,5 +38,21 @@ describe('shardOf', () => {
   it('spreads the sessions of a single account over many shards', () => {
     const shards = new Set(Array.from({ length: 200 }, (_, i) => shardOf('acc-big', `s${i}`)));
     expect(shards.size).toBeGreaterThan(50);
+  });
+
+  it("uses the deployment's shard count: 64 unless set at start-up, any count given explicitly", () => {
+    expect(shardCount()).toBe(DEFAULT_SHARD_COUNT);
+    const digest = createHash('sha256').update('acc-1\nsales', 'utf8').digest();
+    expect(shardOf('acc-1', 'sales', 1_024)).toBe(digest.readUInt32BE(0) % 1_024);
+    useShardCount(1_024);
+    try {
+      expect(shardOf('acc-1', 'sales')).toBe(digest.readUInt32BE(0) % 1_024);
+    } finally {
+      useShardCount(DEFAULT_SHARD_COUNT);
+    }
+    expect(shardOf('acc-1', 'sales')).toBe(43);
+    expect(() => useShardCount(0)).toThrow(RangeError);
+    expect(() => useShardCount(16_385)).toThrow(RangeError);
+    expect(() => useShardCount(1.5)).toThrow(RangeError);
   });
 });

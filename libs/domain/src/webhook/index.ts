@@ -2,3 +2,5 @@
 export * from './webhook-secret';
 export * from './sign-webhook';
 export * from './delivery-id';
+export * from './masked-webhook-url';
+export * from './webhook-vault';

@@ -39,8 +39,17 @@ export class ApiKeyAuthenticator {
   }
 
   async authenticate(key: string | null): Promise<Principal> {
+    return this.authenticateHash(this.hashOf(key));
+  }
+
+  /** The stored form of a presented key; 401 when it is missing or cannot be a key. */
+  hashOf(key: string | null): string {
     if (key === null || !looksLikeApiKey(key)) throw new ApiError('unauthorized');
-    const hash = hashApiKey(key);
+    return hashApiKey(key);
+  }
+
+  /** Resolves a key by its hash (from `hashOf`), checked against the cache and the database. */
+  async authenticateHash(hash: string): Promise<Principal> {
     const cached = this.cache.get(hash);
     if (cached) return this.used(cached);
     if (this.unknown.has(hash)) throw new ApiError('unauthorized');

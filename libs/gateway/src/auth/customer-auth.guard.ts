@@ -1,4 +1,5 @@
 import { ApiError } from '@jumbe/contracts';
+import { requestIdOf } from '@jumbe/telemetry';
 import type { RateLimiter } from '@jumbe/coordination';
 import { billingCycleAt, scopeAllows } from '@jumbe/domain';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
@@ -8,8 +9,9 @@ import { CONFIG, RATE_LIMITER } from '../gateway.tokens';
 import { decodeJsonBody } from '../http/json-body';
 import { UsageMeter } from '../metering/usage-meter';
 import { AccountDirectory } from './account-directory';
-import { ApiKeyAuthenticator, extractApiKey } from './api-key-authenticator';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { orUnavailable } from './dependency-failure';
+import { presentedKeyHash } from './presented-key';
 import type { CustomerContext } from './principal';
 
 export type CustomerRequest = FastifyRequest & { customer?: CustomerContext };
@@ -40,7 +42,9 @@ export class CustomerAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<CustomerRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const principal = await this.authenticator.authenticate(extractApiKey(request.headers));
+    const principal = await this.authenticator.authenticateHash(
+      presentedKeyHash(request, this.authenticator),
+    );
     const access = await this.directory.get(principal.accountId);
     const limit = access.plan.monthlyApiHits;
     if (access.suspended) {
@@ -68,7 +72,13 @@ export class CustomerAuthGuard implements CanActivate {
       );
     }
     request.body = decodeJsonBody(request.body, this.bodyLimit);
-    request.customer = { principal, access, cycle: hit.cycle, usage: hit.counters };
+    request.customer = {
+      principal,
+      access,
+      cycle: hit.cycle,
+      usage: hit.counters,
+      requestId: requestIdOf(request),
+    };
     return true;
   }
 

@@ -19,4 +19,6 @@ export interface CustomerContext {
   access: AccountAccess;
   cycle: BillingCycle;
   usage: UsageCounters;
+  /** The request's X-Request-Id: the bus commands it sends carry it (`Jumbe-Request-Id`). */
+  requestId?: string;
 }

@@ -73,7 +73,7 @@ export async function createHttpApp(
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   await app.register(fastifySwagger, {
     mode: 'static',
-    specification: { document: buildOpenApiDocument(productVersion()) as never },
+    specification: { document: buildOpenApiDocument(productVersion(), config.network) as never },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } as never });
   const dashboard = dashboardDirectory();

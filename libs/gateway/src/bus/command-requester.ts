@@ -1,6 +1,6 @@
 import { ApiError, commandReplySchema } from '@jumbe/contracts';
 import { BusNoResponderError, BusTimeoutError, type MessageBus } from '@jumbe/messaging';
-import { observeBusCommand } from '@jumbe/telemetry';
+import { observeBusCommand, requestIdHeaders } from '@jumbe/telemetry';
 
 /** Who answers a kind of command, named in the errors a client sees when they do not. */
 export interface Responder {
@@ -25,7 +25,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * One request/reply over the bus, turned into the contract: the responder's result, its error
  * code, 503 (with Retry-After) when nobody answers the subject or the bus is down, 504 when the
  * responder does not answer in time. While a shard changes hands the command is sent again for
- * up to `handOverWaitMs`, and never past `timeoutMs` in all.
+ * up to `handOverWaitMs`, and never past `timeoutMs` in all. `requestId` (the API request's
+ * X-Request-Id) travels with the command as a header, for the responder's logs and records.
  */
 export async function requestCommand(
   bus: MessageBus,
@@ -33,12 +34,20 @@ export async function requestCommand(
   command: object,
   timeoutMs: number,
   responder: Responder,
+  requestId?: string,
 ): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
   const handOverUntil = Date.now() + Math.min(responder.handOverWaitMs ?? 0, timeoutMs);
   for (let pauseMs = HAND_OVER_FIRST_PAUSE_MS; ; pauseMs = Math.min(pauseMs * 2, HAND_OVER_MAX_PAUSE_MS)) {
     try {
-      return await requestOnce(bus, subject, command, Math.max(1, deadline - Date.now()), responder);
+      return await requestOnce(
+        bus,
+        subject,
+        command,
+        Math.max(1, deadline - Date.now()),
+        responder,
+        requestId,
+      );
     } catch (error) {
       if (!(error instanceof HandOverError) || Date.now() + pauseMs >= handOverUntil) {
         throw error instanceof HandOverError ? error.apiError : error;
@@ -61,11 +70,12 @@ async function requestOnce(
   command: object,
   timeoutMs: number,
   responder: Responder,
+  requestId: string | undefined,
 ): Promise<unknown> {
   let raw: unknown;
   const observed = observeBusCommand(String((command as { type?: unknown }).type ?? 'unknown'));
   try {
-    raw = await bus.request(subject, command, { timeoutMs });
+    raw = await bus.request(subject, command, { timeoutMs, headers: requestIdHeaders(requestId) });
   } catch (error) {
     observed(
       error instanceof BusTimeoutError

@@ -1,7 +1,8 @@
 import { ApiError } from '@jumbe/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenCheck } from '../auth/admin-token-check';
-import { ApiKeyAuthenticator, extractApiKey } from '../auth/api-key-authenticator';
+import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
+import { presentedKeyHash } from '../auth/presented-key';
 import { ROUTES, type RouteAuth } from '../openapi/route-catalogue';
 
 /** `GET /api/v1/webhook/deliveries/:id/redeliver` → its auth, keyed as Fastify names the route. */
@@ -23,7 +24,7 @@ export function installEarlyAuthentication(
     const auth = AUTH_BY_ROUTE.get(`${request.method} ${request.routeOptions.url ?? ''}`);
     if (auth === undefined || auth === 'none') return;
     try {
-      if (auth === 'key') await authenticator.authenticate(extractApiKey(request.headers));
+      if (auth === 'key') await authenticator.authenticateHash(presentedKeyHash(request, authenticator));
       else adminCheck.verify(request.headers.authorization, request.ip);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

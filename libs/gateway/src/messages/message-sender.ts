@@ -3,7 +3,12 @@ import {
   type OutboundMessage,
   parseInput,
   sendInteractiveSchema,
+  sendContactSchema,
+  sendLocationSchema,
   sendMediaSchema,
+  sendReactionSchema,
+  sendRevokeSchema,
+  sendEditSchema,
   sendTextSchema,
 } from '@jumbe/contracts';
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
@@ -23,7 +28,16 @@ import { SessionCommandClient } from '../sessions/session-command.client';
 
 export type MessageKind = OutboundMessage['kind'];
 
-const SCHEMAS = { text: sendTextSchema, media: sendMediaSchema, interactive: sendInteractiveSchema } as const;
+const SCHEMAS = {
+  text: sendTextSchema,
+  media: sendMediaSchema,
+  interactive: sendInteractiveSchema,
+  location: sendLocationSchema,
+  contact: sendContactSchema,
+  reaction: sendReactionSchema,
+  revoke: sendRevokeSchema,
+  edit: sendEditSchema,
+} as const;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface SendOutcome {
@@ -68,12 +82,15 @@ export class MessageSender {
         claimed = idempotencyKey;
       }
       const { sessionId, ...body } = input;
-      const result = await this.commands.send({
-        type: 'message.send',
-        accountId,
-        sessionId,
-        message: { kind, body } as OutboundMessage,
-      });
+      const result = await this.commands.send(
+        {
+          type: 'message.send',
+          accountId,
+          sessionId,
+          message: { kind, body } as OutboundMessage,
+        },
+        customer.requestId,
+      );
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };
       this.meter.count(accountId, 'messagesSent');
       countSend(kind, 'sent');

@@ -48,6 +48,61 @@ export class MessagesController {
     return this.send(customer, 'interactive', body, key, reply);
   }
 
+  /** A location pin (extension). */
+  @Post('location')
+  location(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'location', body, key, reply);
+  }
+
+  /** Contact cards (extension). */
+  @Post('contact')
+  contact(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'contact', body, key, reply);
+  }
+
+  /** An emoji reaction to a message (extension). */
+  @Post('reaction')
+  reaction(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'reaction', body, key, reply);
+  }
+
+  /** Deletes a message this session sent, for everyone (extension). */
+  @Post('revoke')
+  revoke(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'revoke', body, key, reply);
+  }
+
+  /** Replaces the text of a message this session sent (extension). */
+  @Post('edit')
+  edit(
+    @Customer() customer: CustomerContext,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.send(customer, 'edit', body, key, reply);
+  }
+
   @Get('failures')
   async list(
     @Customer() customer: CustomerContext,

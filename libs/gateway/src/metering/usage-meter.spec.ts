@@ -166,6 +166,20 @@ describe('UsageMeter (PostgreSQL)', () => {
       expect(hit.allowed).toBe(true);
       expect(hit.counters).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
     });
+
+    it('moves a running gateway to the new cycle at the first hit past midnight UTC of the 1st', async () => {
+      const account = await newAccount();
+      const meter = newMeter();
+      for (let i = 0; i < 50; i++) await meter.countHit(account, 50, new Date('2031-03-31T23:59:59.999Z'));
+
+      const refused = await meter.countHit(account, 50, new Date('2031-03-31T23:59:59.999Z'));
+      const nextMonth = await meter.countHit(account, 50, new Date('2031-04-01T00:00:00.000Z'));
+
+      expect(refused.allowed).toBe(false);
+      expect(nextMonth.allowed).toBe(true);
+      expect(nextMonth.counters.apiHits).toBe(1);
+      expect(nextMonth.cycle.id).toBe('2031-04-01');
+    });
   });
 
   describe('flush', () => {

@@ -47,6 +47,10 @@ export class UsageMeter {
    * behind with the counters; they feed only the per-day chart, never the cap.
    */
   private dailyPending = new Map<string, DailyHits>();
+  /** The cycle of the last call, reused until it ends: every send needed it twice. */
+  private cycle: BillingCycle | null = null;
+  /** The UTC day of the last counted hit and where it ends, for the same reason. */
+  private day: { date: string; endsAt: number } | null = null;
 
   constructor(
     private readonly store: UsageCounterStore,
@@ -74,7 +78,7 @@ export class UsageMeter {
 
   /** Counts one API hit unless the plan's monthly cap is reached. */
   async countHit(accountId: string, limit: number, now = new Date()): Promise<HitResult> {
-    const cycle = billingCycleAt(now);
+    const cycle = this.cycleAt(now);
     const result = await this.seeded(accountId, cycle, () => this.store.tryHit(accountId, cycle.id, limit));
     if (result.allowed) {
       this.markDirty(accountId, cycle.id);
@@ -88,7 +92,7 @@ export class UsageMeter {
    * these counters cap nothing, so the send path does not wait for a store round trip.
    */
   count(accountId: string, field: CountedField, now = new Date()): void {
-    const cycleId = billingCycleAt(now).id;
+    const cycleId = this.cycleAt(now).id;
     const key = `${accountId}|${cycleId}`;
     const entry = this.pending.get(key) ?? { accountId, cycleId, messagesSent: 0, sendFailures: 0 };
     entry[field] += 1;
@@ -125,7 +129,7 @@ export class UsageMeter {
 
   private countDay(accountId: string, now: Date): void {
     if (!this.daily) return;
-    const day = utcDay(now);
+    const day = this.utcDayOf(now);
     const key = `${accountId}|${day}`;
     const entry = this.dailyPending.get(key);
     if (entry) entry.apiHits += 1;
@@ -201,6 +205,22 @@ export class UsageMeter {
       }
       this.logger.warn({ err: error, pending: batch.size }, 'daily usage flush failed; will retry');
     }
+  }
+
+  private cycleAt(now: Date): BillingCycle {
+    const time = now.getTime();
+    const last = this.cycle;
+    if (last && time >= last.start.getTime() && time < last.end.getTime()) return last;
+    return (this.cycle = billingCycleAt(now));
+  }
+
+  private utcDayOf(now: Date): string {
+    const time = now.getTime();
+    const last = this.day;
+    if (last && time < last.endsAt && time >= last.endsAt - DAY_MS) return last.date;
+    const date = utcDay(now);
+    this.day = { date, endsAt: Date.parse(`${date}T00:00:00.000Z`) + DAY_MS };
+    return date;
   }
 
   private markDirty(accountId: string, cycleId: string): void {

@@ -1,13 +1,15 @@
-import { Controller, Get } from '@nestjs/common';
+import type { JumbeConfig } from '@jumbe/config';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { productVersion } from '@jumbe/platform';
+import { CONFIG } from '../gateway.tokens';
 import { buildOpenApiDocument } from './openapi-document';
 
 @Controller('api/v1')
 export class DocsController {
   private readonly document: Record<string, unknown>;
 
-  constructor() {
-    this.document = buildOpenApiDocument(productVersion());
+  constructor(@Inject(CONFIG) config: JumbeConfig) {
+    this.document = buildOpenApiDocument(productVersion(), config.network);
   }
 
   @Get('openapi.json')

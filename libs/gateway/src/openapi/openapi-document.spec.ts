@@ -2,7 +2,8 @@ import { WEBHOOK_EVENT_SCHEMAS } from '@jumbe/contracts';
 import { buildOpenApiDocument } from './openapi-document';
 import { ROUTES } from './route-catalogue';
 
-const document = buildOpenApiDocument('9.9.9-test') as any;
+// On the sandbox network every catalogued route is served, so this document describes them all.
+const document = buildOpenApiDocument('9.9.9-test', 'sandbox') as any;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Every operation of the document, with where it sits. */
@@ -61,6 +62,15 @@ describe('buildOpenApiDocument', () => {
     const catalogued = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(catalogued).size).toBe(catalogued.length);
     expect([...described].sort()).toEqual([...catalogued].sort());
+  });
+
+  it('leaves out the sandbox control routes, and only those, on the WhatsApp network', () => {
+    const onWhatsApp = buildOpenApiDocument('9.9.9-test', 'whatsapp') as any;
+    const described = Object.keys(onWhatsApp.paths);
+    expect(described.filter((path) => path.startsWith('/api/v1/sandbox'))).toEqual([]);
+    expect(described).toEqual(
+      Object.keys(document.paths).filter((path) => !path.startsWith('/api/v1/sandbox')),
+    );
   });
 
   it('resolves every $ref inside the document', () => {
@@ -133,7 +143,7 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('documents every webhook event type, with the delivery id in its body', () => {
-    const document = buildOpenApiDocument('test') as {
+    const document = buildOpenApiDocument('test', 'sandbox') as {
       webhooks: Record<
         string,
         { post: { requestBody: { content: Record<string, { schema: JsonObject }> } } }

@@ -7,7 +7,7 @@ import {
   type WebhookEventName,
 } from '@jumbe/contracts';
 import { z } from 'zod';
-import { ROUTES, type RouteDescription } from './route-catalogue';
+import { type NetworkName, type RouteDescription, routesOn } from './route-catalogue';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -30,10 +30,13 @@ const COMMON_ERRORS: Record<RouteDescription['auth'], ErrorCode[]> = {
   admin: ['unauthorized', 'validation_error', 'not_found'],
 };
 
-/** The OpenAPI 3.1 document, generated from the route catalogue and its validation schemas. */
-export function buildOpenApiDocument(version: string): JsonSchema {
+/**
+ * The OpenAPI 3.1 document of a deployment on `network`, generated from the route catalogue and
+ * its validation schemas.
+ */
+export function buildOpenApiDocument(version: string, network: NetworkName): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES) {
+  for (const route of routesOn(network)) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   }
   return {

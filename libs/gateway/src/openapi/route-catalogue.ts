@@ -22,7 +22,12 @@ import {
   sandboxStatusSchema,
   sendFailureSchema,
   sendInteractiveSchema,
+  sendContactSchema,
+  sendLocationSchema,
   sendMediaSchema,
+  sendReactionSchema,
+  sendRevokeSchema,
+  sendEditSchema,
   sendTextSchema,
   sentMessageSchema,
   sessionBodySchema,
@@ -38,9 +43,13 @@ import {
   webhookStateSchema,
   type ErrorCode,
 } from '@jumbe/contracts';
+import type { JumbeConfig } from '@jumbe/config';
 import { z } from 'zod';
 
 export type RouteAuth = 'none' | 'key' | 'admin';
+
+/** The messaging network a deployment runs on (JUMBE_NETWORK). */
+export type NetworkName = JumbeConfig['network'];
 
 /** One route of the public contract, described from the same schemas that validate it. */
 export interface RouteDescription {
@@ -55,6 +64,8 @@ export interface RouteDescription {
   response: z.ZodType;
   successStatus?: number;
   errors?: ErrorCode[];
+  /** Served only on this network: the sandbox's control routes do not exist on WhatsApp (CONTRACT §9). */
+  network?: NetworkName;
 }
 
 const SEND_ERRORS: ErrorCode[] = [
@@ -72,6 +83,12 @@ const sentMessage = envelope(sentMessageSchema);
 const session = envelope(sessionSchema);
 const accountKeyParams = z.object({ id: z.string(), keyId: z.string() });
 const accountParams = z.object({ id: z.string() });
+/** This document's own shape, as far as a client relies on it (the rest is OpenAPI's). */
+const openApiDocumentSchema = z.looseObject({
+  openapi: z.literal('3.1.0'),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
 
 /** Every route of CONTRACT.md, in reading order. The OpenAPI document is generated from this list. */
 export const ROUTES: RouteDescription[] = [
@@ -99,6 +116,14 @@ export const ROUTES: RouteDescription[] = [
     auth: 'none',
     response: healthSchema,
     errors: ['unavailable'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    tag: 'Status',
+    summary: 'This OpenAPI document (human docs at /docs)',
+    auth: 'none',
+    response: openApiDocumentSchema,
   },
   {
     method: 'GET',
@@ -205,6 +230,56 @@ export const ROUTES: RouteDescription[] = [
     errors: SEND_ERRORS,
   },
   {
+    method: 'POST',
+    path: '/api/v1/messages/location',
+    tag: 'Messages',
+    summary: 'Share a location (extension)',
+    auth: 'key',
+    body: sendLocationSchema,
+    response: sentMessage,
+    errors: SEND_ERRORS,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/messages/contact',
+    tag: 'Messages',
+    summary: 'Share contact cards (extension; vCards built for you)',
+    auth: 'key',
+    body: sendContactSchema,
+    response: sentMessage,
+    errors: SEND_ERRORS,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/messages/reaction',
+    tag: 'Messages',
+    summary: 'React to a message with an emoji; "" removes the reaction (extension)',
+    auth: 'key',
+    body: sendReactionSchema,
+    response: sentMessage,
+    errors: SEND_ERRORS,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/messages/revoke',
+    tag: 'Messages',
+    summary: 'Delete a message this session sent, for everyone, within 60 hours (extension)',
+    auth: 'key',
+    body: sendRevokeSchema,
+    response: sentMessage,
+    errors: [...SEND_ERRORS, 'message_not_found', 'message_not_editable'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/messages/edit',
+    tag: 'Messages',
+    summary: 'Replace the text of a message this session sent, within 15 minutes (extension)',
+    auth: 'key',
+    body: sendEditSchema,
+    response: sentMessage,
+    errors: [...SEND_ERRORS, 'message_not_found', 'message_not_editable'],
+  },
+  {
     method: 'GET',
     path: '/api/v1/messages/failures',
     tag: 'Messages',
@@ -262,6 +337,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'POST',
     path: '/api/v1/sandbox/scan',
     tag: 'Sandbox',
+    network: 'sandbox',
     summary: 'Sandbox: a phone scans the QR or enters the pairing code',
     auth: 'key',
     body: sandboxScanSchema,
@@ -272,6 +348,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'POST',
     path: '/api/v1/sandbox/inbound',
     tag: 'Sandbox',
+    network: 'sandbox',
     summary: 'Sandbox: a contact sends a message',
     auth: 'key',
     body: sandboxInboundSchema,
@@ -281,6 +358,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'GET',
     path: '/api/v1/sandbox/outbox',
     tag: 'Sandbox',
+    network: 'sandbox',
     summary: 'Sandbox: what the network received',
     auth: 'key',
     query: sandboxOutboxQuerySchema,
@@ -290,6 +368,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'POST',
     path: '/api/v1/sandbox/disconnect',
     tag: 'Sandbox',
+    network: 'sandbox',
     summary: 'Sandbox: the network drops the session or the phone unlinks it',
     auth: 'key',
     body: sandboxDisconnectSchema,
@@ -458,3 +537,8 @@ export const ROUTES: RouteDescription[] = [
     errors: ['not_found'],
   },
 ];
+
+/** The routes a deployment on `network` serves, and so what its OpenAPI document describes. */
+export function routesOn(network: NetworkName): RouteDescription[] {
+  return ROUTES.filter((route) => route.network === undefined || route.network === network);
+}

@@ -1,6 +1,6 @@
 import type { JumbeConfig } from '@jumbe/config';
 import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
-import type { SecretBox } from '@jumbe/domain';
+import type { WebhookVault } from '@jumbe/domain';
 import type { MessageBus } from '@jumbe/messaging';
 import type { OperatorService } from '@jumbe/operator';
 import type { HealthProbes } from '@jumbe/platform';
@@ -31,8 +31,8 @@ export interface GatewayPorts {
   idempotency: IdempotencyStore;
   webhooks: WebhookStore;
   deliveries: DeliveryHistory;
-  /** Seals webhook signing secrets at rest. */
-  webhookSecrets: SecretBox;
+  /** Seals webhook signing secrets, and URLs that carry credentials, at rest. */
+  webhookSecrets: WebhookVault;
   operator: OperatorService;
   bus: MessageBus;
   usageCounters: UsageCounterStore;

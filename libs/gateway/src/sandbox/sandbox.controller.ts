@@ -27,11 +27,14 @@ export class SandboxController {
     @Customer() customer: CustomerContext,
     @ValidBody(sandboxScanSchema) body: z.output<typeof sandboxScanSchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'sandbox.scan',
-      accountId: customer.access.accountId,
-      ...body,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'sandbox.scan',
+        accountId: customer.access.accountId,
+        ...body,
+      },
+      customer.requestId,
+    );
     return { message: 'Phone linked', data };
   }
 
@@ -42,12 +45,15 @@ export class SandboxController {
     @ValidBody(sandboxInboundSchema) body: z.output<typeof sandboxInboundSchema>,
   ) {
     const { sessionId, ...contact } = body;
-    const data = await this.commands.send({
-      type: 'sandbox.inbound',
-      accountId: customer.access.accountId,
-      sessionId,
-      contact,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'sandbox.inbound',
+        accountId: customer.access.accountId,
+        sessionId,
+        contact,
+      },
+      customer.requestId,
+    );
     return { message: 'Message received by the session', data };
   }
 
@@ -57,11 +63,14 @@ export class SandboxController {
     @ValidQuery(sandboxOutboxQuerySchema) query: z.output<typeof sandboxOutboxQuerySchema>,
   ) {
     return {
-      data: await this.commands.send({
-        type: 'sandbox.outbox',
-        accountId: customer.access.accountId,
-        ...query,
-      }),
+      data: await this.commands.send(
+        {
+          type: 'sandbox.outbox',
+          accountId: customer.access.accountId,
+          ...query,
+        },
+        customer.requestId,
+      ),
     };
   }
 
@@ -71,11 +80,14 @@ export class SandboxController {
     @Customer() customer: CustomerContext,
     @ValidBody(sandboxDisconnectSchema) body: z.output<typeof sandboxDisconnectSchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'sandbox.disconnect',
-      accountId: customer.access.accountId,
-      ...body,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'sandbox.disconnect',
+        accountId: customer.access.accountId,
+        ...body,
+      },
+      customer.requestId,
+    );
     return {
       message:
         body.reason === 'network'

@@ -29,7 +29,11 @@ export class SessionCommandClient {
     @Inject(CONFIG) private readonly config: JumbeConfig,
   ) {}
 
-  async send<C extends Unversioned<SessionCommand>>(command: C): Promise<CommandResult<C['type']>> {
+  /** `requestId`: the X-Request-Id of the API request that sends it (see requestCommand). */
+  async send<C extends Unversioned<SessionCommand>>(
+    command: C,
+    requestId?: string,
+  ): Promise<CommandResult<C['type']>> {
     const subject = shardSubject(shardOf(command.accountId, command.sessionId));
     const raw = await requestCommand(
       this.bus,
@@ -37,6 +41,7 @@ export class SessionCommandClient {
       { v: SESSION_COMMAND_VERSION, ...command },
       this.config.commandTimeoutMs,
       WORKER,
+      requestId,
     );
     const result = COMMAND_RESULT_SCHEMAS[command.type].safeParse(raw);
     if (!result.success)

@@ -38,12 +38,15 @@ export class SessionsController {
     @Customer() customer: CustomerContext,
     @ValidBody(sessionBodySchema) body: z.output<typeof sessionBodySchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'session.start',
-      accountId: customer.access.accountId,
-      sessionId: body.sessionId,
-      maxSessions: customer.access.plan.maxSessions,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'session.start',
+        accountId: customer.access.accountId,
+        sessionId: body.sessionId,
+        maxSessions: customer.access.plan.maxSessions,
+      },
+      customer.requestId,
+    );
     const message =
       data.state === 'connected'
         ? 'Session already connected'
@@ -57,11 +60,14 @@ export class SessionsController {
     @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
   ) {
     return {
-      data: await this.commands.send({
-        type: 'session.status',
-        accountId: customer.access.accountId,
-        sessionId: query.sessionId,
-      }),
+      data: await this.commands.send(
+        {
+          type: 'session.status',
+          accountId: customer.access.accountId,
+          sessionId: query.sessionId,
+        },
+        customer.requestId,
+      ),
     };
   }
 
@@ -71,11 +77,14 @@ export class SessionsController {
     @ValidQuery(qrQuerySchema) query: z.output<typeof qrQuerySchema>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const data = await this.commands.send({
-      type: 'session.qr',
-      accountId: customer.access.accountId,
-      sessionId: query.sessionId,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'session.qr',
+        accountId: customer.access.accountId,
+        sessionId: query.sessionId,
+      },
+      customer.requestId,
+    );
     if (query.format === 'json') return { data };
     if (data.qr === '') {
       throw new ApiError(
@@ -94,13 +103,16 @@ export class SessionsController {
     @Customer() customer: CustomerContext,
     @ValidBody(pairingCodeSchema) body: z.output<typeof pairingCodeSchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'session.pairing_code',
-      accountId: customer.access.accountId,
-      sessionId: body.sessionId,
-      phoneNumber: body.phoneNumber,
-      maxSessions: customer.access.plan.maxSessions,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'session.pairing_code',
+        accountId: customer.access.accountId,
+        sessionId: body.sessionId,
+        phoneNumber: body.phoneNumber,
+        maxSessions: customer.access.plan.maxSessions,
+      },
+      customer.requestId,
+    );
     return { message: 'Enter this code on the phone: Linked devices → Link with phone number.', data };
   }
 
@@ -110,11 +122,14 @@ export class SessionsController {
     @Customer() customer: CustomerContext,
     @ValidBody(sessionBodySchema) body: z.output<typeof sessionBodySchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'session.logout',
-      accountId: customer.access.accountId,
-      sessionId: body.sessionId,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'session.logout',
+        accountId: customer.access.accountId,
+        sessionId: body.sessionId,
+      },
+      customer.requestId,
+    );
     return { message: 'Session logged out; stored credentials cleared', data };
   }
 
@@ -123,11 +138,14 @@ export class SessionsController {
     @Customer() customer: CustomerContext,
     @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'session.delete',
-      accountId: customer.access.accountId,
-      sessionId: query.sessionId,
-    });
+    const data = await this.commands.send(
+      {
+        type: 'session.delete',
+        accountId: customer.access.accountId,
+        sessionId: query.sessionId,
+      },
+      customer.requestId,
+    );
     return { message: 'Session deleted', data };
   }
 }

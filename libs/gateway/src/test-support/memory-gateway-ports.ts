@@ -11,12 +11,11 @@ import {
   type KeyScope,
   type NewSendFailure,
   type Plan,
-  SECRET_PURPOSES,
-  SecretBox,
   type SendFailure,
   type SessionRecord,
   type StoredWebhook,
   type UsageCounters,
+  WebhookVault,
   ZERO_USAGE,
 } from '@jumbe/domain';
 import { InProcessMessageBus } from '@jumbe/messaging';
@@ -122,7 +121,7 @@ export class MemoryGatewayWorld {
         delete: async (accountId) => void this.webhooks.delete(accountId),
       },
       deliveries: { latest: async (): Promise<DeliveryRecord[]> => [] },
-      webhookSecrets: new SecretBox('0'.repeat(64), SECRET_PURPOSES.webhookSigningSecret),
+      webhookSecrets: new WebhookVault('0'.repeat(64)),
       // The admin routes' operations need PostgreSQL: the end-to-end suites cover them.
       operator: {} as OperatorService,
       bus: this.bus,

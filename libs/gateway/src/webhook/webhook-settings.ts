@@ -6,7 +6,7 @@ import {
   encodeAccessInvalidation,
   type UpdateWebhookInput,
 } from '@jumbe/contracts';
-import { generateWebhookSecret, type SecretBox } from '@jumbe/domain';
+import { generateWebhookSecret, maskWebhookUrl, type StoredWebhook, type WebhookVault } from '@jumbe/domain';
 import { UrlPolicy } from '@jumbe/egress';
 import type { JumbeConfig } from '@jumbe/config';
 import type { InvalidationBus } from '@jumbe/coordination';
@@ -23,8 +23,9 @@ const UNCONFIGURED = { url: null, enabled: false, hasSecret: false, events: [...
 
 /**
  * The account's webhook configuration (CONTRACT §6): one destination, one secret that is shown
- * only when created or rotated and otherwise kept sealed. Every change is announced so the
- * dispatchers sign the very next delivery with it.
+ * only when created or rotated and otherwise kept sealed. Credentials in the URL (its query,
+ * userinfo or fragment) are sealed too and only ever shown masked. Every change is announced so
+ * the dispatchers sign the very next delivery with it.
  */
 @Injectable()
 export class WebhookSettings {
@@ -33,7 +34,7 @@ export class WebhookSettings {
   constructor(
     private readonly webhooks: WebhookStore,
     private readonly deliveries: DeliveryHistory,
-    @Inject(WEBHOOK_SECRETS) private readonly secrets: SecretBox,
+    @Inject(WEBHOOK_SECRETS) private readonly vault: WebhookVault,
     @Inject(INVALIDATIONS) private readonly invalidations: InvalidationBus,
     @Inject(CONFIG) config: JumbeConfig,
   ) {
@@ -46,7 +47,8 @@ export class WebhookSettings {
     );
     const config = webhook
       ? {
-          url: webhook.url,
+          // Masked again: a row saved before URLs were sealed holds its URL in clear.
+          url: maskWebhookUrl(webhook.url),
           enabled: webhook.enabled,
           hasSecret: webhook.secretCiphertext !== null,
           events: webhook.events,
@@ -57,28 +59,29 @@ export class WebhookSettings {
 
   async update(accountId: string, input: UpdateWebhookInput) {
     const existing = await orUnavailable('database', () => this.webhooks.find(accountId));
-    const url = input.url ?? existing?.url;
+    const url = await this.destination(input.url, existing);
     if (url === undefined) {
       const problem = 'required on the first save: the public http(s) URL that receives events';
       throw new ApiError('validation_error', `Invalid request body: /url: ${problem}`, [
         { path: '/url', problem },
       ]);
     }
-    if (input.url !== undefined) await this.checkUrl(input.url);
     const secret = !existing?.secretCiphertext || input.rotateSecret ? generateWebhookSecret() : null;
     const enabled = input.enabled ?? existing?.enabled ?? true;
     const events = input.events ?? existing?.events ?? [...DEFAULT_WEBHOOK_EVENTS];
     await orUnavailable('database', () =>
       this.webhooks.save({
         accountId,
-        url,
+        ...this.vault.storableUrl(url),
         enabled,
-        secretCiphertext: secret ? this.secrets.seal(secret) : (existing?.secretCiphertext ?? null),
+        secretCiphertext: secret
+          ? this.vault.sealSigningSecret(secret)
+          : (existing?.secretCiphertext ?? null),
         events,
       }),
     );
     await this.announce(accountId);
-    const data = { url, enabled, hasSecret: true, events };
+    const data = { url: maskWebhookUrl(url), enabled, hasSecret: true, events };
     return secret
       ? { message: 'Webhook saved. Store the secret now: it is shown only this once.', data, secret }
       : { message: 'Webhook saved', data };
@@ -88,6 +91,18 @@ export class WebhookSettings {
     await orUnavailable('database', () => this.webhooks.delete(accountId));
     await this.announce(accountId);
     return { message: 'Webhook removed', data: UNCONFIGURED };
+  }
+
+  /**
+   * The full URL to save: the one given (checked), or the stored one when none is given or when
+   * the one given is the stored URL's masked form, which is what a form filled from `GET /webhook`
+   * sends back (saving it would replace the real token with `****`).
+   */
+  private async destination(given: string | undefined, existing: StoredWebhook | null) {
+    const current = existing ? this.vault.openUrl(existing) : undefined;
+    if (given === undefined || (current !== undefined && given === maskWebhookUrl(current))) return current;
+    await this.checkUrl(given);
+    return given;
   }
 
   private async checkUrl(url: string): Promise<void> {

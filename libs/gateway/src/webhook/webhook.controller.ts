@@ -54,7 +54,10 @@ export class WebhookController {
   @Post('test')
   @HttpCode(200)
   async test(@Customer() customer: CustomerContext) {
-    const data = await this.dispatch({ type: 'webhook.test', accountId: customer.access.accountId });
+    const data = await this.dispatch(
+      { type: 'webhook.test', accountId: customer.access.accountId },
+      customer.requestId,
+    );
     return {
       message:
         data.delivery.status === 'success'
@@ -71,11 +74,10 @@ export class WebhookController {
     const parsed = deliveryParamsSchema.safeParse(params);
     if (!parsed.success) throw new ApiError('not_found', 'No delivery with this id in this account.');
     const { id } = parsed.data;
-    const data = await this.dispatch({
-      type: 'webhook.redeliver',
-      accountId: customer.access.accountId,
-      deliveryId: id,
-    });
+    const data = await this.dispatch(
+      { type: 'webhook.redeliver', accountId: customer.access.accountId, deliveryId: id },
+      customer.requestId,
+    );
     return {
       message:
         data.delivery.status === 'success'
@@ -87,6 +89,7 @@ export class WebhookController {
 
   private async dispatch(
     command: Unversioned<DispatchCommand>,
+    requestId: string | undefined,
   ): Promise<z.output<typeof dispatchResultSchema>> {
     const result = await requestCommand(
       this.bus,
@@ -94,6 +97,7 @@ export class WebhookController {
       { v: DISPATCH_COMMAND_VERSION, ...command },
       DISPATCH_TIMEOUT_MS,
       DISPATCHER,
+      requestId,
     );
     const parsed = dispatchResultSchema.safeParse(result);
     if (!parsed.success)

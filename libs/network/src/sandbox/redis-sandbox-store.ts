@@ -61,8 +61,18 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 return 1
 `;
 
+// KEYS[1] outbox:S; ARGV[1] JSON entry, ARGV[2] last index kept. One script, not MULTI/LPUSH/
+// LTRIM/EXEC: every send goes through here, and the transaction was 30% of a worker's CPU on the
+// send path (BENCHMARKS.md).
+const APPEND_OUTBOX_SCRIPT = `
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, ARGV[2])
+return 1
+`;
+
 // Prefixed names: other libs define their own scripts on the same shared client.
 interface SandboxScripts {
+  jumbeSandboxAppendOutbox(outbox: string, entry: string, lastIndex: string): Promise<number>;
   jumbeSandboxCompleteLogin(
     login: string,
     link: string,
@@ -105,6 +115,7 @@ export class RedisSandboxStore implements SandboxStore {
     redis.defineCommand('jumbeSandboxCompleteLogin', { numberOfKeys: 4, lua: COMPLETE_LOGIN_SCRIPT });
     redis.defineCommand('jumbeSandboxGoOnline', { numberOfKeys: 2, lua: GO_ONLINE_SCRIPT });
     redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
+    redis.defineCommand('jumbeSandboxAppendOutbox', { numberOfKeys: 1, lua: APPEND_OUTBOX_SCRIPT });
     this.scripts = redis as unknown as SandboxScripts;
   }
 
@@ -167,14 +178,12 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   async appendOutbox(ref: SessionRef, entry: SandboxOutboxEntry): Promise<void> {
-    const key = this.key('outbox', ref);
     await this.run('appendOutbox', () =>
-      this.redis
-        .multi()
-        .lpush(key, JSON.stringify(entry))
-        .ltrim(key, 0, SANDBOX_OUTBOX_CAPACITY - 1)
-        .exec()
-        .then(failedTransactionError),
+      this.scripts.jumbeSandboxAppendOutbox(
+        this.key('outbox', ref),
+        JSON.stringify(entry),
+        String(SANDBOX_OUTBOX_CAPACITY - 1),
+      ),
     );
   }
 

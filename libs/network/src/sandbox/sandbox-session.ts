@@ -1,4 +1,4 @@
-import { isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
+import { changeRefusal, isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
 import type { MessageStatusReport } from '../message-status-report';
@@ -6,14 +6,26 @@ import { NetworkSendError } from '../network-send-error';
 import type { NetworkSession } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
 import { NumberInUseError } from '../number-in-use-error';
-import type { OutboundInteractive, OutboundMedia, OutboundMessage, OutboundText } from '../outbound-message';
+import type {
+  OutboundEdit,
+  OutboundInteractive,
+  OutboundMedia,
+  OutboundMessage,
+  OutboundRevoke,
+  OutboundText,
+} from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import { InboundRedelivery } from '../inbound-redelivery';
 import type { SessionRef } from '../session-ref';
 import { newOutboundMessageId, newPairingCode, newQrValue } from './sandbox-ids';
 import type { SandboxNetworkSettings } from './sandbox-network-options';
-import type { SandboxOutboxEntry, SandboxPendingLogin, SandboxStore } from './sandbox-store';
+import {
+  SANDBOX_OUTBOX_CAPACITY,
+  type SandboxOutboxEntry,
+  type SandboxPendingLogin,
+  type SandboxStore,
+} from './sandbox-store';
 
 /**
  * Where one connection is in its life. `ended` is final: a connection that ended emitted its one
@@ -96,7 +108,32 @@ export class SandboxSession implements NetworkSession {
         return this.sendMedia(message);
       case 'interactive':
         return this.sendInteractive(message);
+      case 'revoke':
+      case 'edit':
+        return this.changeSent(message);
+      default: {
+        // Locations, contacts and reactions are recorded as sent, fields as given.
+        const { to, kind, ...content } = message;
+        return this.record(to, kind, withoutUndefined(content));
+      }
     }
+  }
+
+  /** Like WhatsApp: only this session's own messages to that chat, within the time limits. */
+  private async changeSent(message: OutboundRevoke | OutboundEdit): Promise<SentKey> {
+    const sent = (await this.store.outbox(this.ref, SANDBOX_OUTBOX_CAPACITY)).find(
+      (entry) => entry.id === message.messageId && entry.to === message.to,
+    );
+    if (!sent) {
+      throw new NetworkSendError(
+        'message_not_found',
+        `This session sent no message ${message.messageId} to ${message.to} that the sandbox remembers.`,
+      );
+    }
+    const refusal = changeRefusal(message.kind, new Date(sent.createdAt), new Date());
+    if (refusal) throw new NetworkSendError('message_not_editable', refusal);
+    const { to, kind, ...content } = message;
+    return this.record(to, kind, content);
   }
 
   private sendText(message: OutboundText): Promise<SentKey> {

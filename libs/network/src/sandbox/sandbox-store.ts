@@ -11,7 +11,7 @@ export interface SandboxOutboxEntry {
   id: string;
   /** The `remoteJid` of the send. */
   to: string;
-  type: 'text' | 'media' | 'interactive';
+  type: 'text' | 'media' | 'interactive' | 'location' | 'contact' | 'reaction' | 'revoke' | 'edit';
   /** The message fields of the send (everything but `to`). */
   content: Record<string, unknown>;
   /** ISO 8601. */

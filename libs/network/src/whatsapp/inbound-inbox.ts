@@ -1,4 +1,4 @@
-import type { InboundNetworkMessage, SecretBox } from '@jumbe/domain';
+import { type InboundNetworkMessage, inboundMessageBinding, type SecretBox } from '@jumbe/domain';
 import type { SessionRef } from '../session-ref';
 import type { InboundOutbox } from './inbound-outbox';
 import type { SessionMemory } from './session-memory';
@@ -63,6 +63,6 @@ export class InboundInbox {
 
   /** Associated data: a sealed message only opens for the session and id it was stored under. */
   private boundTo(messageId: string): string {
-    return `inbound:${this.ref.accountId}/${this.ref.sessionId}/${messageId}`;
+    return inboundMessageBinding(this.ref, messageId);
   }
 }

@@ -22,7 +22,11 @@ const DEFAULT_MIMETYPE: Record<OutboundMediaType, string> = {
   video: 'video/mp4',
   audio: 'audio/mpeg',
   document: 'application/octet-stream',
+  sticker: 'image/webp',
 };
+
+/** What WhatsApp plays as a voice note: Opus in Ogg (other audio is sent, but may not play inline). */
+const VOICE_NOTE_MIMETYPE = 'audio/ogg; codecs=opus';
 
 /**
  * Downloads a customer's media URL for sending. Baileys is never given the URL: it would open any
@@ -75,7 +79,11 @@ export function mediaMessageContent(message: OutboundMedia, media: FetchedMedia)
       return { video: media.body, mimetype, ...(caption ? { caption } : {}) };
     case 'audio':
       // WhatsApp shows no caption on audio; it is not sent.
-      return { audio: media.body, mimetype, ptt: false };
+      return message.ptt
+        ? { audio: media.body, mimetype: message.mimetype ?? VOICE_NOTE_MIMETYPE, ptt: true }
+        : { audio: media.body, mimetype, ptt: false };
+    case 'sticker':
+      return { sticker: media.body, mimetype: 'image/webp' };
     case 'document':
       return {
         document: media.body,

@@ -2,7 +2,7 @@ import type { InteractiveAction } from '@jumbe/contracts';
 import { type BinaryNode, normalizeMessageContent, proto } from '@whiskeysockets/baileys';
 import pino from 'pino';
 import type { NetworkSession } from '../network-session';
-import type { OutboundMediaType } from '../outbound-message';
+import type { OutboundMedia, OutboundMediaType } from '../outbound-message';
 import {
   buildInteractiveContent,
   nativeFlowStanzaNodes,
@@ -13,6 +13,7 @@ import { EventRecorder } from './test-support/event-recorder';
 import { startFileServer, type FileServer } from './test-support/file-server';
 import { FakeWhatsApp, type FakeBaileysSocket } from './test-support/fake-baileys';
 import { MemoryCredentialStore } from './test-support/memory-credential-store';
+import { MemorySentMessageStore } from './test-support/memory-sent-message-store';
 import { WhatsAppNetworkDriver } from './whatsapp-network-driver';
 import type { WhatsAppNetworkOptions } from './whatsapp-settings';
 
@@ -238,6 +239,8 @@ describe('media by URL', () => {
     '/photo.png': { type: 'image/png', body: PNG },
     '/clip.mp4': { type: 'video/mp4', body: Buffer.alloc(2048, 7) },
     '/song.mp3': { type: 'audio/mpeg', body: Buffer.alloc(4096, 3) },
+    '/note.ogg': { type: 'audio/ogg', body: Buffer.alloc(4096, 5) },
+    '/sticker.webp': { type: 'image/webp', body: PNG },
     '/files/Invoice%2042.pdf': { type: 'application/pdf', body: Buffer.from('%PDF-1.4 fake') },
     '/big.bin': { type: 'application/octet-stream', body: Buffer.alloc(64 * 1024, 1) },
   };
@@ -248,8 +251,11 @@ describe('media by URL', () => {
   });
   afterAll(() => server.close());
 
-  const sendMedia = (path: string, type: OutboundMediaType, extra: Record<string, string> = {}) =>
-    session.send({ kind: 'media', to: TO, url: `${server.origin}${path}`, type, ...extra });
+  const sendMedia = (
+    path: string,
+    type: OutboundMediaType,
+    extra: Pick<OutboundMedia, 'caption' | 'mimetype' | 'fileName' | 'ptt'> = {},
+  ) => session.send({ kind: 'media', to: TO, url: `${server.origin}${path}`, type, ...extra });
   const lastSent = () => normalizeMessageContent(onTheWire(socket.sent.at(-1)!.message.message!))!;
 
   it('image with caption: Baileys gets the bytes, never the URL', async () => {
@@ -276,6 +282,17 @@ describe('media by URL', () => {
     await sendMedia('/song.mp3', 'audio', { caption: 'ignored' });
     const audio = lastSent().audioMessage!;
     expect(audio).toMatchObject({ mimetype: 'audio/mpeg', ptt: false });
+  });
+
+  it('audio with ptt: a voice note, Opus in Ogg unless told otherwise', async () => {
+    await sendMedia('/note.ogg', 'audio', { ptt: true });
+    expect(lastSent().audioMessage).toMatchObject({ mimetype: 'audio/ogg; codecs=opus', ptt: true });
+  });
+
+  it('sticker: a WebP sticker message, never a caption', async () => {
+    await sendMedia('/sticker.webp', 'sticker');
+    expect(lastSent().stickerMessage).toMatchObject({ mimetype: 'image/webp' });
+    expect(lastSent().imageMessage ?? null).toBeNull();
   });
 
   it('document with caption, mimetype and fileName', async () => {
@@ -319,5 +336,90 @@ describe('media by URL', () => {
       strict.session.send({ kind: 'media', to: TO, url: `${server.origin}/photo.png`, type: 'image' }),
     ).rejects.toMatchObject({ code: 'media_fetch_failed', message: expect.stringContaining('127.0.0.1') });
     expect(strict.socket.sent).toHaveLength(0);
+  });
+});
+
+describe('locations, contact cards and reactions', () => {
+  it('a location goes out as a locationMessage with its name and address', async () => {
+    const { session, socket } = await connected();
+    await session.send({
+      kind: 'location',
+      to: TO,
+      latitude: -1.2921,
+      longitude: 36.8219,
+      name: 'Duka',
+      address: 'Moi Avenue, Nairobi',
+    });
+    expect(onTheWire(socket.sent.at(-1)!.message.message!).locationMessage).toMatchObject({
+      degreesLatitude: -1.2921,
+      degreesLongitude: 36.8219,
+      name: 'Duka',
+      address: 'Moi Avenue, Nairobi',
+    });
+  });
+
+  it('contacts go out as vCards WhatsApp offers to message or add', async () => {
+    const { session, socket } = await connected();
+    await session.send({
+      kind: 'contact',
+      to: TO,
+      contacts: [
+        { name: 'Amina', phoneNumber: '254712345678' },
+        { name: 'Baraka', phoneNumber: '254700000002' },
+      ],
+    });
+    const wire = onTheWire(socket.sent.at(-1)!.message.message!);
+    const cards = wire.contactsArrayMessage?.contacts ?? [];
+    expect(cards.map((card) => card.displayName)).toEqual(['Amina', 'Baraka']);
+    expect(cards[0]?.vcard).toContain('waid=254712345678:+254712345678');
+  });
+
+  it('a reaction names a message of the contact as not ours, and one this session sent as ours', async () => {
+    const { session, socket } = await connected();
+    await session.send({ kind: 'reaction', to: TO, messageId: 'CONTACTS1D', emoji: '👍' });
+    expect(onTheWire(socket.sent.at(-1)!.message.message!).reactionMessage).toMatchObject({
+      text: '👍',
+      key: { remoteJid: TO, id: 'CONTACTS1D', fromMe: false },
+    });
+    const sent = await session.send({ kind: 'text', to: TO, text: 'ours' });
+    await session.send({ kind: 'reaction', to: TO, messageId: sent.id, emoji: '' });
+    expect(onTheWire(socket.sent.at(-1)!.message.message!).reactionMessage).toMatchObject({
+      text: '',
+      key: { id: sent.id, fromMe: true },
+    });
+  });
+});
+
+describe('deleting and editing what the session sent', () => {
+  it('deletes for everyone and edits a message the session sent, naming it as ours', async () => {
+    const { session, socket } = await connected();
+    const sent = await session.send({ kind: 'text', to: TO, text: 'Total: 100' });
+    await session.send({ kind: 'edit', to: TO, messageId: sent.id, text: 'Total: 90' });
+    const edited = onTheWire(socket.sent.at(-1)!.message.message!);
+    expect(edited.protocolMessage).toMatchObject({
+      type: proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+      key: { remoteJid: TO, id: sent.id, fromMe: true },
+    });
+    await session.send({ kind: 'revoke', to: TO, messageId: sent.id });
+    expect(onTheWire(socket.sent.at(-1)!.message.message!).protocolMessage).toMatchObject({
+      type: proto.Message.ProtocolMessage.Type.REVOKE,
+      key: { id: sent.id, fromMe: true },
+    });
+  });
+
+  it('refuses a message it has no record of (404) and one past the time limit (409), sending nothing', async () => {
+    const store = new MemorySentMessageStore();
+    const { session, socket } = await connected({ sentMessages: store });
+    const before = socket.sent.length;
+    await expect(session.send({ kind: 'revoke', to: TO, messageId: 'NEVERSENT' })).rejects.toMatchObject({
+      code: 'message_not_found',
+    });
+    // Sent twenty minutes ago by this session, before a restart: known only to the durable store.
+    await store.save(REF, 'OLDMESSAGE', Buffer.from('sealed'));
+    store.times.set(`${REF.accountId}/${REF.sessionId}/OLDMESSAGE`, new Date(Date.now() - 20 * 60_000));
+    await expect(
+      session.send({ kind: 'edit', to: TO, messageId: 'OLDMESSAGE', text: 'too late' }),
+    ).rejects.toMatchObject({ code: 'message_not_editable' });
+    expect(socket.sent.length).toBe(before);
   });
 });

@@ -12,7 +12,7 @@ import {
 import type { SessionRef } from '../session-ref';
 import type { BaileysLogger } from './whatsapp-socket';
 import type { BoundedCache } from './bounded-cache';
-import type { SecretBox } from '@jumbe/domain';
+import { credentialBinding, type SecretBox } from '@jumbe/domain';
 import type { CredentialItemChange, CredentialStore } from './credential-store';
 
 export const CREDS_KIND = 'creds';
@@ -180,5 +180,5 @@ function openItem<T>(options: PostgresAuthStateOptions, kind: string, keyId: str
 
 /** Binds a value to its row: a value moved to another session or key fails to decrypt. */
 function addressOf(ref: SessionRef, kind: string, keyId: string): string {
-  return JSON.stringify([ref.accountId, ref.sessionId, kind, keyId]);
+  return credentialBinding(ref, kind, keyId);
 }

@@ -1,4 +1,4 @@
-import type { SecretBox } from '@jumbe/domain';
+import { type SecretBox, sentMessageBinding } from '@jumbe/domain';
 import { proto } from '@whiskeysockets/baileys';
 import type { Logger } from 'pino';
 import type { SessionRef } from '../session-ref';
@@ -11,7 +11,12 @@ import type { SessionMemory } from './session-memory';
  * sealed (AES-256-GCM, like the credentials) into the durable store, so the answer survives a
  * restart, a crash and a hand-over to another worker.
  */
+/** Send times remembered in memory per session (the store keeps them durably). */
+const RECENT_SEND_TIMES = 1_000;
+
 export class SentMessageArchive {
+  private readonly sendTimes = new Map<string, Date>();
+
   constructor(
     private readonly ref: SessionRef,
     private readonly memory: SessionMemory,
@@ -24,6 +29,7 @@ export class SentMessageArchive {
   async remember(messageId: string, message: proto.IMessage | null | undefined): Promise<void> {
     if (!message) return;
     this.memory.rememberSent(messageId, message);
+    this.rememberSendTime(messageId);
     if (!this.store) return;
     try {
       const bytes = Buffer.from(proto.Message.encode(message).finish());
@@ -48,8 +54,23 @@ export class SentMessageArchive {
     }
   }
 
+  /** When this session sent the message, or null when it has no record of it. */
+  async sentAt(messageId: string): Promise<Date | null> {
+    const recent = this.sendTimes.get(messageId);
+    if (recent || !this.store) return recent ?? null;
+    return this.store.sentAt(this.ref, messageId);
+  }
+
+  private rememberSendTime(messageId: string): void {
+    this.sendTimes.set(messageId, new Date());
+    if (this.sendTimes.size > RECENT_SEND_TIMES) {
+      const oldest = this.sendTimes.keys().next().value;
+      if (oldest !== undefined) this.sendTimes.delete(oldest);
+    }
+  }
+
   /** Associated data: a sealed message only opens for the session and id it was stored under. */
   private boundTo(messageId: string): string {
-    return `sent-message:${this.ref.accountId}/${this.ref.sessionId}/${messageId}`;
+    return sentMessageBinding(this.ref, messageId);
   }
 }

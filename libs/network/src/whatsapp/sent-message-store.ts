@@ -9,4 +9,6 @@ import type { SessionRef } from '../session-ref';
 export interface SentMessageStore {
   save(ref: SessionRef, messageId: string, value: Buffer): Promise<void>;
   find(ref: SessionRef, messageId: string): Promise<Buffer | null>;
+  /** When the message was sent (stored), or null when it is unknown or expired. */
+  sentAt(ref: SessionRef, messageId: string): Promise<Date | null>;
 }

@@ -1,6 +1,13 @@
 import { InboundRedelivery } from '../inbound-redelivery';
-import { type InboundNetworkMessage, isValidPhoneNumber } from '@jumbe/domain';
 import {
+  changeRefusal,
+  contactVcard,
+  type InboundNetworkMessage,
+  isValidPhoneNumber,
+  type MessageChange,
+} from '@jumbe/domain';
+import {
+  type AnyMessageContent,
   Browsers,
   type ConnectionState,
   type GroupMetadata,
@@ -17,7 +24,16 @@ import type { LinkEvent } from '../link-event';
 import { NetworkSendError } from '../network-send-error';
 import type { NetworkSession } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
-import type { OutboundInteractive, OutboundMedia, OutboundMessage, OutboundText } from '../outbound-message';
+import type {
+  OutboundContact,
+  OutboundInteractive,
+  OutboundMedia,
+  OutboundMessage,
+  OutboundReaction,
+  OutboundEdit,
+  OutboundRevoke,
+  OutboundText,
+} from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import type { SessionRef } from '../session-ref';
@@ -161,7 +177,58 @@ export class WhatsAppSession implements NetworkSession {
         return this.sendMedia(message);
       case 'interactive':
         return this.sendInteractive(message);
+      case 'location':
+        return this.relay(message.to, (socket) =>
+          socket.sendMessage(message.to, {
+            location: {
+              degreesLatitude: message.latitude,
+              degreesLongitude: message.longitude,
+              ...(message.name ? { name: message.name } : {}),
+              ...(message.address ? { address: message.address } : {}),
+            },
+          }),
+        );
+      case 'contact':
+        return this.relay(message.to, (socket) => socket.sendMessage(message.to, contactCards(message)));
+      case 'reaction':
+        return this.sendReaction(message);
+      case 'revoke':
+        return this.changeSent(message, 'revoke', { delete: this.ownKey(message) });
+      case 'edit':
+        return this.changeSent(message, 'edit', { text: message.text, edit: this.ownKey(message) });
     }
+  }
+
+  private ownKey(message: OutboundRevoke | OutboundEdit): proto.IMessageKey {
+    return { remoteJid: message.to, id: message.messageId, fromMe: true };
+  }
+
+  /** Edits and deletes only what this session sent, within WhatsApp's time limits. */
+  private async changeSent(
+    message: OutboundRevoke | OutboundEdit,
+    change: MessageChange,
+    content: AnyMessageContent,
+  ): Promise<SentKey> {
+    this.connectedSocket();
+    const sentAt = await this.context.sent.sentAt(message.messageId);
+    if (sentAt === null)
+      throw new NetworkSendError(
+        'message_not_found',
+        `This session has no record of message ${message.messageId} (sent messages are kept for 24 hours).`,
+      );
+    const refusal = changeRefusal(change, sentAt, new Date());
+    if (refusal) throw new NetworkSendError('message_not_editable', refusal);
+    return this.relay(message.to, (socket) => socket.sendMessage(message.to, content));
+  }
+
+  /** A reaction names the message by its key: ours if this session sent it, else the contact's. */
+  private async sendReaction(message: OutboundReaction): Promise<SentKey> {
+    const fromMe = (await this.context.sent.find(message.messageId)) !== undefined;
+    return this.relay(message.to, (socket) =>
+      socket.sendMessage(message.to, {
+        react: { text: message.emoji, key: { remoteJid: message.to, id: message.messageId, fromMe } },
+      }),
+    );
   }
 
   private sendText(message: OutboundText): Promise<SentKey> {
@@ -690,4 +757,18 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Contact cards as WhatsApp shares them: one vCard per contact, named after the first. */
+function contactCards(message: OutboundContact): AnyMessageContent {
+  const first = message.contacts[0]?.name ?? 'Contact';
+  return {
+    contacts: {
+      displayName: message.contacts.length === 1 ? first : `${first} and ${message.contacts.length - 1} more`,
+      contacts: message.contacts.map((contact) => ({
+        displayName: contact.name,
+        vcard: contactVcard(contact.name, contact.phoneNumber),
+      })),
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { AccountEntity } from './account.entity';
+import { DeploymentSettingEntity } from './deployment-setting.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { InboundEventEntity } from './inbound-event.entity';
@@ -32,4 +33,5 @@ export const ALL_ENTITIES = [
   WebhookEntity,
   WebhookDeliveryEntity,
   InboundEventEntity,
+  DeploymentSettingEntity,
 ];

@@ -55,4 +55,7 @@ export class WebhookDeliveryEntity {
 
   @Column({ name: 'attempted_at', type: 'timestamptz' })
   attemptedAt!: Date;
+
+  @Column({ name: 'request_id', type: 'text', nullable: true })
+  requestId!: string | null;
 }

@@ -4,6 +4,7 @@ import { AccountEntity } from './account.entity';
 /**
  * An account's single webhook destination (CONTRACT §6). The signing secret must be shown to the
  * receiver's code, so it cannot be hashed: it is stored encrypted and only its ciphertext is here.
+ * So is a URL that carries credentials: `url` then holds its masked form, `urlCiphertext` the rest.
  */
 @Entity({ name: 'webhooks' })
 export class WebhookEntity {
@@ -16,6 +17,9 @@ export class WebhookEntity {
 
   @Column({ type: 'text' })
   url!: string;
+
+  @Column({ name: 'url_ciphertext', type: 'text', nullable: true })
+  urlCiphertext!: string | null;
 
   @Column({ type: 'boolean' })
   enabled!: boolean;

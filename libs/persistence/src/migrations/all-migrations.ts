@@ -3,6 +3,9 @@ import { ApiKeyLastUsed1764000000000 } from './1764000000000-api-key-last-used';
 import { SentMessages1764100000000 } from './1764100000000-sent-messages';
 import { InboundOutbox1764200000000 } from './1764200000000-inbound-outbox';
 import { UsageDaily1764300000000 } from './1764300000000-usage-daily';
+import { DeliveryRequestId1764400000000 } from './1764400000000-delivery-request-id';
+import { WebhookUrlCiphertext1764410000000 } from './1764410000000-webhook-url-ciphertext';
+import { DeploymentSettings1764420000000 } from './1764420000000-deployment-settings';
 import { WebhookEvents1764600000000 } from './1764600000000-webhook-events';
 
 /**
@@ -16,5 +19,8 @@ export const ALL_MIGRATIONS = [
   SentMessages1764100000000,
   InboundOutbox1764200000000,
   UsageDaily1764300000000,
+  DeliveryRequestId1764400000000,
+  WebhookUrlCiphertext1764410000000,
+  DeploymentSettings1764420000000,
   WebhookEvents1764600000000,
 ];

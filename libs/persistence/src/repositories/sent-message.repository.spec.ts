@@ -37,6 +37,18 @@ describe('SentMessageRepository', () => {
     expect(await sent.find(sales, 'unknown')).toBeNull();
   });
 
+  it('tells when a kept message was sent (edits and deletes are limited in time), null when unknown', async () => {
+    const sent = new SentMessageRepository(db.dataSource);
+    const ref = await session('timed');
+    const before = Date.now();
+    await sent.save(ref, '3EB0TIME', Buffer.from('sealed'));
+    const at = await sent.sentAt(ref, '3EB0TIME');
+    expect(at?.getTime()).toBeGreaterThanOrEqual(before - 5_000);
+    expect(at?.getTime()).toBeLessThanOrEqual(Date.now() + 5_000);
+    expect(await sent.sentAt(ref, 'unknown')).toBeNull();
+    expect(await sent.sentAt(await session('other'), '3EB0TIME')).toBeNull();
+  });
+
   it('forgets messages past their time to live', async () => {
     const sent = new SentMessageRepository(db.dataSource, { ttlMs: 200, perSession: 10 });
     const ref = await session('short-lived');

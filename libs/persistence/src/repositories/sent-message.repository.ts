@@ -51,6 +51,18 @@ export class SentMessageRepository {
     return row?.value ?? null;
   }
 
+  /** When the message was stored (sent), or null when unknown or older than the time to live. */
+  async sentAt(ref: SessionRef, messageId: string): Promise<Date | null> {
+    if (!isUuid(ref.accountId)) return null;
+    const [row] = (await this.dataSource.query(
+      `SELECT created_at FROM sent_messages
+        WHERE account_id = $1 AND session_id = $2 AND message_id = $3
+          AND created_at > now() - make_interval(secs => $4)`,
+      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
+    )) as { created_at: Date }[];
+    return row?.created_at ?? null;
+  }
+
   /** Deletes the session's expired rows and those beyond the newest `perSession`. */
   async prune(ref: SessionRef): Promise<void> {
     await this.dataSource.query(

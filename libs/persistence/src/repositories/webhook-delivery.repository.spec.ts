@@ -28,6 +28,7 @@ describe('WebhookDeliveryRepository', () => {
     payload: { event: 'message.received', message: { id: 'M1', text: 'hi' } },
     createdAt: new Date('2030-01-01T10:00:00.000Z'),
     attemptedAt: new Date('2030-01-01T10:00:01.000Z'),
+    requestId: null,
     ...overrides,
   });
 
@@ -43,6 +44,13 @@ describe('WebhookDeliveryRepository', () => {
     expect(await deliveries.find(account, attempt.id)).toEqual(attempt);
     expect(await deliveries.isRecorded(attempt.eventId!)).toBe(true);
     expect(await deliveries.isRecorded('evt-never')).toBe(false);
+  });
+
+  it('keeps the request id of the API call that asked for a delivery', async () => {
+    const account = await createAccount(db.dataSource);
+    const test = delivery(account, { eventId: null, event: 'webhook.test', requestId: 'req-test-1' });
+    expect(await deliveries.record(test)).toBe(true);
+    expect((await deliveries.find(account, test.id))?.requestId).toBe('req-test-1');
   });
 
   it('records an event once: a second attempt with the same event id returns false and is not stored', async () => {

@@ -18,6 +18,7 @@ interface DeliveryRow {
   payload: unknown;
   created_at: Date;
   attempted_at: Date;
+  request_id: string | null;
 }
 
 const fromRow = (row: DeliveryRow): DeliveryRecord => ({
@@ -35,6 +36,7 @@ const fromRow = (row: DeliveryRow): DeliveryRecord => ({
   payload: row.payload,
   createdAt: row.created_at,
   attemptedAt: row.attempted_at,
+  requestId: row.request_id,
 });
 
 /** Every delivery attempt, recorded before its event is acknowledged on the stream. */
@@ -45,8 +47,8 @@ export class WebhookDeliveryRepository {
   async record(delivery: DeliveryRecord): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `INSERT INTO webhook_deliveries
-         (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14)
+         (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         delivery.id,
@@ -63,6 +65,7 @@ export class WebhookDeliveryRepository {
         JSON.stringify(delivery.payload),
         delivery.createdAt,
         delivery.attemptedAt,
+        delivery.requestId ?? null,
       ],
     )) as unknown[];
     return rows.length > 0;

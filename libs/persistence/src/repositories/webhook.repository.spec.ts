@@ -1,5 +1,6 @@
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
 import { AccountRepository } from './account.repository';
+import { WebhookVault } from '@jumbe/domain';
 import { createAccount } from './test-support/fixtures';
 import { WebhookRepository } from './webhook.repository';
 
@@ -24,6 +25,7 @@ describe('WebhookRepository', () => {
     await webhooks.save({
       accountId: account,
       url: 'https://example.test/hook',
+      urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'v1:cipher',
       events: ['message.received', 'session.status'],
@@ -31,6 +33,7 @@ describe('WebhookRepository', () => {
     expect(await webhooks.find(account)).toEqual({
       accountId: account,
       url: 'https://example.test/hook',
+      urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'v1:cipher',
       events: ['message.received', 'session.status'],
@@ -43,6 +46,7 @@ describe('WebhookRepository', () => {
     await webhooks.save({
       accountId: account,
       url: 'https://a.test/',
+      urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'one',
       events: ['message.received'],
@@ -52,6 +56,7 @@ describe('WebhookRepository', () => {
     await webhooks.save({
       accountId: account,
       url: 'https://b.test/',
+      urlCiphertext: null,
       enabled: false,
       secretCiphertext: null,
       events: [],
@@ -78,6 +83,7 @@ describe('WebhookRepository', () => {
     await webhooks.save({
       accountId: alice,
       url: 'https://alice.test/',
+      urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'a',
       events: ['message.received'],
@@ -92,6 +98,7 @@ describe('WebhookRepository', () => {
     await webhooks.save({
       accountId: account,
       url: 'https://x.test/',
+      urlCiphertext: null,
       enabled: true,
       secretCiphertext: null,
       events: [],
@@ -107,6 +114,7 @@ describe('WebhookRepository', () => {
     await webhooks.save({
       accountId: account,
       url: 'https://x.test/',
+      urlCiphertext: null,
       enabled: true,
       secretCiphertext: null,
       events: [],
@@ -114,5 +122,38 @@ describe('WebhookRepository', () => {
     await db.dataSource.query(`DELETE FROM accounts WHERE id = $1`, [account]);
     expect(await webhooks.find(account)).toBeNull();
     expect(await new AccountRepository(db.dataSource).findById(account)).toBeNull();
+  });
+
+  it('stores a URL with a token only masked and sealed: no column of the row holds the token', async () => {
+    const account = await createAccount(db.dataSource);
+    const vault = new WebhookVault('a-secret-key-of-enough-length-0123456789');
+    const full = 'https://hooks.example.com/in?token=tok_9f8e7d6c5b4a';
+    await webhooks.save({
+      accountId: account,
+      ...vault.storableUrl(full),
+      enabled: true,
+      secretCiphertext: null,
+      events: ['message.received'],
+    });
+
+    const [row] = (await db.dataSource.query(`SELECT * FROM webhooks WHERE account_id = $1`, [account])) as [
+      Record<string, unknown>,
+    ];
+    expect(row['url']).toBe('https://hooks.example.com/in?token=****');
+    expect(JSON.stringify(row)).not.toContain('tok_9f8e7d6c5b4a');
+    expect(vault.openUrl((await webhooks.find(account))!)).toBe(full);
+  });
+
+  it('reads a row saved before URLs were sealed (no ciphertext): its URL is still the one posted to', async () => {
+    const account = await createAccount(db.dataSource);
+    await db.dataSource.query(
+      `INSERT INTO webhooks (account_id, url, enabled, secret_ciphertext, updated_at) VALUES ($1, $2, true, 'c', now())`,
+      [account, 'https://old.example.com/in?token=legacy'],
+    );
+    const stored = (await webhooks.find(account))!;
+    expect(stored).toMatchObject({ url: 'https://old.example.com/in?token=legacy', urlCiphertext: null });
+    expect(new WebhookVault('a-secret-key-of-enough-length-0123456789').openUrl(stored)).toBe(
+      'https://old.example.com/in?token=legacy',
+    );
   });
 });

@@ -3,18 +3,19 @@ import { isUuid } from '../is-uuid';
 import type { StoredWebhook } from '@jumbe/domain';
 export type { StoredWebhook };
 
-/** The account's one webhook destination (CONTRACT §6); the secret only as ciphertext. */
+/** The account's one webhook destination (CONTRACT §6); its secrets only as ciphertext. */
 export class WebhookRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(accountId: string): Promise<StoredWebhook | null> {
     if (!isUuid(accountId)) return null;
     const [row] = (await this.dataSource.query(
-      `SELECT account_id, url, enabled, secret_ciphertext, events, updated_at FROM webhooks WHERE account_id = $1`,
+      `SELECT account_id, url, url_ciphertext, enabled, secret_ciphertext, events, updated_at FROM webhooks WHERE account_id = $1`,
       [accountId],
     )) as {
       account_id: string;
       url: string;
+      url_ciphertext: string | null;
       enabled: boolean;
       secret_ciphertext: string | null;
       events: string[];
@@ -24,6 +25,7 @@ export class WebhookRepository {
       ? {
           accountId: row.account_id,
           url: row.url,
+          urlCiphertext: row.url_ciphertext,
           enabled: row.enabled,
           secretCiphertext: row.secret_ciphertext,
           events: row.events,
@@ -34,9 +36,18 @@ export class WebhookRepository {
 
   async save(webhook: Omit<StoredWebhook, 'updatedAt'>): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO webhooks (account_id, url, enabled, secret_ciphertext, events, updated_at) VALUES ($1, $2, $3, $4, $5, now())
-       ON CONFLICT (account_id) DO UPDATE SET url = $2, enabled = $3, secret_ciphertext = $4, events = $5, updated_at = now()`,
-      [webhook.accountId, webhook.url, webhook.enabled, webhook.secretCiphertext, webhook.events],
+      `INSERT INTO webhooks (account_id, url, url_ciphertext, enabled, secret_ciphertext, events, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
+       ON CONFLICT (account_id) DO UPDATE
+         SET url = $2, url_ciphertext = $3, enabled = $4, secret_ciphertext = $5, events = $6, updated_at = now()`,
+      [
+        webhook.accountId,
+        webhook.url,
+        webhook.urlCiphertext,
+        webhook.enabled,
+        webhook.secretCiphertext,
+        webhook.events,
+      ],
     );
   }
 

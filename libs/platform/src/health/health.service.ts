@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { shutdownState } from '../shutdown-state';
 import type { DependencyName, HealthProbes } from './health-probes';
 import { HEALTH_PROBES } from './health.tokens';
 
@@ -6,7 +7,8 @@ export interface HealthReport {
   status: 'ok' | 'unavailable';
   version: string;
   uptimeSeconds: number;
-  checks: Partial<Record<DependencyName, 'ok' | 'unavailable'>>;
+  /** Each dependency's state; `process: 'stopping'` once a graceful shutdown has begun. */
+  checks: Partial<Record<DependencyName, 'ok' | 'unavailable'>> & { process?: 'stopping' };
 }
 
 const CHECK_TIMEOUT_MS = 1_500;
@@ -21,14 +23,19 @@ export class HealthService {
   }
 
   async report(): Promise<HealthReport> {
+    // Stopping: not ready, whatever the dependencies say, so no new work is routed here.
+    if (shutdownState.stopping)
+      return { ...this.identity(), status: 'unavailable', checks: { process: 'stopping' } };
     const names = Object.keys(this.probes) as DependencyName[];
     const results = await Promise.all(names.map((name) => withDeadline(this.probes[name]())));
     const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'unavailable']));
+    return { ...this.identity(), status: results.every(Boolean) ? 'ok' : 'unavailable', checks };
+  }
+
+  private identity() {
     return {
-      status: results.every(Boolean) ? 'ok' : 'unavailable',
       version: this.subject.version,
       uptimeSeconds: Math.round((Date.now() - this.subject.startedAt.getTime()) / 1000),
-      checks,
     };
   }
 }

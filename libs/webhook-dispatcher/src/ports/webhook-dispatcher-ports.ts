@@ -1,6 +1,6 @@
 import type { JumbeConfig } from '@jumbe/config';
 import type { InvalidationBus, ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
-import type { SecretBox } from '@jumbe/domain';
+import type { WebhookVault } from '@jumbe/domain';
 import type { EventSource, MessageBus } from '@jumbe/messaging';
 import type { Logger } from 'pino';
 import type { DeliveryLog } from './delivery-log';
@@ -15,8 +15,8 @@ export interface WebhookDispatcherPorts {
   logger: Logger;
   webhooks: WebhookLookup;
   deliveries: DeliveryLog;
-  /** Opens the sealed webhook signing secrets. */
-  webhookSecrets: SecretBox;
+  /** Opens the sealed webhook signing secrets and URLs. */
+  webhookSecrets: WebhookVault;
   invalidations: InvalidationBus;
   bus: MessageBus;
   events: EventSource;

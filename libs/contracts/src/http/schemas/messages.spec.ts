@@ -67,11 +67,11 @@ describe('send media', () => {
     expect(parseInput(sendMediaSchema, { to: PHONE, url, type }).type).toBe(type);
   });
 
-  it('knows exactly image, video, audio and document', () => {
-    expect([...MEDIA_TYPES]).toEqual(['image', 'video', 'audio', 'document']);
+  it('knows the spec’s image, video, audio and document, and the sticker extension', () => {
+    expect([...MEDIA_TYPES]).toEqual(['image', 'video', 'audio', 'document', 'sticker']);
   });
 
-  it.each(['sticker', 'IMAGE', 'pdf', ''])('refuses type "%s"', (type) => {
+  it.each(['gif', 'IMAGE', 'pdf', ''])('refuses type "%s"', (type) => {
     const error = rejection(sendMediaSchema, { to: PHONE, url, type });
     expect(error.code).toBe('validation_error');
     expect(paths(error)).toEqual(['/type']);

@@ -20,10 +20,10 @@ export const sendTextSchema = z.strictObject({
   text: nonEmptyText('text', MAX_TEXT_LENGTH),
 });
 
-export const MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
+export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
 
-export const sendMediaSchema = z.strictObject({
-  sessionId: sessionIdField,
+/** The media message without its sessionId: what crosses the bus to the worker. */
+export const mediaMessageFields = z.strictObject({
   to: recipientField,
   url: httpUrlField('invalid_media_url', 'url'),
   type: z.enum(MEDIA_TYPES).default('image'),
@@ -36,7 +36,30 @@ export const sendMediaSchema = z.strictObject({
     .regex(/^[\w.+-]+\/[\w.+-]+(;.*)?$/, 'mimetype must look like type/subtype, e.g. application/pdf')
     .optional(),
   fileName: z.string().min(1).max(255, 'fileName must be at most 255 characters').optional(),
+  /** Send audio as a voice note (push-to-talk): shown with a waveform and played inline. */
+  ptt: z.boolean().optional(),
 });
+
+/** What depends on the media type: voice notes are audio; stickers are WebP images without captions. */
+export function mediaTypeRules(message: z.output<typeof mediaMessageFields>, context: z.RefinementCtx): void {
+  if (message.ptt && message.type !== 'audio') {
+    context.addIssue({
+      code: 'custom',
+      path: ['ptt'],
+      message: 'ptt (a voice note) is only for type "audio"',
+    });
+  }
+  if (message.type === 'sticker' && message.caption) {
+    context.addIssue({ code: 'custom', path: ['caption'], message: 'a sticker has no caption' });
+  }
+  if (message.type === 'sticker' && message.mimetype && message.mimetype !== 'image/webp') {
+    context.addIssue({ code: 'custom', path: ['mimetype'], message: 'a sticker must be image/webp' });
+  }
+}
+
+export const sendMediaSchema = mediaMessageFields
+  .extend({ sessionId: sessionIdField })
+  .superRefine(mediaTypeRules);
 
 const listRowSchema = z.strictObject({
   id,

@@ -131,7 +131,7 @@ export const statusDocumentSchema = z.object({
 export const outboxEntrySchema = z.object({
   id: z.string(),
   to: z.string(),
-  type: z.enum(['text', 'media', 'interactive']),
+  type: z.enum(['text', 'media', 'interactive', 'location', 'contact', 'reaction', 'revoke', 'edit']),
   content: z.record(z.string(), z.unknown()),
   createdAt: isoTime,
 });

@@ -1,7 +1,9 @@
 import { BatchedSessionRepository, NetworkCredentialStore } from '@jumbe/persistence';
 import type { SessionWorkerPorts } from '@jumbe/session-worker';
-import type { Infrastructure } from './infrastructure';
+import { observeNetworkDriver } from '@jumbe/telemetry';
+import type { Infrastructure } from '@jumbe/composition';
 import { createNetworkDriver } from './network-driver-factory';
+import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 
 /** The session worker's ports, bound to this process's network driver, stores and leases. */
 export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWorkerPorts {
@@ -10,12 +12,17 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
   return {
     config,
     logger,
-    driver: createNetworkDriver(config, {
-      sandboxStore: infrastructure.sandboxStore,
-      dataSource,
-      secretKey: infrastructure.secretKey,
-      logger,
-    }),
+    driver: observeNetworkDriver(
+      createNetworkDriver(config, {
+        // Shared by every worker through Redis; in memory when there is one process (all-in-one).
+        sandboxStore: infrastructure.redis
+          ? new RedisSandboxStore(infrastructure.redis)
+          : new MemorySandboxStore(),
+        dataSource,
+        secretKey: infrastructure.secretKey,
+        logger,
+      }),
+    ),
     // State writes of many sessions at once (a restore) go out together.
     sessions: new BatchedSessionRepository(dataSource),
     credentials: new NetworkCredentialStore(dataSource),

@@ -1,7 +1,7 @@
-import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { WebhookVault } from '@jumbe/domain';
 import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
 import type { WebhookDispatcherPorts } from '@jumbe/webhook-dispatcher';
-import type { Infrastructure } from './infrastructure';
+import type { Infrastructure } from '@jumbe/composition';
 
 /** The webhook dispatcher's ports, bound to this process's event stream, stores and leases. */
 export function webhookDispatcherBindings(infrastructure: Infrastructure): WebhookDispatcherPorts {
@@ -12,7 +12,7 @@ export function webhookDispatcherBindings(infrastructure: Infrastructure): Webho
     logger: infrastructure.logger,
     webhooks: new WebhookRepository(dataSource),
     deliveries: new WebhookDeliveryRepository(dataSource),
-    webhookSecrets: new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
+    webhookSecrets: new WebhookVault(infrastructure.secretKey),
     invalidations: infrastructure.invalidations,
     bus: infrastructure.bus,
     events: infrastructure.eventSource,

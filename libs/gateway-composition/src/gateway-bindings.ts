@@ -1,4 +1,4 @@
-import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { WebhookVault } from '@jumbe/domain';
 import type { GatewayPorts } from '@jumbe/gateway';
 import { OperatorService } from '@jumbe/operator';
 import {
@@ -12,8 +12,7 @@ import {
   WebhookDeliveryRepository,
   WebhookRepository,
 } from '@jumbe/persistence';
-import { healthProbes } from './health-probes';
-import type { Infrastructure } from './infrastructure';
+import { healthProbes, type Infrastructure } from '@jumbe/composition';
 
 /** The gateway's ports, bound to this process's PostgreSQL, bus and coordination adapters. */
 export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
@@ -31,7 +30,7 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     idempotency: new IdempotencyRepository(dataSource),
     webhooks: new WebhookRepository(dataSource),
     deliveries: new WebhookDeliveryRepository(dataSource),
-    webhookSecrets: new SecretBox(infrastructure.secretKey, SECRET_PURPOSES.webhookSigningSecret),
+    webhookSecrets: new WebhookVault(infrastructure.secretKey),
     operator: new OperatorService(dataSource, infrastructure.invalidations),
     bus: infrastructure.bus,
     usageCounters: infrastructure.usageStore,

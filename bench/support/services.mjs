@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const running = new Set();
+
+/**
+ * Starts a Node program (a path under `cwd`, the repository by default) and resolves once it logs the URL it
+ * listens on: { url, pid, child, stop }. BENCH_CPU_PROF_DIR=<dir> starts it under --cpu-prof; the
+ * profile is written when it stops (SIGTERM, then it exits on its own).
+ */
+export function startService(script, env, label, { quiet = false, cwd = root } = {}) {
+  const profile = process.env.BENCH_CPU_PROF_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
+        `--cpu-prof-name=${label}.cpuprofile`,
+      ]
+    : [];
+  const child = spawn(process.execPath, [...profile, resolve(cwd, script)], {
+    cwd,
+    env: {
+      PATH: process.env.PATH,
+      JUMBE_HOST: '127.0.0.1',
+      JUMBE_PORT: '0',
+      JUMBE_LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  void exited.then(() => running.delete(child));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} did not start`)), 120_000);
+    let announced = false;
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        if (announced && !quiet && /"level":(50|60)/.test(line)) console.error(`[${label}] ${line}`);
+        const match = /"url":"(http:\/\/[^"]+)".*listening|listening.*"url":"(http:\/\/[^"]+)"/.exec(line);
+        if (match && !announced) {
+          announced = true;
+          clearTimeout(timer);
+          resolve({ url: match[1] ?? match[2], pid: child.pid, child, stop });
+        }
+      });
+    }
+    void exited.then((code) => reject(new Error(`${label} exited with ${code}`)));
+  });
+}
+
+/** Stops every service still running (SIGTERM, so profiles get written). */
+export async function stopAll() {
+  await Promise.all(
+    [...running].map(async (child) => {
+      child.kill('SIGTERM');
+      await Promise.race([
+        new Promise((r) => child.once('exit', r)),
+        new Promise((r) => setTimeout(r, 15_000)),
+      ]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }),
+  );
+}
+
+export function killAll() {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+export const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

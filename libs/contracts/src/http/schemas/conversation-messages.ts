@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { nonEmptyText, phoneNumberField, recipientField, sessionIdField } from './common';
+
+/**
+ * The conversation's message kinds beyond the spec's three (CONTRACT §11 extensions): locations,
+ * contact cards and reactions. Strict like the spec's: unknown fields refused, ranges checked.
+ */
+
+/** A network message id as a send returned it or a webhook event carried it. */
+export const messageIdField = z
+  .string()
+  .min(1, 'messageId must not be empty')
+  .max(128, 'messageId must be at most 128 characters')
+  .regex(/^[A-Za-z0-9._:-]+$/, 'messageId must be an id returned by a send or carried by a webhook event')
+  .describe('The `id` a send returned (`data.key.id`) or a webhook event carried (`message.id`).');
+
+export const locationMessageFields = z.strictObject({
+  to: recipientField,
+  latitude: z.number().min(-90, 'latitude must be -90 to 90').max(90, 'latitude must be -90 to 90'),
+  longitude: z.number().min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
+  name: z.string().max(256, 'name must be at most 256 characters').optional(),
+  address: z.string().max(512, 'address must be at most 512 characters').optional(),
+});
+export const sendLocationSchema = locationMessageFields.extend({ sessionId: sessionIdField });
+
+export const contactCardSchema = z.strictObject({
+  name: nonEmptyText('name', 256),
+  phoneNumber: phoneNumberField,
+});
+export const contactMessageFields = z.strictObject({
+  to: recipientField,
+  contacts: z
+    .array(contactCardSchema)
+    .min(1, 'contacts needs 1 to 10 entries')
+    .max(10, 'contacts needs 1 to 10 entries'),
+});
+export const sendContactSchema = contactMessageFields.extend({ sessionId: sessionIdField });
+
+/** At most one emoji (one grapheme, however many code points it is made of); '' removes the reaction. */
+const emojiField = z
+  .string()
+  .max(64, 'emoji must be a single emoji, or "" to remove the reaction')
+  .refine((value) => graphemes(value) <= 1, 'emoji must be a single emoji, or "" to remove the reaction')
+  .refine((value) => !/[\p{L}\p{N}\s]/u.test(value), 'emoji must be an emoji, not a letter, digit or space');
+
+export const reactionMessageFields = z.strictObject({
+  to: recipientField,
+  messageId: messageIdField,
+  emoji: emojiField,
+});
+export const sendReactionSchema = reactionMessageFields.extend({ sessionId: sessionIdField });
+
+function graphemes(value: string): number {
+  return [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(value)].length;
+}
+
+/** Deletes a message this session sent, for everyone (within WhatsApp's 60 hours). */
+export const revokeMessageFields = z.strictObject({ to: recipientField, messageId: messageIdField });
+export const sendRevokeSchema = revokeMessageFields.extend({ sessionId: sessionIdField });
+
+/** Replaces the text of a text message this session sent (within WhatsApp's 15 minutes). */
+export const editMessageFields = z.strictObject({
+  to: recipientField,
+  messageId: messageIdField,
+  text: nonEmptyText('text', 65_536),
+});
+export const sendEditSchema = editMessageFields.extend({ sessionId: sessionIdField });
+
+export type SendLocationInput = z.output<typeof sendLocationSchema>;
+export type SendContactInput = z.output<typeof sendContactSchema>;
+export type SendReactionInput = z.output<typeof sendReactionSchema>;

@@ -1,0 +1,2 @@
+export * from './vcard';
+export * from './change-window';

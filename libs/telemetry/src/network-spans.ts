@@ -1,0 +1,31 @@
+import { SpanKind } from '@opentelemetry/api';
+import { inSpan } from './spans';
+
+/** The sending side of a network session, as far as spans are concerned. */
+interface SendingSession {
+  send(message: { kind: string }): Promise<unknown>;
+}
+
+interface OpeningDriver<S extends SendingSession> {
+  readonly name: string;
+  open(...args: never[]): Promise<S>;
+}
+
+/**
+ * A network driver whose sessions' sends are each a client span `network send <kind>` (the
+ * worker's call to WhatsApp, or to the sandbox), in the trace of the command that asked for it.
+ */
+export function observeNetworkDriver<S extends SendingSession, D extends OpeningDriver<S>>(driver: D): D {
+  const attributes = { 'jumbe.network': driver.name };
+  return Object.assign(Object.create(driver) as D, {
+    open: async (...args: never[]) => {
+      const session = await driver.open(...args);
+      return Object.assign(Object.create(session) as S, {
+        send: (message: { kind: string }) =>
+          inSpan(`network send ${message.kind}`, { kind: SpanKind.CLIENT, attributes }, () =>
+            session.send(message),
+          ),
+      });
+    },
+  });
+}

@@ -378,6 +378,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'POST',
     path: '/api/v1/sandbox/status',
     tag: 'Sandbox',
+    network: 'sandbox',
     summary:
       "Sandbox: the recipient's phone marks a sent message delivered, read or played (→ message.status)",
     auth: 'key',

@@ -129,6 +129,8 @@ export interface WebhookState {
   url: string | null;
   enabled: boolean;
   hasSecret: boolean;
+  /** Event types delivered (`webhook.test` always is). */
+  events: string[];
   deliveries: Delivery[];
 }
 export interface ApiKey {

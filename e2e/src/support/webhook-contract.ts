@@ -40,7 +40,13 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
   it('reads an unconfigured webhook, and needs a url on the first save', async () => {
     const a = await account();
     const read = await api.get('/api/v1/webhook', { key: a.key });
-    expect(read.body.data).toEqual({ url: null, enabled: false, hasSecret: false, deliveries: [] });
+    expect(read.body.data).toEqual({
+      url: null,
+      enabled: false,
+      hasSecret: false,
+      events: ['message.received'],
+      deliveries: [],
+    });
     const noUrl = await api.patch('/api/v1/webhook', { key: a.key, body: { enabled: true } });
     expectError(noUrl, 400, 'validation_error');
     expect(noUrl.body.error.details[0].path).toBe('/url');
@@ -65,12 +71,17 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     });
     expect(first.body).toEqual({
       message: expect.any(String),
-      data: { url: `${receiver.url}/secrets`, enabled: true, hasSecret: true },
+      data: { url: `${receiver.url}/secrets`, enabled: true, hasSecret: true, events: ['message.received'] },
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const toggled = await api.patch('/api/v1/webhook', { key: a.key, body: { enabled: false } });
     expect(toggled.body.secret).toBeUndefined();
-    expect(toggled.body.data).toEqual({ url: `${receiver.url}/secrets`, enabled: false, hasSecret: true });
+    expect(toggled.body.data).toEqual({
+      url: `${receiver.url}/secrets`,
+      enabled: false,
+      hasSecret: true,
+      events: ['message.received'],
+    });
     expectError(await api.post('/api/v1/webhook/test', { key: a.key }), 409, 'webhook_not_enabled');
     const rotated = await api.patch('/api/v1/webhook', {
       key: a.key,
@@ -81,7 +92,12 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     const read = await api.get('/api/v1/webhook', { key: a.key });
     expect(read.text).not.toContain('whsec_');
     const removed = await api.delete('/api/v1/webhook', { key: a.key });
-    expect(removed.body.data).toEqual({ url: null, enabled: false, hasSecret: false });
+    expect(removed.body.data).toEqual({
+      url: null,
+      enabled: false,
+      hasSecret: false,
+      events: ['message.received'],
+    });
     expect((await api.get('/api/v1/webhook', { key: a.key })).body.data.url).toBeNull();
     const again = await api.patch('/api/v1/webhook', {
       key: a.key,

@@ -183,6 +183,33 @@ describe('the gateway in process (memory ports, inject)', () => {
       });
     });
 
+    it('subscribes to event types: message.received by default, unknown names refused with the known ones', async () => {
+      const { key } = world.addCustomer();
+      const saved = await call('PATCH', '/api/v1/webhook', key, { url: 'https://93.184.216.34/hook' });
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json().data.events).toEqual(['message.received']);
+      const chosen = await call('PATCH', '/api/v1/webhook', key, {
+        events: ['session.status', 'message.received', 'session.status'],
+      });
+      expect(chosen.json().data.events).toEqual(['session.status', 'message.received']);
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.events).toEqual([
+        'session.status',
+        'message.received',
+      ]);
+
+      const unknown = await call('PATCH', '/api/v1/webhook', key, { events: ['message.received', 'nope'] });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().error).toEqual({
+        code: 'validation_error',
+        details: [{ path: '/events/1', problem: expect.stringContaining('known events: message.received') }],
+      });
+      expect(unknown.json().error.details[0].problem).toContain('session.status');
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.events).toEqual([
+        'session.status',
+        'message.received',
+      ]);
+    });
+
     describe('a webhook URL with credentials', () => {
       // A public address literal: checked without DNS.
       const tokened = 'https://93.184.216.34/in?token=tok_s3cr3t&v=2';
@@ -206,7 +233,12 @@ describe('the gateway in process (memory ports, inject)', () => {
         const { accountId, key } = world.addCustomer();
         await call('PATCH', '/api/v1/webhook', key, { url: tokened });
         const toggled = await call('PATCH', '/api/v1/webhook', key, { url: masked, enabled: false });
-        expect(toggled.json().data).toEqual({ url: masked, enabled: false, hasSecret: true });
+        expect(toggled.json().data).toEqual({
+          url: masked,
+          enabled: false,
+          hasSecret: true,
+          events: ['message.received'],
+        });
         expect(fullUrlOf(accountId)).toBe(tokened);
         await call('PATCH', '/api/v1/webhook', key, { enabled: true });
         expect(fullUrlOf(accountId)).toBe(tokened);
@@ -222,6 +254,7 @@ describe('the gateway in process (memory ports, inject)', () => {
           urlCiphertext: null,
           enabled: true,
           secretCiphertext: null,
+          events: ['message.received'],
           updatedAt: new Date(),
         });
         expect((await call('GET', '/api/v1/webhook', key)).json().data.url).toBe(masked);

@@ -1,5 +1,6 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { LinkEvent } from './link-event';
+import type { MessageStatusReport } from './message-status-report';
 
 /** What a driver reports about one open session, to whoever opened it. */
 export interface SessionEvents {
@@ -10,4 +11,10 @@ export interface SessionEvents {
    * second), so a crash between receiving and recording never loses a message.
    */
   onInbound(message: InboundNetworkMessage): Promise<void>;
+  /**
+   * A status of a message this session sent (`server_ack`, `delivered`, …), as the network
+   * reports it, possibly several times per step (one per recipient device). Fire and forget: the
+   * network does not wait for it and does not repeat it.
+   */
+  onMessageStatus(report: MessageStatusReport): void;
 }

@@ -1,10 +1,11 @@
-import { inboundEventId, inboundEventSubject, type StreamEvent } from '@jumbe/contracts';
+import { inboundChangeEvent, inboundEventId, inboundEventSubject, type StreamEvent } from '@jumbe/contracts';
 import { type InboundNetworkMessage, normaliseInbound, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
 import type { SessionRef } from '@jumbe/network';
 
 /**
- * Turns a received network message into the `message.received` event and stores it on the
+ * Turns a received network message into its event (`message.received`, or `message.reaction`,
+ * `message.revoked`, `message.edited` for a message that changes an earlier one) and stores it on the
  * durable event stream. The driver acknowledges the network only after this resolves, and the
  * stream drops a second copy of the same message id, so nothing is lost or delivered twice.
  */
@@ -12,7 +13,11 @@ export class InboundRelay {
   constructor(private readonly events: EventPublisher) {}
 
   async relay(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
-    const event = normaliseInbound(ref.accountId, ref.sessionId, message, new Date());
+    const now = new Date();
+    const event =
+      message.change === undefined
+        ? normaliseInbound(ref.accountId, ref.sessionId, message, now)
+        : inboundChangeEvent(ref.accountId, ref.sessionId, message, now);
     if (event === null) return;
     const shard = shardOf(ref.accountId, ref.sessionId);
     // Only events of the schemas in libs/contracts go on the stream (the dispatcher checks too).

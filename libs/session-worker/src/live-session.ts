@@ -13,11 +13,13 @@ import type { Logger } from 'pino';
 import type { InboundRelay } from './inbound-relay';
 import type { CredentialStore } from './ports/credential-store';
 import type { SessionStore } from './ports/session-store';
+import type { StatusRelay } from './status-relay';
 
 export interface LiveSessionDeps {
   sessions: SessionStore;
   credentials: CredentialStore;
   inbound: InboundRelay;
+  statuses: StatusRelay;
   logger: Logger;
 }
 
@@ -31,6 +33,8 @@ export class LiveSession {
   private writes: Promise<void> = Promise.resolve();
   /** Set while we unlink a session whose number is already connected elsewhere. */
   private refusingDuplicate = false;
+  /** The facts last announced as `session.status`: a QR refresh or a repeated end is no change. */
+  private announced: LinkFacts;
 
   constructor(
     readonly ref: SessionRef,
@@ -41,7 +45,9 @@ export class LiveSession {
     private readonly deps: LiveSessionDeps,
     /** Called once when the connection ends for good, so the host forgets this session. */
     private readonly onEnded: (session: LiveSession) => void,
-  ) {}
+  ) {
+    this.announced = facts;
+  }
 
   /** `stillOwned` tells the driver, before each reconnect, whether this worker still owns the shard. */
   async open(driver: NetworkDriver, linked: boolean, stillOwned: () => boolean): Promise<void> {
@@ -50,6 +56,13 @@ export class LiveSession {
       {
         onLink: (event) => this.onLink(event),
         onInbound: (message) => this.deps.inbound.relay(this.ref, message),
+        onMessageStatus: (report) => {
+          this.deps.statuses
+            .messageStatus(this.ref, report)
+            .catch((error: unknown) =>
+              this.deps.logger.error({ err: error, ...this.ref }, 'message.status could not be published'),
+            );
+        },
       },
       { linked, token: this.token, stillOwned },
     );
@@ -145,31 +158,60 @@ export class LiveSession {
     const next = applyLinkChange(this.facts, change);
     if (next === null) return;
     this.facts = next;
-    this.updatedAt = new Date();
+    const at = new Date();
+    this.updatedAt = at;
     this.writes = this.writes
-      .then(() => this.persist(next))
+      .then(async () => {
+        const recorded = await this.persist(next);
+        if (recorded) await this.announce(recorded, at);
+      })
       .catch((error: unknown) =>
         this.deps.logger.error({ err: error, ...this.ref }, 'could not record session state'),
       );
   }
 
-  private async persist(next: LinkFacts): Promise<void> {
+  /** Records the change; returns the facts recorded, or null when another worker owns the session now. */
+  private async persist(next: LinkFacts): Promise<LinkFacts | null> {
     const result = await this.deps.sessions.saveState(this.ref, this.token, next);
     if (result === 'fenced') {
       // A newer owner holds this session: step back without touching anything else.
       this.deps.logger.warn({ ...this.ref }, 'session taken over by another worker; closing here');
       await this.network?.close();
-    } else if (result === 'number_in_use') {
+      return null;
+    }
+    if (result === 'number_in_use') {
       this.deps.logger.info({ ...this.ref }, 'number already connected to another session; unlinking');
       this.refusingDuplicate = true;
-      this.facts = { state: 'disconnected', phoneNumber: null, reason: 'number_in_use' };
-      await this.deps.sessions.saveState(this.ref, this.token, this.facts);
+      const refused: LinkFacts = { state: 'disconnected', phoneNumber: null, reason: 'number_in_use' };
+      this.facts = refused;
+      await this.deps.sessions.saveState(this.ref, this.token, refused);
       await this.network?.logout();
       await this.deps.credentials.clear(this.ref, this.token);
-    } else if (next.state === 'disconnected' && next.reason === 'logged_out') {
+      return refused;
+    }
+    if (next.state === 'disconnected' && next.reason === 'logged_out') {
       // Only the network saying the device is logged out voids the credentials. Every other end
       // (connection replaced, refused, a timeout) keeps them, and a new start resumes from them.
       await this.deps.credentials.clear(this.ref, this.token);
+    }
+    return next;
+  }
+
+  /** Publishes a recorded change as `session.status`, once per actual change of the facts. */
+  private async announce(recorded: LinkFacts, at: Date): Promise<void> {
+    const previous = this.announced;
+    if (
+      previous.state === recorded.state &&
+      previous.reason === recorded.reason &&
+      previous.phoneNumber === recorded.phoneNumber
+    )
+      return;
+    this.announced = recorded;
+    try {
+      await this.deps.statuses.sessionChanged(this.ref, recorded, at);
+    } catch (error) {
+      // The state itself is recorded (GET /sessions shows it); only its announcement is lost.
+      this.deps.logger.error({ err: error, ...this.ref }, 'session.status could not be published');
     }
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError, inboundEventId, type SessionCommand } from '@jumbe/contracts';
+import { ApiError, inboundEventId, type SessionCommand, streamEventSchema } from '@jumbe/contracts';
 import type { SessionView } from '@jumbe/domain';
 import { MemorySandboxStore } from '@jumbe/network';
 import {
@@ -13,11 +13,14 @@ import { shardOf } from '@jumbe/domain';
 import { SandboxNetworkDriver } from '@jumbe/network';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
+import { StatusRelay } from './status-relay';
 import { SessionHost } from './session-host';
 import { sessionInUnusedShard, startTestWorker, type TestWorker } from './test-support/host-harness';
 import { RecordingPublisher } from './test-support/recording-publisher';
 
 type Ref = { accountId: string; sessionId: string };
+
+const eventType = (event: { payload: unknown }) => (event.payload as { event: string }).event;
 
 async function eventually(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 3_000) {
   const deadline = Date.now() + timeoutMs;
@@ -214,10 +217,11 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       contact: { from: '255733333333', text: 'hi from a contact' },
     })) as { id: string };
 
-    await eventually('the event', () => w.publisher.events.length > 0);
+    const received = () => w.publisher.events.filter((e) => eventType(e) === 'message.received');
+    await eventually('the event', () => received().length > 0);
     await new Promise((resolve) => setTimeout(resolve, 100)); // nothing more may follow
-    expect(w.publisher.events).toHaveLength(1);
-    const [event] = w.publisher.events;
+    expect(received()).toHaveLength(1);
+    const [event] = received();
     expect(event).toMatchObject({
       eventId: inboundEventId(ref.accountId, ref.sessionId, id),
       subject: `jumbe.v1.events.${ref.shard}.${ref.accountId}.${ref.sessionId}`,
@@ -230,6 +234,48 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       },
     });
     expect(JSON.stringify(event?.payload)).toContain('hi from a contact');
+  });
+
+  it('publishes every state change as session.status on the session subject, in order, never a QR value', async () => {
+    const ref = await newSession();
+    const w = worker(new MemorySandboxStore());
+    await w.adopt(ref.shard, 1);
+    await w.host.execute(start(ref));
+    const { qr } = (await w.host.execute({ ...cmd(ref), type: 'session.qr' })) as { qr: string };
+    await w.host.execute(scan(ref, '255700000110'));
+    const { id } = (await w.host.execute({
+      ...cmd(ref),
+      type: 'sandbox.inbound',
+      contact: { from: '255733333334', text: 'between the changes' },
+    })) as { id: string };
+    await eventually('the message', () =>
+      w.publisher.events.some((e) => eventType(e) === 'message.received'),
+    );
+    await w.host.execute({ ...cmd(ref), type: 'sandbox.disconnect', reason: 'logged_out' });
+    await eventually('the end', () => w.publisher.events.length >= 4);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // nothing more may follow
+
+    expect(
+      w.publisher.events.map((e) => [eventType(e), (e.payload as { session?: unknown }).session]),
+    ).toEqual([
+      ['session.status', { state: 'qr_ready', phoneNumber: null, reason: null }],
+      ['session.status', { state: 'connected', phoneNumber: '255700000110', reason: null }],
+      ['message.received', undefined],
+      ['session.status', { state: 'disconnected', phoneNumber: null, reason: 'logged_out' }],
+    ]);
+    for (const event of w.publisher.events) {
+      expect(event.subject).toBe(`jumbe.v1.events.${ref.shard}.${ref.accountId}.${ref.sessionId}`);
+      expect(event.payload).toMatchObject({ customerId: ref.accountId, sessionId: ref.sessionId });
+      expect(streamEventSchema.safeParse(event.payload).success).toBe(true);
+    }
+    expect((w.publisher.events[2]!.payload as { message: { id: string } }).message.id).toBe(id);
+    expect(qr).toMatch(/^jumbe-sandbox:/);
+    expect(JSON.stringify(w.publisher.events)).not.toContain(qr);
+    // Each change has its own id, stable for that change: a retried publish is stored once.
+    expect(new Set(w.publisher.events.map((e) => e.eventId)).size).toBe(4);
+    expect(w.publisher.events[0]!.eventId).toMatch(
+      new RegExp(`^${ref.accountId}:${ref.sessionId}:session.status:`),
+    );
   });
 
   it('restores a stored, linked session as connected when it adopts the shard', async () => {
@@ -304,6 +350,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           sessions,
           credentials: new NetworkCredentialStore(db.dataSource),
           inbound: new InboundRelay(new RecordingPublisher()),
+          statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
         { restoreConcurrency: 1, restoreWaitMs },
@@ -369,6 +416,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           sessions: unlisted,
           credentials: new NetworkCredentialStore(db.dataSource),
           inbound: new InboundRelay(new RecordingPublisher()),
+          statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
         { restoreConcurrency: 1, restoreWaitMs: 300 },
@@ -403,6 +451,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           sessions,
           credentials: new NetworkCredentialStore(db.dataSource),
           inbound: new InboundRelay(new RecordingPublisher()),
+          statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
         { restoreConcurrency: 2, restoreWaitMs: 1_000 },

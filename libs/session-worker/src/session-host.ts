@@ -185,6 +185,8 @@ export class SessionHost {
         return this.sandbox().outbox(command, command.limit);
       case 'sandbox.disconnect':
         return this.sandboxDisconnect(command);
+      case 'sandbox.status':
+        return this.sandboxStatus(command);
     }
   }
 
@@ -314,6 +316,15 @@ export class SessionHost {
     return this.status(command);
   }
 
+  private async sandboxStatus(command: Command<'sandbox.status'>) {
+    const marked = await this.sandbox()
+      .markStatus(command, command.messageId, command.status)
+      .catch(mapNetworkError);
+    if (marked === null)
+      throw new ApiError('not_found', `Session "${command.sessionId}" sent no message ${command.messageId}.`);
+    return marked;
+  }
+
   /**
    * Waits, at most `restoreWaitMs`, until the session is restored if its shard was just adopted;
    * its restore jumps the queue. A session already restored (or not active) never waits.
@@ -436,6 +447,7 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'session.qr': 'none',
   'sandbox.inbound': 'none',
   'sandbox.outbox': 'none',
+  'sandbox.status': 'none',
 };
 
 const refOf = (record: SessionRecord): SessionRef => ({

@@ -12,6 +12,7 @@ import {
 } from '@jumbe/persistence';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
+import { StatusRelay } from './status-relay';
 import { SessionHost } from './session-host';
 import { sessionInUnusedShard } from './test-support/host-harness';
 import { RecordingPublisher } from './test-support/recording-publisher';
@@ -76,6 +77,7 @@ describe('SessionHost on the WhatsApp driver and PostgreSQL', () => {
       sessions,
       credentials,
       inbound: new InboundRelay(new RecordingPublisher()),
+      statuses: new StatusRelay(new RecordingPublisher()),
       logger: pino({ level: 'silent' }),
     });
     const shards = new Set<number>();

@@ -6,6 +6,7 @@ import { InboundRelay } from './inbound-relay';
 import type { SessionWorkerPorts } from './ports/session-worker-ports';
 import { SessionCommandHandler } from './session-command-handler';
 import { SessionHost } from './session-host';
+import { StatusRelay } from './status-relay';
 import { WorkerShardOwner } from './worker-shard-owner';
 
 const SESSION_WORKER_PORTS = Symbol('SESSION_WORKER_PORTS');
@@ -18,6 +19,7 @@ function createShardKeeper(ports: SessionWorkerPorts): ShardKeeper {
       sessions: ports.sessions,
       credentials: ports.credentials,
       inbound: new InboundRelay(observeInboundPublisher(ports.events)),
+      statuses: new StatusRelay(ports.events),
       logger,
     },
     {

@@ -86,6 +86,7 @@ describe('DispatchCommandHandler', () => {
       ...vault.storableUrl(url),
       enabled,
       secretCiphertext: vault.sealSigningSecret(secret),
+      events: ['message.received'],
     });
     if (announce) {
       await invalidations.publish(

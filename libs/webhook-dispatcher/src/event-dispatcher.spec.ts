@@ -96,6 +96,7 @@ describe('EventDispatcher', () => {
       ...vault.storableUrl(url),
       enabled,
       secretCiphertext: vault.sealSigningSecret(secret),
+      events: ['message.received'],
     });
     await invalidations.publish(
       ACCESS_INVALIDATION_TOPIC,

@@ -228,9 +228,10 @@ export class EventDispatcher {
     const { event } = queued;
     const payload = event.payload;
     if (await queued.recorded) return null;
-    const webhook = await this.directory.get(payload.customerId);
-    // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6).
-    if (!webhook || !webhook.enabled) return null;
+    // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6), nor does
+    // one that did not subscribe to the event's type.
+    const webhook = await this.directory.targetFor(payload.customerId, payload.event);
+    if (!webhook) return null;
     return this.posts.run(() =>
       this.poster.post({
         accountId: payload.customerId,

@@ -1,4 +1,4 @@
-import { ACCESS_INVALIDATION_TOPIC, decodeAccessInvalidation } from '@jumbe/contracts';
+import { ACCESS_INVALIDATION_TOPIC, decodeAccessInvalidation, isSubscribedTo } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
 import type { WebhookVault } from '@jumbe/domain';
 import type { WebhookLookup } from './ports/webhook-lookup';
@@ -10,6 +10,8 @@ export interface WebhookTarget {
   url: string;
   enabled: boolean;
   secret: string;
+  /** Event types it receives (`webhook.test` always goes). */
+  events: readonly string[];
 }
 
 type Cached = { target: WebhookTarget | null };
@@ -48,9 +50,19 @@ export class WebhookDirectory {
             url: this.vault.openUrl(stored),
             enabled: stored.enabled,
             secret: this.vault.openSigningSecret(stored.secretCiphertext),
+            events: stored.events,
           }
         : null;
     this.cache.set(accountId, { target });
     return target;
+  }
+
+  /**
+   * Where an event of type `event` goes: the account's webhook when it is enabled and subscribed
+   * to that type, else null (the event is not delivered and nothing is recorded).
+   */
+  async targetFor(accountId: string, event: string): Promise<WebhookTarget | null> {
+    const webhook = await this.get(accountId);
+    return webhook && webhook.enabled && isSubscribedTo(webhook.events, event) ? webhook : null;
   }
 }

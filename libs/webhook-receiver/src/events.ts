@@ -59,10 +59,101 @@ export interface MessageReceivedEvent extends WebhookEventBase {
   message: ReceivedMessage;
 }
 
+/** Who sent a reaction, a deletion or an edit: the same fields as in `message.received`. */
+export interface WebhookSender {
+  from: string | null;
+  /** The `to` of a reply: the direct conversation, or the group. */
+  replyTo: string | null;
+  phoneNumber: string | null;
+  chat: string | null;
+  participant: string | null;
+  rawFrom: string | null;
+  rawChat: string | null;
+  pushName: string | null;
+}
+
+/** A contact reacted to a message (opt-in: subscribe to `message.reaction`). */
+export interface MessageReactionEvent extends WebhookEventBase {
+  event: 'message.reaction';
+  reaction: WebhookReaction;
+}
+
+export interface WebhookReaction extends WebhookSender {
+  /** Network id of the reaction itself. */
+  id: string;
+  messageTimestamp: string;
+  /** The message reacted to. */
+  messageId: string;
+  /** `''` when the reaction was removed. */
+  emoji: string;
+}
+
+/** A contact deleted a message for everyone (opt-in: subscribe to `message.revoked`). */
+export interface MessageRevokedEvent extends WebhookEventBase {
+  event: 'message.revoked';
+  revoked: WebhookRevocation;
+}
+
+export interface WebhookRevocation extends WebhookSender {
+  id: string;
+  messageTimestamp: string;
+  /** The deleted message. */
+  messageId: string;
+}
+
+/** A contact edited a message (opt-in: subscribe to `message.edited`). */
+export interface MessageEditedEvent extends WebhookEventBase {
+  event: 'message.edited';
+  edited: WebhookEdit;
+}
+
+export interface WebhookEdit extends WebhookSender {
+  id: string;
+  messageTimestamp: string;
+  /** The edited message. */
+  messageId: string;
+  /** Its new text. */
+  text: string;
+}
+
+/** A status of a message sent through the API (opt-in: subscribe to `message.status`). */
+export interface MessageStatusEvent extends WebhookEventBase {
+  event: 'message.status';
+  message: {
+    /** The id the send returned (`key.id`). */
+    id: string;
+    /** The chat it was sent to (`key.remoteJid` of the send). */
+    to: string;
+    /** Each step once, however many devices report it. */
+    status: 'server_ack' | 'delivered' | 'read' | 'played' | 'failed';
+    /** When the network reported it (ISO 8601). */
+    at: string;
+  };
+}
+
+/** A session's state changed (opt-in: subscribe to `session.status`). Never carries a QR value. */
+export interface SessionStatusEvent extends WebhookEventBase {
+  event: 'session.status';
+  session: {
+    state: 'qr_ready' | 'pairing_code_ready' | 'connecting' | 'connected' | 'disconnected';
+    /** Digits only, while linked to a number. */
+    phoneNumber: string | null;
+    /** Why it is `disconnected` (`logged_out`, `qr_timeout`, …); null otherwise. */
+    reason: string | null;
+  };
+}
+
 export interface WebhookTestEvent extends WebhookEventBase {
   event: 'webhook.test';
   data: { message: string };
 }
 
 /** Every event Jumbe sends. */
-export type WebhookEvent = MessageReceivedEvent | WebhookTestEvent;
+export type WebhookEvent =
+  | MessageReceivedEvent
+  | MessageStatusEvent
+  | MessageReactionEvent
+  | MessageRevokedEvent
+  | MessageEditedEvent
+  | SessionStatusEvent
+  | WebhookTestEvent;

@@ -47,6 +47,7 @@ export class DriverHarness {
       {
         onLink: (event) => links.push(event),
         onInbound: async (message) => void inbound.push(message),
+        onMessageStatus: () => undefined,
       },
       { linked, token: 1 },
     );

@@ -47,7 +47,11 @@ describe("the product's WhatsApp driver against the emulator's noise handshake",
     sessions.push(
       await driver.open(
         ref,
-        { onLink: (e) => links.push(e), onInbound: () => Promise.resolve() },
+        {
+          onLink: (e) => links.push(e),
+          onInbound: () => Promise.resolve(),
+          onMessageStatus: () => undefined,
+        },
         { linked: false, token: 1 },
       ),
     );

@@ -3,6 +3,7 @@ import {
   outboxEntrySchema,
   pairingCodeResultSchema,
   qrSchema,
+  sandboxStatusResultSchema,
   sentMessageSchema,
   sessionSchema,
 } from '../http/schemas/responses';
@@ -29,6 +30,7 @@ export const COMMAND_RESULT_SCHEMAS = {
   'sandbox.inbound': z.object({ id: z.string() }),
   'sandbox.outbox': z.array(outboxEntrySchema),
   'sandbox.disconnect': sessionSchema,
+  'sandbox.status': sandboxStatusResultSchema,
 } satisfies Record<SessionCommandType, z.ZodType>;
 
 export type CommandResult<T extends SessionCommandType> = z.output<(typeof COMMAND_RESULT_SCHEMAS)[T]>;

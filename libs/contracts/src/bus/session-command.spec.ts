@@ -32,6 +32,7 @@ const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
   'sandbox.inbound': { ...ref, type: 'sandbox.inbound', contact: { from: PHONE, text: 'hi' } },
   'sandbox.outbox': { ...ref, type: 'sandbox.outbox', limit: 50 },
   'sandbox.disconnect': { ...ref, type: 'sandbox.disconnect', reason: 'network' },
+  'sandbox.status': { ...ref, type: 'sandbox.status', messageId: '3EB0ABC', status: 'read' },
 };
 const ALL = Object.entries(COMMANDS) as [SessionCommandType, Record<string, unknown>][];
 
@@ -198,6 +199,7 @@ describe('command result schemas', () => {
       { id: 'O1', to: PHONE, type: 'text', content: { text: 'hi' }, createdAt: '2026-01-02T03:04:05.678Z' },
     ],
     'sandbox.disconnect': { ...session, connected: false, state: 'disconnected', reason: 'network' },
+    'sandbox.status': { messageId: '3EB0ABC', to: `${PHONE}@s.whatsapp.net`, status: 'read' },
   };
 
   it('has a result schema for every command type', () => {

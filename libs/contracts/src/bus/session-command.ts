@@ -15,7 +15,7 @@ import {
   uniqueActionIds,
 } from '../http/schemas/messages';
 import { PRESENCE_STATES } from '../http/schemas/chats';
-import { sandboxDisconnectSchema, sandboxInboundSchema } from '../http/schemas/sandbox';
+import { sandboxDisconnectSchema, sandboxInboundSchema, sandboxStatusSchema } from '../http/schemas/sandbox';
 
 /**
  * Commands the gateway sends to the worker that owns a session (request/reply on the shard's
@@ -72,6 +72,12 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
     ...ref,
     type: z.literal('sandbox.disconnect'),
     reason: sandboxDisconnectSchema.shape.reason,
+  }),
+  z.object({
+    ...ref,
+    type: z.literal('sandbox.status'),
+    messageId: sandboxStatusSchema.shape.messageId,
+    status: sandboxStatusSchema.shape.status,
   }),
 ]);
 

@@ -26,3 +26,11 @@ export function shardEventFilter(shard: number): string {
 export function inboundEventId(accountId: string, sessionId: string, messageId: string): string {
   return `${accountId}:${sessionId}:${messageId}`;
 }
+
+/**
+ * The de-duplication id of an event a session produced that is not a received message (a state
+ * change, a sent message's status): stable for the same fact, so a retried publish is stored once.
+ */
+export function sessionEventId(accountId: string, sessionId: string, event: string, fact: string): string {
+  return `${accountId}:${sessionId}:${event}:${fact}`;
+}

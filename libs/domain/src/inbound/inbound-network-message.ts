@@ -21,7 +21,21 @@ export interface InboundNetworkMessage {
   media: InboundMedia | null;
   /** When the network says the message was sent. */
   timestamp: Date;
+  /**
+   * Set when the message changes an earlier one instead of saying something: a reaction to it,
+   * its deletion for everyone, or a new text for it. Such a message is never `message.received`.
+   */
+  change?: InboundChange;
 }
+
+/** How a received message changes an earlier message of the chat (`messageId`). */
+export type InboundChange =
+  /** An emoji on the message; `''` takes the sender's reaction away. */
+  | { kind: 'reaction'; messageId: string; emoji: string }
+  /** The sender deleted the message for everyone. */
+  | { kind: 'revoke'; messageId: string }
+  /** The sender edited the message's text (or caption). */
+  | { kind: 'edit'; messageId: string; text: string };
 
 /** A selected quick reply, list row or flow answer. */
 export interface InboundInteraction {

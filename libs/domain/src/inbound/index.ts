@@ -2,3 +2,4 @@
 export * from './inbound-network-message';
 export * from './message-received-event';
 export * from './normalise-inbound';
+export * from './inbound-sender';

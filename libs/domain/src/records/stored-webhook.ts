@@ -9,5 +9,7 @@ export interface StoredWebhook {
   urlCiphertext: string | null;
   enabled: boolean;
   secretCiphertext: string | null;
+  /** Event types it receives (`webhook.test` always goes). */
+  events: string[];
   updatedAt: Date;
 }

@@ -3,6 +3,7 @@ import {
   sandboxInboundSchema,
   sandboxOutboxQuerySchema,
   sandboxScanSchema,
+  sandboxStatusSchema,
 } from '@jumbe/contracts';
 import { Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { z } from 'zod';
@@ -94,5 +95,19 @@ export class SandboxController {
           : 'Phone unlinked the session',
       data,
     };
+  }
+
+  @Post('status')
+  @HttpCode(200)
+  async status(
+    @Customer() customer: CustomerContext,
+    @ValidBody(sandboxStatusSchema) body: z.output<typeof sandboxStatusSchema>,
+  ) {
+    const data = await this.commands.send({
+      type: 'sandbox.status',
+      accountId: customer.access.accountId,
+      ...body,
+    });
+    return { message: `Message marked ${body.status}`, data };
   }
 }

@@ -1,6 +1,7 @@
 import {
   ACCESS_INVALIDATION_TOPIC,
   ApiError,
+  DEFAULT_WEBHOOK_EVENTS,
   deliveryView,
   encodeAccessInvalidation,
   type UpdateWebhookInput,
@@ -18,7 +19,7 @@ import { WebhookStore } from '../ports/webhook-store';
 /** GET /webhook lists this many deliveries (spec "Limits"). */
 const LISTED_DELIVERIES = 20;
 
-const UNCONFIGURED = { url: null, enabled: false, hasSecret: false };
+const UNCONFIGURED = { url: null, enabled: false, hasSecret: false, events: [...DEFAULT_WEBHOOK_EVENTS] };
 
 /**
  * The account's webhook configuration (CONTRACT §6): one destination, one secret that is shown
@@ -50,6 +51,7 @@ export class WebhookSettings {
           url: maskWebhookUrl(webhook.url),
           enabled: webhook.enabled,
           hasSecret: webhook.secretCiphertext !== null,
+          events: webhook.events,
         }
       : UNCONFIGURED;
     return { ...config, deliveries: deliveries.map(deliveryView) };
@@ -66,6 +68,7 @@ export class WebhookSettings {
     }
     const secret = !existing?.secretCiphertext || input.rotateSecret ? generateWebhookSecret() : null;
     const enabled = input.enabled ?? existing?.enabled ?? true;
+    const events = input.events ?? existing?.events ?? [...DEFAULT_WEBHOOK_EVENTS];
     await orUnavailable('database', () =>
       this.webhooks.save({
         accountId,
@@ -74,10 +77,11 @@ export class WebhookSettings {
         secretCiphertext: secret
           ? this.vault.sealSigningSecret(secret)
           : (existing?.secretCiphertext ?? null),
+        events,
       }),
     );
     await this.announce(accountId);
-    const data = { url: maskWebhookUrl(url), enabled, hasSecret: true };
+    const data = { url: maskWebhookUrl(url), enabled, hasSecret: true, events };
     return secret
       ? { message: 'Webhook saved. Store the secret now: it is shown only this once.', data, secret }
       : { message: 'Webhook saved', data };

@@ -1,4 +1,9 @@
-import { USER_DOMAIN, type InboundMediaType, type InboundNetworkMessage } from '@jumbe/domain';
+import {
+  type InboundChange,
+  type InboundMediaType,
+  type InboundNetworkMessage,
+  USER_DOMAIN,
+} from '@jumbe/domain';
 import { lidUserFor, newInboundMessageId } from './sandbox-ids';
 
 /** What a simulated contact sends (CONTRACT §9, `POST /sandbox/inbound` without `sessionId`). */
@@ -19,6 +24,10 @@ export interface SandboxContactMessage {
     seconds?: number | null;
   } | null;
   interaction?: { type: string; id?: string | null; label?: string | null } | null;
+  /** Instead of saying something, the message changes an earlier one (at most one of these). */
+  reaction?: { messageId: string; emoji: string } | null;
+  revoke?: { messageId: string } | null;
+  edit?: { messageId: string; text: string } | null;
 }
 
 // A real network always reports a MIME type; these are what phones send by default.
@@ -69,6 +78,12 @@ export function contactMessageToInbound(input: SandboxContactMessage, now: Date)
     text = input.text ?? media.caption ?? '';
   }
 
+  const change = changeOf(input);
+  if (change) {
+    type = change.kind === 'reaction' ? 'reactionMessage' : 'protocolMessage';
+    text = '';
+  }
+
   return {
     id: newInboundMessageId(),
     chat,
@@ -78,11 +93,20 @@ export function contactMessageToInbound(input: SandboxContactMessage, now: Date)
     pushName: input.pushName ?? null,
     type,
     text,
-    interaction,
-    media,
+    interaction: change ? null : interaction,
+    media: change ? null : media,
     // The network's clock has whole seconds.
     timestamp: new Date(Math.floor(now.getTime() / 1000) * 1000),
+    ...(change ? { change } : {}),
   };
+}
+
+/** What the message changes, as WhatsApp carries it: a reaction, or a protocol message (revoke, edit). */
+function changeOf(input: SandboxContactMessage): InboundChange | null {
+  if (input.reaction) return { kind: 'reaction', ...input.reaction };
+  if (input.revoke) return { kind: 'revoke', messageId: input.revoke.messageId };
+  if (input.edit) return { kind: 'edit', ...input.edit };
+  return null;
 }
 
 function groupJid(id: string): string {

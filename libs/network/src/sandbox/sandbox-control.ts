@@ -1,4 +1,5 @@
 import { isValidPhoneNumber } from '@jumbe/domain';
+import type { SentMessageStatus } from '../message-status-report';
 import { NetworkSendError } from '../network-send-error';
 import { NotReadyError } from '../not-ready-error';
 import type { SessionRef } from '../session-ref';
@@ -51,6 +52,27 @@ export class SandboxControl {
     const inbound = contactMessageToInbound(message, this.now());
     await session.receive(inbound);
     return { id: inbound.id };
+  }
+
+  /**
+   * The recipient's phone marks a message the session sent (still in its outbox) as delivered,
+   * read, played, or the network reports it failed: the session reports that status. Null when
+   * the session sent no such message. NetworkSendError('session_not_connected') when no
+   * connection of the session is open here.
+   */
+  async markStatus(
+    ref: SessionRef,
+    messageId: string,
+    status: SentMessageStatus,
+  ): Promise<{ messageId: string; to: string; status: SentMessageStatus } | null> {
+    const session = this.liveSession(ref);
+    if (!session) throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    const sent = (await this.store.outbox(ref, SANDBOX_OUTBOX_CAPACITY)).find(
+      (entry) => entry.id === messageId,
+    );
+    if (!sent) return null;
+    session.reportStatus({ messageId, to: sent.to, status, at: this.now() });
+    return { messageId, to: sent.to, status };
   }
 
   /** What the network received from the session, newest first. */

@@ -266,6 +266,29 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       expect(await network.control().outbox(ref, 1)).toHaveLength(1);
     });
 
+    it('report server_ack at once, and what the control marks for a message the session sent', async () => {
+      const network = driver();
+      const { session, ref, events } = await connected(network);
+      const to = '254700000001@s.whatsapp.net';
+      const sent = await session.send({ kind: 'text', to, text: 'Habari' });
+      expect(events.statuses).toEqual([
+        { messageId: sent.id, to, status: 'server_ack', at: expect.any(Date) },
+      ]);
+
+      expect(await network.control().markStatus(ref, sent.id, 'read')).toEqual({
+        messageId: sent.id,
+        to,
+        status: 'read',
+      });
+      expect(events.statuses[1]).toEqual({ messageId: sent.id, to, status: 'read', at: expect.any(Date) });
+      // Another session's message, or none at all, is not this session's to mark.
+      expect(await network.control().markStatus(ref, '3EB0FFFFFFFFFFFFFFFF', 'read')).toBeNull();
+      const other = await connected(network);
+      expect(await network.control().markStatus(other.ref, sent.id, 'delivered')).toBeNull();
+      expect(events.statuses).toHaveLength(2);
+      expect(other.events.statuses).toEqual([]);
+    });
+
     it('fail with session_not_connected while the session waits for a login', async () => {
       const network = driver();
       const { session, events } = await open(network, freshRef(), false);

@@ -1,6 +1,7 @@
 import { changeRefusal, isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
+import type { MessageStatusReport } from '../message-status-report';
 import { NetworkSendError } from '../network-send-error';
 import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
@@ -216,6 +217,15 @@ export class SandboxSession implements NetworkSession {
     void this.redelivery.kick();
   }
 
+  /** The recipient's phone (or the network) reports what happened to a message the session sent. */
+  reportStatus(report: MessageStatusReport): void {
+    try {
+      this.events.onMessageStatus(report);
+    } catch (error) {
+      this.settings.logger(`sandbox: onMessageStatus of ${this.describe()} threw`, error);
+    }
+  }
+
   /** The network drops the connection; the device reconnects by itself shortly after. */
   dropNetwork(): void {
     this.requireLinked();
@@ -271,6 +281,8 @@ export class SandboxSession implements NetworkSession {
         `the sandbox network did not take the message: ${messageOf(error)}`,
       );
     }
+    // The network took it: the first status of every sent message, as WhatsApp's server ack.
+    this.reportStatus({ messageId: id, to, status: 'server_ack', at: new Date() });
     return { remoteJid: to, fromMe: true, id };
   }
 

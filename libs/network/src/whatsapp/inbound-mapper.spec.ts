@@ -1,5 +1,5 @@
 import { normaliseInbound } from '@jumbe/domain';
-import { proto, type WAMessage } from '@whiskeysockets/baileys';
+import { generateWAMessageContent, proto, type WAMessage } from '@whiskeysockets/baileys';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 
 const CONTACT = '255700000009@s.whatsapp.net';
@@ -352,14 +352,64 @@ describe('toInboundMessage: fixtures in the shapes Baileys emits', () => {
         }),
       ],
       [
-        'protocol messages (revoke)',
-        received({ message: { protocolMessage: { type: 0, key: { id: 'X' } } } }),
+        'other protocol messages (disappearing-messages setting)',
+        received({ message: { protocolMessage: { type: 3, ephemeralExpiration: 86_400 } } }),
       ],
-      ['reactions', received({ message: { reactionMessage: { key: { id: 'X' }, text: '👍' } } })],
+      ['a reaction to no message', received({ message: { reactionMessage: { text: '👍' } } })],
       ['key distribution only', received({ message: { senderKeyDistributionMessage: { groupId: GROUP } } })],
       ['stubs without content', received({ messageStubType: 2 })],
     ])('%s', (_what, raw) => {
       expect(map(raw)).toBeNull();
     });
+  });
+});
+
+describe("toInboundMessage: reactions, deletions and edits, as a sender's Baileys builds them", () => {
+  const TARGET = { remoteJid: CONTACT, fromMe: true, id: '3EB0SENTBYUS00000001' };
+  /** The content a contact's client sends for `content` (Baileys' own generator). */
+  const sentAs = (content: Parameters<typeof generateWAMessageContent>[0]) =>
+    generateWAMessageContent(content, { upload: async () => ({}) as never } as never);
+
+  it('maps a reaction to a change with the emoji and the reacted message id, never a received message', async () => {
+    const raw = received({
+      key: { id: '3A0000000000000000R1' },
+      message: await sentAs({ react: { key: TARGET, text: '❤️' } }),
+    });
+    expect(map(raw)).toMatchObject({
+      id: '3A0000000000000000R1',
+      chat: CONTACT,
+      pushName: 'Amina',
+      type: 'reactionMessage',
+      change: { kind: 'reaction', messageId: TARGET.id, emoji: '❤️' },
+    });
+    expect(normaliseInbound('acc', 'default', map(raw)!, new Date())).toBeNull();
+    const removed = received({ message: await sentAs({ react: { key: TARGET, text: '' } }) });
+    expect(map(removed)?.change).toEqual({ kind: 'reaction', messageId: TARGET.id, emoji: '' });
+  });
+
+  it('maps a delete-for-everyone to a revoke of the message', async () => {
+    const raw = received({
+      key: { participant: '255700000001@s.whatsapp.net', remoteJid: GROUP },
+      message: await sentAs({ delete: { remoteJid: GROUP, fromMe: false, id: '3A00000000000000DEL1' } }),
+    });
+    expect(map(raw)).toMatchObject({
+      chat: GROUP,
+      participant: '255700000001@s.whatsapp.net',
+      type: 'protocolMessage',
+      change: { kind: 'revoke', messageId: '3A00000000000000DEL1' },
+    });
+  });
+
+  it('maps an edit to its new text, bare or wrapped in editedMessage as clients send it', async () => {
+    const content = await sentAs({
+      text: 'Habari, corrected',
+      edit: { ...TARGET, fromMe: false, id: '3A0000000000000EDIT1' },
+    });
+    const change = { kind: 'edit', messageId: '3A0000000000000EDIT1', text: 'Habari, corrected' };
+    expect(map(received({ message: content }))?.change).toEqual(change);
+    expect(map(received({ message: { editedMessage: { message: content } } }))?.change).toEqual(change);
+    const caption = await sentAs({ text: 'x', edit: TARGET });
+    caption.protocolMessage!.editedMessage = { imageMessage: { caption: 'new caption' } };
+    expect(map(received({ message: caption }))?.change).toMatchObject({ kind: 'edit', text: 'new caption' });
   });
 });

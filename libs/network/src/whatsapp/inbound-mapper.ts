@@ -1,4 +1,5 @@
 import type {
+  InboundChange,
   InboundInteraction,
   InboundMedia,
   InboundMediaType,
@@ -9,15 +10,16 @@ import {
   jidDecode,
   jidNormalizedUser,
   normalizeMessageContent,
-  type proto,
+  proto,
   type WAMessage,
 } from '@whiskeysockets/baileys';
 
 const STATUS_BROADCAST = 'status@broadcast';
 
 /**
- * Content types that carry no user message: key distribution, edits/deletes (protocol messages),
- * reactions, poll votes, pins. They are never forwarded.
+ * Content types that carry no user message: key distribution, protocol messages, reactions, poll
+ * votes, pins. They are never `message.received`; reactions, deletions and edits become changes
+ * (changeOf) instead.
  */
 const PROTOCOL_ONLY = new Set<string>([
   'protocolMessage',
@@ -94,12 +96,10 @@ export function toInboundMessage(
   if (!chat || !key.id || key.fromMe || chat === STATUS_BROADCAST) return null;
   const content = normalizeMessageContent(message.message);
   const type = content ? getContentType(content) : undefined;
-  if (!content || !type || PROTOCOL_ONLY.has(type)) return null;
+  if (!content || !type) return null;
 
   const inGroup = chat.endsWith('@g.us');
-  const media = mediaOf(type, content);
-  const interaction = interactionOf(content);
-  return {
+  const sender = {
     id: key.id,
     chat,
     participant: inGroup ? (key.participant ?? message.participant ?? null) : null,
@@ -107,11 +107,43 @@ export function toInboundMessage(
     fromMe: false,
     pushName: message.pushName ?? null,
     type,
+    timestamp: timestampOf(message.messageTimestamp),
+  };
+  if (PROTOCOL_ONLY.has(type)) {
+    const change = changeOf(content);
+    return change ? { ...sender, text: '', interaction: null, media: null, change } : null;
+  }
+  const media = mediaOf(type, content);
+  const interaction = interactionOf(content);
+  return {
+    ...sender,
     text: interaction ? (interaction.id ?? interaction.label ?? '') : textOf(content, media),
     interaction,
     media,
-    timestamp: timestampOf(message.messageTimestamp),
   };
+}
+
+/**
+ * A reaction (an empty `text` removes it), a delete-for-everyone (`protocolMessage` REVOKE) or an
+ * edit (`protocolMessage` MESSAGE_EDIT, which Baileys has already unwrapped from `editedMessage`),
+ * with the id of the message it is about; null for every other protocol-only content.
+ */
+function changeOf(content: proto.IMessage): InboundChange | null {
+  const reaction = content.reactionMessage;
+  if (reaction) {
+    const messageId = reaction.key?.id;
+    return messageId ? { kind: 'reaction', messageId, emoji: reaction.text ?? '' } : null;
+  }
+  const protocol = content.protocolMessage;
+  const messageId = protocol?.key?.id;
+  if (!protocol || !messageId) return null;
+  if (protocol.type === proto.Message.ProtocolMessage.Type.REVOKE) return { kind: 'revoke', messageId };
+  if (protocol.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT) {
+    const edited = normalizeMessageContent(protocol.editedMessage);
+    const text = edited ? textOf(edited, mediaOf(getContentType(edited) ?? '', edited)) : '';
+    return { kind: 'edit', messageId, text };
+  }
+  return null;
 }
 
 function textOf(content: proto.IMessage, media: InboundMedia | null): string {

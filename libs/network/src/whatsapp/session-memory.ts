@@ -13,6 +13,11 @@ export class SessionMemory {
   readonly delivered = new LRUCache<string, true>({ max: 5_000 });
   /** Recently sent messages, so a recipient's retry request can be served (`getMessage`). */
   readonly sent = new BoundedCache({ max: 256, ttlMs: 24 * HOUR });
+  /**
+   * Where each message sent through the API went (id → `key.remoteJid`): its statuses are
+   * reported, those of messages sent from the phone are not. Older sends are found in the archive.
+   */
+  readonly sentTo = new LRUCache<string, string>({ max: 10_000, ttl: 7 * 24 * HOUR });
   /** Baileys' retry counters: one cache for the session's life, so reconnects do not reset them. */
   readonly retryCounters = new BoundedCache({ max: 1_000, ttlMs: HOUR });
   readonly userDevices = new BoundedCache({ max: 2_000, ttlMs: 5 * 60 * 1000 });

@@ -377,6 +377,27 @@ describe('WhatsAppNetworkDriver: sends', () => {
     expect(key).toEqual({ remoteJid: '255700000001@s.whatsapp.net', fromMe: true, id: sent?.message.key.id });
   });
 
+  it('reports the statuses of messages it sent, not of those sent from the phone', async () => {
+    const { session, socket, events } = await connectedSession();
+    const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'Habari' });
+    const receipt = (id: string, status: number) => ({
+      key: { remoteJid: '255700000001@s.whatsapp.net', id, fromMe: true },
+      update: { status, messageTimestamp: 1_767_225_600 },
+    });
+    socket.emit('messages.update', [receipt('FROM-THE-PHONE', 3), receipt(key.id, 3)]);
+    socket.emit('message-receipt.update', [
+      {
+        key: { remoteJid: '255700000001@s.whatsapp.net', id: key.id, fromMe: true },
+        receipt: { userJid: '255700000001@s.whatsapp.net', readTimestamp: 1_767_225_601 },
+      },
+    ]);
+    await events.until(() => events.statuses.length === 2, 'two statuses');
+    expect(events.statuses).toEqual([
+      { messageId: key.id, to: key.remoteJid, status: 'delivered', at: new Date('2026-01-01T00:00:00Z') },
+      { messageId: key.id, to: key.remoteJid, status: 'read', at: new Date('2026-01-01T00:00:01Z') },
+    ]);
+  });
+
   it('serves a recipient’s retry request for a sent message through getMessage', async () => {
     const { session, socket } = await connectedSession();
     const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'again?' });

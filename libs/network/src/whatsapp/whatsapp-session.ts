@@ -40,6 +40,7 @@ import type { SessionRef } from '../session-ref';
 import { backoffDelay } from './backoff';
 import { decideAfterClose, isRefusal, WA_STATUS } from './disconnect-policy';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
+import { type OwnMessageStatus, statusOfAck, statusOfReceipt, statusOfUpdate } from './status-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { fetchMedia, mediaMessageContent } from './media-content';
 import type { PostgresAuthState } from './postgres-auth-state';
@@ -378,6 +379,17 @@ export class WhatsAppSession implements NetworkSession {
       if (this.socket !== socket || (type !== 'notify' && type !== 'append')) return;
       void this.receive(socket, messages);
     });
+    socket.ev.on('messages.update', (updates) => {
+      if (this.socket !== socket) return;
+      for (const update of updates) void this.reportStatus(statusOfUpdate(update, new Date()));
+    });
+    socket.ev.on('message-receipt.update', (receipts) => {
+      if (this.socket !== socket) return;
+      for (const receipt of receipts) void this.reportStatus(statusOfReceipt(receipt, new Date()));
+    });
+    socket.ws?.on('CB:ack,class:message', (node) => {
+      if (this.socket === socket) void this.reportStatus(statusOfAck(node, new Date()));
+    });
   }
 
   /**
@@ -617,7 +629,27 @@ export class WhatsAppSession implements NetworkSession {
     const id = sent?.key.id;
     if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
     await this.context.sent.remember(id, sent?.message);
-    return { remoteJid: sent?.key.remoteJid ?? to, fromMe: true, id };
+    const remoteJid = sent?.key.remoteJid ?? to;
+    this.context.memory.sentTo.set(id, remoteJid);
+    return { remoteJid, fromMe: true, id };
+  }
+
+  // ── Statuses of sent messages ──
+
+  /**
+   * Reports a status of a message sent through the API (remembered in memory, or kept in the
+   * archive from before a restart); statuses of messages sent from the phone are not reported.
+   */
+  private async reportStatus(own: OwnMessageStatus | null): Promise<void> {
+    if (own === null) return;
+    try {
+      const remembered = this.context.memory.sentTo.get(own.messageId);
+      const to = remembered ?? ((await this.context.sent.find(own.messageId)) ? own.chat : undefined);
+      if (to === undefined) return;
+      this.context.events.onMessageStatus({ messageId: own.messageId, to, status: own.status, at: own.at });
+    } catch (error) {
+      this.context.logger.warn({ err: error, messageId: own.messageId }, 'message status not reported');
+    }
   }
 
   // ── Inbound ──

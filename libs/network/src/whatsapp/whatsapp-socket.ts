@@ -21,6 +21,11 @@ export interface WhatsAppSocket {
     /** Emits what Baileys buffers (it buffers events while it processes offline notifications). */
     flush?(): boolean;
   };
+  /**
+   * The raw connection: the driver listens for the server's acks of sent messages
+   * (`CB:ack,class:message`), which Baileys turns into no event unless they carry an error.
+   */
+  readonly ws?: { on(event: 'CB:ack,class:message', listener: (node: BinaryNode) => void): unknown };
   /** Set once logged in: `me` with `id` `<digits>:<device>@s.whatsapp.net` (and `lid`). */
   readonly user?: Contact | undefined;
   readonly signalRepository: {

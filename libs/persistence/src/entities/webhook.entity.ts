@@ -27,6 +27,10 @@ export class WebhookEntity {
   @Column({ name: 'secret_ciphertext', type: 'text', nullable: true })
   secretCiphertext!: string | null;
 
+  /** Event types delivered; the spec's default until the account chooses (`webhook.test` always goes). */
+  @Column({ type: 'text', array: true, default: () => `'{message.received}'` })
+  events!: string[];
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

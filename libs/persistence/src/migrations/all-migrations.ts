@@ -6,6 +6,7 @@ import { UsageDaily1764300000000 } from './1764300000000-usage-daily';
 import { DeliveryRequestId1764400000000 } from './1764400000000-delivery-request-id';
 import { WebhookUrlCiphertext1764410000000 } from './1764410000000-webhook-url-ciphertext';
 import { DeploymentSettings1764420000000 } from './1764420000000-deployment-settings';
+import { WebhookEvents1764600000000 } from './1764600000000-webhook-events';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -21,4 +22,5 @@ export const ALL_MIGRATIONS = [
   DeliveryRequestId1764400000000,
   WebhookUrlCiphertext1764410000000,
   DeploymentSettings1764420000000,
+  WebhookEvents1764600000000,
 ];

@@ -28,6 +28,7 @@ describe('WebhookRepository', () => {
       urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'v1:cipher',
+      events: ['message.received', 'session.status'],
     });
     expect(await webhooks.find(account)).toEqual({
       accountId: account,
@@ -35,6 +36,7 @@ describe('WebhookRepository', () => {
       urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'v1:cipher',
+      events: ['message.received', 'session.status'],
       updatedAt: expect.any(Date),
     });
   });
@@ -47,6 +49,7 @@ describe('WebhookRepository', () => {
       urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'one',
+      events: ['message.received'],
     });
     const first = await webhooks.find(account);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -56,10 +59,16 @@ describe('WebhookRepository', () => {
       urlCiphertext: null,
       enabled: false,
       secretCiphertext: null,
+      events: [],
     });
 
     const second = await webhooks.find(account);
-    expect(second).toMatchObject({ url: 'https://b.test/', enabled: false, secretCiphertext: null });
+    expect(second).toMatchObject({
+      url: 'https://b.test/',
+      enabled: false,
+      secretCiphertext: null,
+      events: [],
+    });
     expect(second!.updatedAt.getTime()).toBeGreaterThan(first!.updatedAt.getTime());
     const [{ count }] = (await db.dataSource.query(
       `SELECT count(*)::int AS count FROM webhooks WHERE account_id = $1`,
@@ -77,6 +86,7 @@ describe('WebhookRepository', () => {
       urlCiphertext: null,
       enabled: true,
       secretCiphertext: 'a',
+      events: ['message.received'],
     });
     expect(await webhooks.find(bob)).toBeNull();
     await webhooks.delete(bob);
@@ -91,6 +101,7 @@ describe('WebhookRepository', () => {
       urlCiphertext: null,
       enabled: true,
       secretCiphertext: null,
+      events: [],
     });
     await webhooks.delete(account);
     expect(await webhooks.find(account)).toBeNull();
@@ -106,6 +117,7 @@ describe('WebhookRepository', () => {
       urlCiphertext: null,
       enabled: true,
       secretCiphertext: null,
+      events: [],
     });
     await db.dataSource.query(`DELETE FROM accounts WHERE id = $1`, [account]);
     expect(await webhooks.find(account)).toBeNull();
@@ -121,6 +133,7 @@ describe('WebhookRepository', () => {
       ...vault.storableUrl(full),
       enabled: true,
       secretCiphertext: null,
+      events: ['message.received'],
     });
 
     const [row] = (await db.dataSource.query(`SELECT * FROM webhooks WHERE account_id = $1`, [account])) as [

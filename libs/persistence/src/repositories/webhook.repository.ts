@@ -10,7 +10,7 @@ export class WebhookRepository {
   async find(accountId: string): Promise<StoredWebhook | null> {
     if (!isUuid(accountId)) return null;
     const [row] = (await this.dataSource.query(
-      `SELECT account_id, url, url_ciphertext, enabled, secret_ciphertext, updated_at FROM webhooks WHERE account_id = $1`,
+      `SELECT account_id, url, url_ciphertext, enabled, secret_ciphertext, events, updated_at FROM webhooks WHERE account_id = $1`,
       [accountId],
     )) as {
       account_id: string;
@@ -18,6 +18,7 @@ export class WebhookRepository {
       url_ciphertext: string | null;
       enabled: boolean;
       secret_ciphertext: string | null;
+      events: string[];
       updated_at: Date;
     }[];
     return row
@@ -27,6 +28,7 @@ export class WebhookRepository {
           urlCiphertext: row.url_ciphertext,
           enabled: row.enabled,
           secretCiphertext: row.secret_ciphertext,
+          events: row.events,
           updatedAt: row.updated_at,
         }
       : null;
@@ -34,11 +36,18 @@ export class WebhookRepository {
 
   async save(webhook: Omit<StoredWebhook, 'updatedAt'>): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO webhooks (account_id, url, url_ciphertext, enabled, secret_ciphertext, updated_at)
-       VALUES ($1, $2, $3, $4, $5, now())
+      `INSERT INTO webhooks (account_id, url, url_ciphertext, enabled, secret_ciphertext, events, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (account_id) DO UPDATE
-         SET url = $2, url_ciphertext = $3, enabled = $4, secret_ciphertext = $5, updated_at = now()`,
-      [webhook.accountId, webhook.url, webhook.urlCiphertext, webhook.enabled, webhook.secretCiphertext],
+         SET url = $2, url_ciphertext = $3, enabled = $4, secret_ciphertext = $5, events = $6, updated_at = now()`,
+      [
+        webhook.accountId,
+        webhook.url,
+        webhook.urlCiphertext,
+        webhook.enabled,
+        webhook.secretCiphertext,
+        webhook.events,
+      ],
     );
   }
 

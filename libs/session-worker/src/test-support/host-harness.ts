@@ -4,6 +4,7 @@ import { NetworkCredentialStore, SessionRepository } from '@jumbe/persistence';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { InboundRelay } from '../inbound-relay';
+import { StatusRelay } from '../status-relay';
 import { SessionHost } from '../session-host';
 import { RecordingPublisher } from './recording-publisher';
 
@@ -24,6 +25,7 @@ export function startTestWorker(dataSource: DataSource, store: SandboxStore): Te
     sessions: new SessionRepository(dataSource),
     credentials: new NetworkCredentialStore(dataSource),
     inbound: new InboundRelay(publisher),
+    statuses: new StatusRelay(publisher),
     logger: pino({ level: 'silent' }),
   });
   const adopted = new Set<number>();

@@ -1,6 +1,7 @@
 import { type MessageReceivedEvent, normaliseInbound } from '@jumbe/domain';
 import type { z } from 'zod';
 import { messageReceivedEventSchema } from './message-received.event';
+import { sessionStatusEvent } from './session-status.event';
 import { streamEventSchema, WEBHOOK_EVENT_SCHEMAS } from './webhook-events';
 import { webhookTestEvent, webhookTestEventSchema } from './webhook-test.event';
 
@@ -44,6 +45,33 @@ describe('webhook event schemas', () => {
     const event = webhookTestEvent('acc', new Date('2030-01-01T00:00:00Z'));
     expect(webhookTestEventSchema.parse(event)).toEqual(event);
     expect(streamEventSchema.parse(event)).toEqual(event);
+  });
+
+  it('accept the session.status event the worker builds, and report no state before the network spoke', () => {
+    const at = new Date('2030-01-01T00:00:00Z');
+    const ended = sessionStatusEvent(
+      'acc',
+      'main',
+      { state: 'disconnected', phoneNumber: null, reason: 'logged_out' },
+      at,
+    );
+    expect(streamEventSchema.parse(ended)).toEqual({
+      event: 'session.status',
+      timestamp: '2030-01-01T00:00:00.000Z',
+      customerId: 'acc',
+      sessionId: 'main',
+      session: { state: 'disconnected', phoneNumber: null, reason: 'logged_out' },
+    });
+    const linked = sessionStatusEvent(
+      'acc',
+      'main',
+      { state: 'connected', phoneNumber: '2547', reason: null },
+      at,
+    );
+    expect(streamEventSchema.parse(linked)).toEqual(linked);
+    expect(
+      sessionStatusEvent('acc', 'main', { state: 'starting', phoneNumber: null, reason: null }, at),
+    ).toBeNull();
   });
 
   it('refuse a body that is not one of them', () => {

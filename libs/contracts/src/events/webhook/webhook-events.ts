@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { deliveryIdField } from './event-envelope';
 import { messageReceivedEventSchema } from './message-received.event';
+import { messageEditedEventSchema } from './message-edited.event';
+import { messageReactionEventSchema } from './message-reaction.event';
+import { messageRevokedEventSchema } from './message-revoked.event';
+import { messageStatusEventSchema } from './message-status.event';
+import { sessionStatusEventSchema } from './session-status.event';
 import { webhookTestEventSchema } from './webhook-test.event';
 
 /**
@@ -12,6 +17,11 @@ import { webhookTestEventSchema } from './webhook-test.event';
  */
 export const WEBHOOK_EVENT_SCHEMAS = {
   'message.received': messageReceivedEventSchema,
+  'message.status': messageStatusEventSchema,
+  'message.reaction': messageReactionEventSchema,
+  'message.revoked': messageRevokedEventSchema,
+  'message.edited': messageEditedEventSchema,
+  'session.status': sessionStatusEventSchema,
   'webhook.test': webhookTestEventSchema,
 } as const;
 
@@ -20,6 +30,11 @@ export type WebhookEventName = keyof typeof WEBHOOK_EVENT_SCHEMAS;
 /** Any event as it travels on the event stream (before the dispatcher adds its delivery id). */
 export const streamEventSchema = z.discriminatedUnion('event', [
   messageReceivedEventSchema,
+  messageStatusEventSchema,
+  messageReactionEventSchema,
+  messageRevokedEventSchema,
+  messageEditedEventSchema,
+  sessionStatusEventSchema,
   webhookTestEventSchema,
 ]);
 export type StreamEvent = z.output<typeof streamEventSchema>;

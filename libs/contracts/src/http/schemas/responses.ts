@@ -72,6 +72,8 @@ export const webhookConfigSchema = z.object({
   url: z.string().nullable().describe('The destination, its query and fragment masked (`?token=****`).'),
   enabled: z.boolean(),
   hasSecret: z.boolean(),
+  /** Event types delivered (besides `webhook.test`, which always is). */
+  events: z.array(z.string()),
 });
 export const webhookStateSchema = webhookConfigSchema.extend({ deliveries: z.array(deliverySchema) });
 
@@ -149,3 +151,10 @@ export const outboxEntrySchema = z.object({
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ message: z.string().optional(), data });
 }
+
+/** A status the sandbox network reported for a sent message (`POST /sandbox/status`). */
+export const sandboxStatusResultSchema = z.object({
+  messageId: z.string(),
+  to: z.string(),
+  status: z.string(),
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MESSAGE_STATUSES } from '../../events/webhook/message-status.event';
 import { phoneNumberField, sessionIdField } from './common';
 
 export const sandboxScanSchema = z.strictObject({ sessionId: sessionIdField, phoneNumber: phoneNumberField });
@@ -31,6 +32,20 @@ export const sandboxInboundSchema = z.strictObject({
   lid: z.boolean().optional(),
   media: mediaSchema.optional(),
   interaction: interactionSchema.optional(),
+  // A message that changes an earlier one of the chat instead (→ message.reaction, message.revoked,
+  // message.edited; never message.received). One of them at most; text, media and interaction are then ignored.
+  reaction: z
+    .strictObject({ messageId: z.string().min(1).max(128), emoji: z.string().max(32) })
+    .optional()
+    .describe('The contact reacts to a message (`emoji: ""` removes the reaction).'),
+  revoke: z
+    .strictObject({ messageId: z.string().min(1).max(128) })
+    .optional()
+    .describe('The contact deletes one of their messages for everyone.'),
+  edit: z
+    .strictObject({ messageId: z.string().min(1).max(128), text: z.string().max(65_536) })
+    .optional()
+    .describe("The contact changes one of their messages' text."),
 });
 
 export const sandboxOutboxQuerySchema = z.strictObject({
@@ -41,4 +56,11 @@ export const sandboxOutboxQuerySchema = z.strictObject({
 export const sandboxDisconnectSchema = z.strictObject({
   sessionId: sessionIdField,
   reason: z.enum(['network', 'logged_out']),
+});
+
+/** What the recipient's phone or the network did with a message the session sent. */
+export const sandboxStatusSchema = z.strictObject({
+  sessionId: sessionIdField,
+  messageId: z.string().min(1).max(128).describe('The `key.id` a send returned.'),
+  status: z.enum(MESSAGE_STATUSES),
 });

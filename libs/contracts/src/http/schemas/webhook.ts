@@ -1,5 +1,17 @@
 import { z } from 'zod';
+import { KNOWN_WEBHOOK_EVENTS } from '../../events/webhook/event-subscription';
 import { httpUrlField } from './common';
+
+const knownEventsText = KNOWN_WEBHOOK_EVENTS.join(', ');
+
+/** Event names the webhook receives; duplicates are dropped, the order kept. */
+const eventsField = z
+  .array(z.enum(KNOWN_WEBHOOK_EVENTS, { error: () => `unknown event; known events: ${knownEventsText}` }))
+  .max(KNOWN_WEBHOOK_EVENTS.length * 2)
+  .transform((events) => [...new Set(events)])
+  .describe(
+    `Event types the webhook receives (default \`["message.received"]\`; \`webhook.test\` is always sent). Known: ${knownEventsText}.`,
+  );
 
 export const updateWebhookSchema = z.strictObject({
   url: httpUrlField('invalid_webhook_url', 'url')
@@ -10,6 +22,7 @@ export const updateWebhookSchema = z.strictObject({
     ),
   enabled: z.boolean().optional(),
   rotateSecret: z.boolean().optional(),
+  events: eventsField.optional(),
 });
 
 export const deliveryParamsSchema = z.strictObject({ id: z.uuid('delivery id must be a UUID') });

@@ -1,5 +1,6 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { LinkEvent } from '../../link-event';
+import type { MessageStatusReport } from '../../message-status-report';
 import type { SessionEvents } from '../../session-events';
 
 /**
@@ -9,6 +10,7 @@ import type { SessionEvents } from '../../session-events';
 export class SessionRecorder implements SessionEvents {
   readonly links: LinkEvent[] = [];
   readonly inbound: InboundNetworkMessage[] = [];
+  readonly statuses: MessageStatusReport[] = [];
   private failuresLeft = 0;
   deliveryAttempts = 0;
 
@@ -23,6 +25,10 @@ export class SessionRecorder implements SessionEvents {
       throw new Error('event stream unavailable');
     }
     this.inbound.push(message);
+  }
+
+  onMessageStatus(report: MessageStatusReport): void {
+    this.statuses.push(report);
   }
 
   failNextInbound(count: number): void {

@@ -1,11 +1,13 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { LinkEvent } from '../../link-event';
+import type { MessageStatusReport } from '../../message-status-report';
 import type { SessionEvents } from '../../session-events';
 
 /** SessionEvents that remember everything, with a way to wait for what a test expects. */
 export class EventRecorder implements SessionEvents {
   readonly links: LinkEvent[] = [];
   readonly inbound: InboundNetworkMessage[] = [];
+  readonly statuses: MessageStatusReport[] = [];
   /** Rejects onInbound this many more times (a bus outage). */
   failInbound = 0;
   inboundAttempts = 0;
@@ -24,6 +26,10 @@ export class EventRecorder implements SessionEvents {
       throw new Error('event stream unavailable');
     }
     this.inbound.push(message);
+  }
+
+  onMessageStatus(report: MessageStatusReport): void {
+    this.statuses.push(report);
   }
 
   types(): string[] {

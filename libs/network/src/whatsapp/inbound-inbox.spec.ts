@@ -22,7 +22,7 @@ const message = (id: string): InboundNetworkMessage => ({
 function inbox(outbox: ProcessInboundOutbox, secretKey: string, errors: unknown[] = []) {
   const cipher = new SecretBox(secretKey, SECRET_PURPOSES.networkCredentials);
   return new InboundInbox(REF, outbox, cipher, new SessionMemory(), {
-    error: (...args) => void errors.push(args),
+    error: (...args: unknown[]) => void errors.push(args),
   });
 }
 

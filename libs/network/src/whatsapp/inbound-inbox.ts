@@ -1,4 +1,5 @@
 import { type InboundNetworkMessage, inboundMessageBinding, type SecretBox } from '@jumbe/domain';
+import type { Logger } from 'pino';
 import type { SessionRef } from '../session-ref';
 import type { InboundOutbox } from './inbound-outbox';
 import type { SessionMemory } from './session-memory';
@@ -19,6 +20,7 @@ export class InboundInbox {
     private readonly outbox: InboundOutbox,
     private readonly cipher: SecretBox,
     private readonly memory: SessionMemory,
+    private readonly logger: Pick<Logger, 'error'>,
   ) {}
 
   /** Stores a received message (once per id; one already delivered is ignored). */
@@ -46,11 +48,30 @@ export class InboundInbox {
       for (const entry of batch) {
         if (stopped()) return true;
         if (!this.memory.delivered.has(entry.messageId)) {
-          await onInbound(this.open(entry.messageId, entry.value));
+          const message = this.openOrNull(entry.messageId, entry.value);
+          // Refused by the stream (a dependency down): kept, and tried again later, in order.
+          if (message) await onInbound(message);
           this.memory.delivered.set(entry.messageId, true);
         }
         await this.outbox.remove(this.ref, entry.messageId);
       }
+    }
+  }
+
+  /**
+   * The stored message, or null when it can never be opened (sealed under another secret key, or
+   * damaged): retrying could not help, so it is set aside, loudly, instead of holding up every
+   * later message of the session for good.
+   */
+  private openOrNull(messageId: string, sealed: Buffer): InboundNetworkMessage | null {
+    try {
+      return this.open(messageId, sealed);
+    } catch (error) {
+      this.logger.error(
+        { err: error, messageId, sessionId: this.ref.sessionId },
+        'a received message could not be opened and was set aside (was JUMBE_SECRET_KEY changed?)',
+      );
+      return null;
     }
   }
 

@@ -140,7 +140,7 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
         this.cipher,
         logger,
       ),
-      inbox: new InboundInbox({ ...ref }, this.inboundOutbox, this.cipher, memory),
+      inbox: new InboundInbox({ ...ref }, this.inboundOutbox, this.cipher, memory, logger),
       logger,
       baileysLogger,
       schedule: (start) => this.launches.schedule(start),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { eventEnvelopeFields } from './event-envelope';
+import { senderFields } from './sender-fields';
 
 const interaction = z.object({
   /** `quick_reply`, `list`, `single_select`, … */
@@ -21,15 +22,8 @@ const media = z.object({
 
 const receivedMessage = z.object({
   id: z.string().nullable(),
-  from: z.string().nullable(),
-  replyTo: z.string().nullable(),
-  phoneNumber: z.string().nullable(),
-  chat: z.string().nullable(),
-  participant: z.string().nullable(),
-  rawFrom: z.string().nullable(),
-  rawChat: z.string().nullable(),
+  ...senderFields,
   fromMe: z.literal(false),
-  pushName: z.string().nullable(),
   type: z.string(),
   text: z.string(),
   interaction: interaction.nullable(),

@@ -77,6 +77,15 @@ describe('send reaction', () => {
     }
   });
 
+  it('refuses a huge emoji field at once (it once exhausted the heap)', () => {
+    const refused = problems(sendReactionSchema, {
+      to: PHONE,
+      messageId: '3EB0ABC',
+      emoji: 'x'.repeat(1_000_000),
+    });
+    expect(new Set(refused.paths)).toEqual(new Set(['/emoji']));
+  });
+
   it('refuses two emoji, letters, and a message id that no send or event gave', () => {
     expect(problems(sendReactionSchema, { to: PHONE, messageId: '3EB0ABC', emoji: '👍👍' }).paths).toEqual([
       '/emoji',

@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import { loadAverage } from './support/cpu.mjs';
 import { call, createAccount, createDeployment, createKey, ok } from './support/deployment.mjs';
 import { pause, root } from './support/services.mjs';
+import pg from 'pg';
 
 const SIZES = (process.env.BENCH_EMULATOR_SESSIONS ?? '1000').split(',').map(Number);
 const LINK_PARALLEL = Number(process.env.BENCH_LINK_PARALLEL ?? 8);
@@ -173,39 +174,43 @@ async function until(probe, timeoutMs, what) {
 
 const phoneOf = (index) => `25470${String(index).padStart(7, '0')}`;
 
+/** Retries `attempt` (up to 5 times, 1 s apart) while it throws: a busy worker may answer a start with 504. */
+async function withRetries(attempt, what) {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= 5) throw new Error(`${what}: ${error.message}`);
+      await pause(1_000);
+    }
+  }
+}
+
 /** Links sessions by QR through the API: start, read the QR, the emulated phone scans, wait for connected. */
 async function link(gateway, key, emulator, indexes) {
   const headers = { 'x-api-key': key };
+  const get = (path) => call(`${gateway}/api/v1/${path}`, 'GET', undefined, headers);
   await inParallel(indexes, LINK_PARALLEL, async (index) => {
     const sessionId = `s${index}`;
-    await ok(`${gateway}/api/v1/session/start`, 'POST', { sessionId }, headers);
-    const qr = await until(
-      async () => {
-        const shown = await call(
-          `${gateway}/api/v1/session/qr?sessionId=${sessionId}`,
-          'GET',
-          undefined,
-          headers,
-        );
-        return shown.body?.data?.state === 'qr_ready' && shown.body.data.qr;
-      },
-      60_000,
-      `QR of ${sessionId}`,
-    );
-    await emulator.ask('scan', { phone: phoneOf(index), qr });
-    await until(
-      async () => {
-        const status = await call(
-          `${gateway}/api/v1/session/status?sessionId=${sessionId}`,
-          'GET',
-          undefined,
-          headers,
-        );
-        return status.body?.data?.state === 'connected';
-      },
-      120_000,
-      `${sessionId} connected`,
-    );
+    await withRetries(async () => {
+      const status = await get(`session/status?sessionId=${sessionId}`);
+      if (status.body?.data?.state === 'connected') return;
+      await ok(`${gateway}/api/v1/session/start`, 'POST', { sessionId }, headers);
+      const qr = await until(
+        async () => {
+          const shown = await get(`session/qr?sessionId=${sessionId}`);
+          return shown.body?.data?.state === 'qr_ready' && shown.body.data.qr;
+        },
+        60_000,
+        `QR of ${sessionId}`,
+      );
+      await emulator.ask('scan', { phone: phoneOf(index), qr });
+      await until(
+        async () => (await get(`session/status?sessionId=${sessionId}`)).body?.data?.state === 'connected',
+        120_000,
+        `${sessionId} connected`,
+      );
+    }, `linking ${sessionId}`);
   });
 }
 
@@ -234,8 +239,23 @@ async function delivered(receiver, phase, expected) {
   return last;
 }
 
+/** Transactions committed or rolled back in the deployment's database so far (its statistics). */
+async function transactions(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The emulator's contacts write `count` texts round-robin over the sessions; what the receiver saw. */
-async function inbound(emulator, receiver, processes, phase, phones, count, contacts) {
+async function inbound(emulator, receiver, processes, databaseUrl, phase, phones, count, contacts) {
+  const transactionsBefore = await transactions(databaseUrl);
   const cpuBefore = Object.fromEntries(
     Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]),
   );
@@ -249,6 +269,10 @@ async function inbound(emulator, receiver, processes, phase, phones, count, cont
     ]),
   );
   const spanMs = stats.lastAt - startedAt;
+  // pg_stat_database is updated by each backend at the end of a transaction batch, shortly after.
+  await pause(1_000);
+  const transactionsPerMsg =
+    ((await transactions(databaseUrl)) - transactionsBefore) / Math.max(1, stats.unique);
   return {
     phase,
     messages: count,
@@ -260,6 +284,7 @@ async function inbound(emulator, receiver, processes, phase, phones, count, cont
     deliveriesPerS: Math.round(stats.unique / (spanMs / 1000)),
     p50FromBurstStartMs: stats.p50Ms,
     ...cpu,
+    databaseTransactionsPerMsg: Number(transactionsPerMsg.toFixed(1)),
     loadAvg: load,
   };
 }
@@ -330,6 +355,8 @@ async function scenario(size, adminToken) {
 
     // 2. SIGKILL, a new worker at once; every device logged in again.
     await emulator.ask('mark');
+    const emulatorCpuBefore = cpuSeconds(emulator.child.pid);
+    const transactionsBefore = await transactions(env.JUMBE_DATABASE_URL);
     const killedAt = Date.now();
     linker.child.kill('SIGKILL');
     const restorer = await startProcess(
@@ -360,6 +387,8 @@ async function scenario(size, adminToken) {
     );
     const sorted = relogged.times.map((time) => time - killedAt).sort((a, b) => a - b);
     const restoreCpuS = cpuSeconds(restorer.child.pid);
+    const restoreEmulatorCpuS = Number((cpuSeconds(emulator.child.pid) - emulatorCpuBefore).toFixed(2));
+    const restoreTransactions = (await transactions(env.JUMBE_DATABASE_URL)) - transactionsBefore;
     Object.assign(results, {
       restoreSpacingMs: Number(RESTORE_SPACING_MS),
       restoreConcurrency: Number(process.env.JUMBE_RESTORE_CONCURRENCY ?? 32),
@@ -369,6 +398,8 @@ async function scenario(size, adminToken) {
       p50LoginS: seconds(sorted[Math.floor(sorted.length / 2)]),
       allLoggedInS: seconds(relogged.lastAt - killedAt),
       restoreCpuS,
+      restoreEmulatorCpuS,
+      restoreTransactionsPerSession: Number((restoreTransactions / size).toFixed(1)),
       restoreLoadAvg: restoreLoad,
       statesAfterRestore: JSON.stringify(await statesOf(gateway.url, key)),
     });
@@ -391,11 +422,22 @@ async function scenario(size, adminToken) {
       emulator: emulator.child.pid,
     };
     // Each session's first message from a contact is a Signal pre-key message (a new session).
-    results.inboundFirst = await inbound(emulator, receiver.url, processes, 'first', phones, size, 1);
+    const databaseUrl = env.JUMBE_DATABASE_URL;
+    results.inboundFirst = await inbound(
+      emulator,
+      receiver.url,
+      processes,
+      databaseUrl,
+      'first',
+      phones,
+      size,
+      1,
+    );
     results.inbound = await inbound(
       emulator,
       receiver.url,
       processes,
+      databaseUrl,
       'steady',
       phones,
       size * INBOUND_PER_SESSION,

@@ -343,7 +343,11 @@ async function scenario(size, adminToken) {
     const linked = await memoryOf(linker);
     Object.assign(results, {
       emptyRssMiB: mib(empty.rss),
+      firstRssMiB: mib(first.rss),
       linkedRssMiB: mib(linked.rss),
+      emptyHeapMiB: mib(empty.heapUsed),
+      firstHeapMiB: mib(first.heapUsed),
+      linkedHeapMiB: mib(linked.heapUsed),
       rssMiBPerSession: perSession(linked.rss, first.rss, size - FIRST),
       rssMiBPerSessionFromEmpty: perSession(linked.rss, empty.rss, size),
       heapMiBPerSession: perSession(linked.heapUsed, first.heapUsed, size - FIRST),

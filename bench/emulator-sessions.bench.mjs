@@ -147,7 +147,12 @@ function rssBytes(pid) {
 /** RSS (from /proc) and heap used after a forced GC (from the memory probe), in bytes. */
 async function memoryOf(worker) {
   const probed = await worker.probe();
-  return { rss: rssBytes(worker.child.pid), heapUsed: probed.heapUsed, external: probed.external };
+  return {
+    rss: rssBytes(worker.child.pid),
+    heapUsed: probed.heapUsed,
+    heapTotal: probed.heapTotal,
+    external: probed.external,
+  };
 }
 
 const mib = (bytes) => Number((bytes / MiB).toFixed(1));
@@ -359,6 +364,7 @@ async function scenario(size, adminToken) {
       emptyHeapMiB: mib(empty.heapUsed),
       firstHeapMiB: mib(first.heapUsed),
       linkedHeapMiB: mib(linked.heapUsed),
+      linkedHeapTotalMiB: mib(linked.heapTotal),
       rssMiBPerSession: perSession(linked.rss, first.rss, size - FIRST),
       rssMiBPerSessionFromEmpty: perSession(linked.rss, empty.rss, size),
       heapMiBPerSession: perSession(linked.heapUsed, first.heapUsed, size - FIRST),
@@ -425,9 +431,16 @@ async function scenario(size, adminToken) {
     });
     await pause(QUIET_MS);
     const restored = await memoryOf(restorer);
+    // V8 keeps the heap it grew to during the restore for a while: a second look, later.
+    await pause(Number(process.env.BENCH_SETTLE_S ?? 45) * 1000);
+    const settled = await memoryOf(restorer);
     Object.assign(results, {
       restoredRssMiB: mib(restored.rss),
       restoredHeapMiB: mib(restored.heapUsed),
+      restoredHeapTotalMiB: mib(restored.heapTotal),
+      restoredExternalMiB: mib(restored.external),
+      settledRssMiB: mib(settled.rss),
+      settledHeapTotalMiB: mib(settled.heapTotal),
       leaseGuardDrops: restorer.log.leaseDrops,
       leasesLost: restorer.log.leasesLost,
       workerErrorLines: restorer.log.errors,

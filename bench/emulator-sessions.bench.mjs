@@ -7,7 +7,7 @@
 //   3. inbound: the emulator's contacts write to every session; deliveries per second at a
 //      verifying webhook receiver, through the one worker and one webhook dispatcher.
 // Processes: emulator (bench/emulator-process.mjs), gateway, worker, dispatcher, receiver, each
-// its own. Settings: BENCH_EMULATOR_SESSIONS (sizes, default "1000"), BENCH_LINK_PARALLEL (8),
+// its own. Settings: BENCH_EMULATOR_SESSIONS (sizes, default "1000"), BENCH_LINK_PARALLEL (6),
 // BENCH_CONNECT_SPACING_MS (the restoring worker's JUMBE_CONNECT_SPACING_MS, default 25),
 // JUMBE_RESTORE_CONCURRENCY (default the product's), BENCH_QUIET_S (20), BENCH_INBOUND_PER_SESSION
 // (3), BENCH_CPU_PROF_DIR (CPU profile of the restoring worker). Not part of the test command.
@@ -22,7 +22,7 @@ import { pause, root } from './support/services.mjs';
 import pg from 'pg';
 
 const SIZES = (process.env.BENCH_EMULATOR_SESSIONS ?? '1000').split(',').map(Number);
-const LINK_PARALLEL = Number(process.env.BENCH_LINK_PARALLEL ?? 8);
+const LINK_PARALLEL = Number(process.env.BENCH_LINK_PARALLEL ?? 6);
 const RESTORE_SPACING_MS = process.env.BENCH_CONNECT_SPACING_MS ?? '25';
 const QUIET_MS = Number(process.env.BENCH_QUIET_S ?? 20) * 1000;
 const INBOUND_PER_SESSION = Number(process.env.BENCH_INBOUND_PER_SESSION ?? 3);

@@ -18,9 +18,15 @@ const REDIS = process.env.JUMBE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS = process.env.JUMBE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 export const children = new Set();
 
-/** BENCH_CPU_PROF_DIR=<dir>: the delivering process writes a CPU profile there when it stops. */
-const profiling = () =>
-  process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+/** BENCH_CPU_PROF_DIR=<dir>: each Jumbe process writes a CPU profile there (`<label>-<pid>`) when it stops. */
+const profiling = (label) =>
+  process.env.BENCH_CPU_PROF_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
+        `--cpu-prof-name=${label}.cpuprofile`,
+      ]
+    : [];
 
 /** Starts a script and resolves once it logs where it listens; `lines` keeps its log lines. */
 export function start(script, env, label, nodeOptions = []) {
@@ -133,7 +139,12 @@ export async function allInOne(adminToken) {
   };
   const started = [];
   try {
-    const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', profiling());
+    const service = await start(
+      'dist/apps/all-in-one/src/main.js',
+      env,
+      'all-in-one',
+      profiling('all-in-one'),
+    );
     started.push(service.child);
     const backlog = async () =>
       Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
@@ -174,14 +185,16 @@ export async function distributed(adminToken) {
     await nats.close();
   };
   try {
-    const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway');
+    const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway', profiling('gateway'));
     started.push(gateway.child);
-    started.push((await start('dist/apps/session-worker/src/main.js', env, 'worker')).child);
+    started.push(
+      (await start('dist/apps/session-worker/src/main.js', env, 'worker', profiling('worker'))).child,
+    );
     const dispatcher = await start(
       'dist/apps/webhook-dispatcher/src/main.js',
       env,
       'dispatcher',
-      profiling(),
+      profiling('dispatcher'),
     );
     started.push(dispatcher.child);
     await allShardsHeld(dispatcher.lines);

@@ -201,7 +201,9 @@ export async function distributed(adminToken) {
     // A work-queue stream: what it holds is what is stored and not yet acknowledged.
     const backlog = async () => (await manager.streams.info(stream)).state.messages;
     const { transactions, postMs } = database;
-    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, postMs, stop };
+    // Where the bench publishes straight into the stream, to measure the dispatcher alone.
+    const direct = { nats, namespace: `${deployment}.` };
+    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, postMs, direct, stop };
   } catch (error) {
     await stop();
     throw error;

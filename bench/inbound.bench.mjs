@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { publishDirect } from './inbound-direct.mjs';
 import { bareClient, inject, now, post } from './inbound-load.mjs';
 import { allInOne, children, cpuSeconds, distributed, start } from './inbound-topology.mjs';
 
@@ -17,6 +18,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RATES = (process.env.BENCH_INBOUND_RATES ?? '1000,2000,3000,4000,6000').split(',').map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const TOPOLOGIES = (process.env.BENCH_INBOUND_TOPOLOGIES ?? 'all-in-one,distributed').split(',');
+/** `sandbox`: injected through POST /sandbox/inbound; `direct`: published straight into the stream (distributed only). */
+const PATHS = (process.env.BENCH_INBOUND_PATHS ?? 'sandbox,direct').split(',');
 const SESSIONS = 20;
 const DRAIN_BACKLOG_S = 5;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,7 +73,7 @@ async function prepare(gateway, adminToken, receiver) {
     headers,
   );
   await post(agent, `${receiver}/control/secret`, saved.secret);
-  return { key, sessionIds, secret: saved.secret };
+  return { key, sessionIds, secret: saved.secret, accountId: account.data.id };
 }
 
 const receiverStats = async (receiver, phase) =>
@@ -112,12 +115,15 @@ async function usageSince(started, before, events) {
   };
 }
 
-/** One fixed-rate step: its figures, and whether every message arrived while the rate was held. */
-async function step(target, receiver, started, rate) {
+/**
+ * One fixed-rate step: its figures, and whether every message arrived while the rate was held.
+ * `send` injects (through the sandbox, or straight into the stream).
+ */
+async function step(send, receiver, started, rate) {
   const phase = `rate${rate}-${randomBytes(2).toString('hex')}`;
   const usageBefore = await usage(started);
   const startedAt = now();
-  const injected = await inject({ ...target, phase, rate, durationS: DURATION_S });
+  const injected = await send({ phase, rate, durationS: DURATION_S });
   const stats = await delivered(receiver, phase, injected.accepted);
   const spent = await usageSince(started, usageBefore, stats.unique);
   const seconds = (stats.lastAt - startedAt) / 1000;
@@ -125,7 +131,7 @@ async function step(target, receiver, started, rate) {
   const kept =
     injected.accepted >= 0.95 * rate * DURATION_S && stats.lastAt - startedAt < (DURATION_S + 2) * 1000;
   return {
-    phase: `${rate}/s`,
+    phase: `${send.label} ${rate}/s`,
     injectedPerSecond: Math.round(injected.accepted / injected.seconds),
     refused: JSON.stringify(injected.refused),
     deliveriesPerSecond: perSecond,
@@ -146,17 +152,11 @@ async function step(target, receiver, started, rate) {
  * release waits until the log holds the whole backlog (the sandbox publishes each session's
  * messages one after another), but no longer than 8 s: held deliveries time out at 10 s.
  */
-async function drain(target, receiver, started) {
+async function drain(send, receiver, started) {
   const phase = `drain-${randomBytes(2).toString('hex')}`;
   await post(agent, `${receiver}/control/hold?on=1`, '');
   const heldAt = Date.now();
-  const injected = await inject({
-    ...target,
-    phase,
-    rate: Infinity,
-    durationS: DRAIN_BACKLOG_S,
-    maxInFlight: 64,
-  });
+  const injected = await send({ phase, rate: Infinity, durationS: DRAIN_BACKLOG_S, maxInFlight: 64 });
   let waiting = await started.backlog();
   while (waiting < injected.accepted - SESSIONS && Date.now() - heldAt < 8_000) {
     await pause(100);
@@ -171,7 +171,7 @@ async function drain(target, receiver, started) {
   const spent = await usageSince(started, usageBefore, stats.receipts - before.receipts);
   const seconds = (stats.lastAt - releasedAt) / 1000;
   return {
-    phase: `drain ${waiting} of ${injected.accepted}`,
+    phase: `${send.label} drain ${waiting} of ${injected.accepted}`,
     injectedPerSecond: Math.round(injected.accepted / injected.seconds),
     refused: JSON.stringify(injected.refused),
     deliveriesPerSecond: Math.round((stats.receipts - before.receipts) / seconds),
@@ -204,17 +204,26 @@ async function topology(name, adminToken, receiver) {
   const started = name === 'all-in-one' ? await allInOne(adminToken) : await distributed(adminToken);
   const rows = [];
   try {
-    const { key, sessionIds, secret } = await prepare(started.gateway, adminToken, receiver);
+    const { key, sessionIds, secret, accountId } = await prepare(started.gateway, adminToken, receiver);
     const target = { gateway: started.gateway, key, sessionIds };
+    const senders = [];
+    if (PATHS.includes('sandbox'))
+      senders.push(Object.assign((load) => inject({ ...target, ...load }), { label: 'sandbox' }));
+    if (PATHS.includes('direct') && started.direct) {
+      const into = { stream: started.direct, accountId, sessionIds };
+      senders.push(Object.assign((load) => publishDirect({ ...into, ...load }), { label: 'stream' }));
+    }
     rows.push(await baseline(receiver, secret, 'bare client, before'));
     const warmup = await inject({ ...target, phase: 'warmup', rate: 500, durationS: 2 });
     await delivered(receiver, 'warmup', warmup.accepted);
-    for (const rate of RATES) {
-      const row = await step(target, receiver, started, rate);
-      rows.push(row);
-      if (!row.keptUp) break;
+    for (const send of senders) {
+      for (const rate of RATES) {
+        const row = await step(send, receiver, started, rate);
+        rows.push(row);
+        if (!row.keptUp) break;
+      }
+      rows.push(await drain(send, receiver, started));
     }
-    rows.push(await drain(target, receiver, started));
     rows.push(await baseline(receiver, secret, 'bare client, after'));
     rows.push(await baseline(receiver, secret, 'bare client, new connection each', false));
   } finally {

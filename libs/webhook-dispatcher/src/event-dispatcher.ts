@@ -40,6 +40,7 @@ export interface EventDispatcherOptions extends DeliveryRecorderOptions {
 const DEFAULT_OPTIONS: EventDispatcherOptions = {
   retryDelayMs: 1_000,
   maxRecordTries: 5,
+  concurrentRecords: 4,
   maxParallelPosts: 64,
   maxUnrecordedPerSession: 4,
 };
@@ -87,7 +88,8 @@ export class EventDispatcher {
         const recorded = await deliveries.recordedAmong(eventIds);
         return eventIds.map((eventId) => recorded.has(eventId));
       },
-      { isolateFailures: false },
+      // Each arriving event waits for its answer before its POST: a second query may overlap.
+      { isolateFailures: false, concurrency: 2 },
     );
     this.recorder = new DeliveryRecorder(deliveries, logger, this.options);
     this.posts = new ConcurrencyLimit(this.options.maxParallelPosts);

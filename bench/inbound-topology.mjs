@@ -149,7 +149,15 @@ export async function allInOne(adminToken) {
     const backlog = async () =>
       Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
     const { transactions, postMs } = database;
-    return { gateway: service.url, deliverer: service.child, backlog, transactions, postMs, stop };
+    return {
+      gateway: service.url,
+      deliverer: service.child,
+      injectors: [],
+      backlog,
+      transactions,
+      postMs,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -203,7 +211,17 @@ export async function distributed(adminToken) {
     const { transactions, postMs } = database;
     // Where the bench publishes straight into the stream, to measure the dispatcher alone.
     const direct = { nats, namespace: `${deployment}.` };
-    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, postMs, direct, stop };
+    const injectors = [gateway.child, worker.child];
+    return {
+      gateway: gateway.url,
+      deliverer: dispatcher.child,
+      injectors,
+      backlog,
+      transactions,
+      postMs,
+      direct,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

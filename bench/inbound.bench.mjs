@@ -2,9 +2,12 @@
 // verifies every signature; messages are injected through POST /api/v1/sandbox/inbound,
 // round-robin over 20 sessions of one account, at fixed rates (BENCH_INBOUND_RATES, default
 // "1000,2000,3000,4000,6000", BENCH_DURATION_S seconds each, stopping after the first rate not
-// kept up with), then as a backlog drained at full speed. Beside it, the bare-client baseline: 20
-// loops POSTing the same kind of signed event to the same receiver. Both topologies
-// (BENCH_INBOUND_TOPOLOGIES, default "all-in-one,distributed"). Not part of the test command.
+// kept up with), then as a backlog drained at full speed. In the distributed topology the same
+// steps run again with events published straight into the JetStream stream (bench/inbound-direct.mjs):
+// the dispatcher alone, free of the injection path (BENCH_INBOUND_PATHS, default "sandbox,direct").
+// Beside it, the bare-client baseline: 20 loops POSTing the same kind of signed event to the same
+// receiver. Both topologies (BENCH_INBOUND_TOPOLOGIES, default "all-in-one,distributed").
+// Not part of the test command.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -94,7 +97,12 @@ async function delivered(receiver, phase, expected) {
 
 /** What the delivering process and the database have done so far: CPU seconds, transactions. */
 async function usage(started) {
-  return { cpu: cpuSeconds(started.deliverer), transactions: await started.transactions() };
+  return {
+    cpu: cpuSeconds(started.deliverer),
+    // The injection path's processes (gateway and session worker) when they are apart from it.
+    injectorCpu: started.injectors.reduce((sum, child) => sum + cpuSeconds(child), 0),
+    transactions: await started.transactions(),
+  };
 }
 
 /**
@@ -110,6 +118,7 @@ async function usageSince(started, before, events) {
     cpuSeconds: spentCpu,
     perEvent: {
       cpuMsPerEvent: Number(((spentCpu * 1000) / events).toFixed(2)),
+      injectorCpuMsPerEvent: Number((((after.injectorCpu - before.injectorCpu) * 1000) / events).toFixed(2)),
       pgTransactionsPerEvent: Number(((after.transactions - before.transactions) / events).toFixed(2)),
     },
   };

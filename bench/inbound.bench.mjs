@@ -10,6 +10,7 @@
 // Not part of the test command.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,8 +98,11 @@ async function delivered(receiver, phase, expected) {
 
 /** What the delivering process and the database have done so far: CPU seconds, transactions. */
 async function usage(started) {
+  const own = process.cpuUsage();
   return {
     cpu: cpuSeconds(started.deliverer),
+    // This process: the load generator (injection or publishing), competing for the same cores.
+    loadCpu: (own.user + own.system) / 1e6,
     // The injection path's processes (gateway and session worker) when they are apart from it.
     injectorCpu: started.injectors.reduce((sum, child) => sum + cpuSeconds(child), 0),
     transactions: await started.transactions(),
@@ -116,6 +120,7 @@ async function usageSince(started, before, events) {
   const spentCpu = after.cpu - before.cpu;
   return {
     cpuSeconds: spentCpu,
+    loadCpuSeconds: after.loadCpu - before.loadCpu,
     perEvent: {
       cpuMsPerEvent: Number(((spentCpu * 1000) / events).toFixed(2)),
       injectorCpuMsPerEvent: Number((((after.injectorCpu - before.injectorCpu) * 1000) / events).toFixed(2)),
@@ -150,6 +155,7 @@ async function step(send, receiver, started, rate) {
     duplicated: stats.duplicates,
     badSignatures: stats.badSignatures,
     delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
+    loadGenCpu: `${Math.round((spent.loadCpuSeconds / seconds) * 100)}%`,
     ...spent.perEvent,
     keptUp: kept && stats.unique === injected.accepted,
   };
@@ -245,6 +251,14 @@ async function topology(name, adminToken, receiver) {
   for (const row of rows) row.ratio = Number((row.deliveriesPerSecond / base).toFixed(2));
   console.log(`\n${name}`);
   console.table(rows);
+  // BENCH_JSON_OUT=<file>: the rows appended as one JSON line per topology, for tables and comparisons.
+  if (process.env.BENCH_JSON_OUT) {
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    appendFileSync(
+      process.env.BENCH_JSON_OUT,
+      `${JSON.stringify({ topology: name, at: new Date(), load, rows })}\n`,
+    );
+  }
   return rows;
 }
 

@@ -195,9 +195,8 @@ export async function distributed(adminToken) {
   try {
     const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway', profiling('gateway'));
     started.push(gateway.child);
-    started.push(
-      (await start('dist/apps/session-worker/src/main.js', env, 'worker', profiling('worker'))).child,
-    );
+    const worker = await start('dist/apps/session-worker/src/main.js', env, 'worker', profiling('worker'));
+    started.push(worker.child);
     const dispatcher = await start(
       'dist/apps/webhook-dispatcher/src/main.js',
       env,

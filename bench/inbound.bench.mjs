@@ -138,6 +138,7 @@ async function step(send, receiver, started, rate) {
   const phase = `rate${rate}-${randomBytes(2).toString('hex')}`;
   const usageBefore = await usage(started);
   const startedAt = now();
+  const stepStartedAtMs = Date.now();
   const injected = await send({ phase, rate, durationS: DURATION_S });
   const stats = await delivered(receiver, phase, injected.accepted);
   const spent = await usageSince(started, usageBefore, stats.unique);
@@ -157,6 +158,7 @@ async function step(send, receiver, started, rate) {
     badSignatures: stats.badSignatures,
     delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
     loadGenCpu: `${Math.round((spent.loadCpuSeconds / seconds) * 100)}%`,
+    loopLateMs: started.loopLag(stepStartedAtMs, stepStartedAtMs + seconds * 1000),
     ...spent.perEvent,
     keptUp: kept && stats.unique === injected.accepted,
   };
@@ -199,6 +201,7 @@ async function drain(send, receiver, started) {
     delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
     ...spent.perEvent,
     recordedPostMs: await started.postMs(releasedAtMs),
+    loopLateMs: started.loopLag(releasedAtMs, releasedAtMs + seconds * 1000),
     keptUp: null,
   };
 }

@@ -81,6 +81,8 @@ export class EmulatedNetwork extends EventEmitter {
   private loginRefusal: { reason: number; remaining: number } | null = null;
   /** Logins refused so far (by refuseLogins or unknown credentials). */
   refusedLogins = 0;
+  /** Logins waiting for `holdLogins`' release (null: logins are answered at once). */
+  private heldLogins: (() => void)[] | null = null;
 
   constructor(readonly emulator: WhatsAppEmulator) {
     super();
@@ -297,6 +299,24 @@ export class EmulatedNetwork extends EventEmitter {
    */
   refuseLogins(reason: number | null, times = Number.POSITIVE_INFINITY): void {
     this.loginRefusal = reason === null ? null : { reason, remaining: times };
+  }
+
+  /**
+   * Logins wait, unanswered, until the returned release is called (a slow server): a test can act
+   * between a device's handshake and its `<success>`, e.g. hand a session over between the scan
+   * and the first `connected`. A connection that closes meanwhile is never answered.
+   */
+  holdLogins(): () => void {
+    const held: (() => void)[] = (this.heldLogins ??= []);
+    return () => {
+      if (this.heldLogins === held) this.heldLogins = null;
+      for (const answer of held.splice(0)) answer();
+    };
+  }
+
+  /** Logins waiting for a release of `holdLogins`. */
+  get loginsHeld(): number {
+    return this.heldLogins?.length ?? 0;
   }
 
   /** The bundle a device JID publishes: a user's phone (device 0) or one of its linked devices. */
@@ -572,6 +592,13 @@ export class EmulatedNetwork extends EventEmitter {
    * using the noise key it linked with; a device already connected elsewhere is replaced (440).
    */
   private logIn(connection: EmulatedConnection, payload: proto.ClientPayload): void {
+    if (this.heldLogins) {
+      this.heldLogins.push(() => {
+        if (connection.noise.established && this.emulator.connections.has(connection))
+          this.logIn(connection, payload);
+      });
+      return;
+    }
     const jid = `${String(payload.username)}:${payload.device ?? 0}@s.whatsapp.net`;
     const device = this.devices.get(jid);
     const known = device !== undefined && connection.noise.clientStatic?.equals(device.noiseKey) === true;
@@ -598,7 +625,8 @@ export class EmulatedNetwork extends EventEmitter {
       attrs: { t: unixNow(), lid: deviceLid(device), location: 'emulator' },
     });
     const backlog = device.backlog.splice(0);
-    for (const stanza of backlog) connection.send(stanza);
+    // Kept until answered like any delivery: a device that dies during its backlog gets it again.
+    for (const stanza of backlog) this.deliver(device, stanza);
     connection.send({
       tag: 'ib',
       attrs: {},

@@ -33,11 +33,17 @@ type Ref = { accountId: string; sessionId: string };
 /** How long a login (QR) may wait here: short, so a test can wait past it. */
 const LOGIN_TIMEOUT_MS = 4_000;
 
-async function eventually<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> {
+type Maybe<T> = T | false | undefined | '';
+
+async function eventually<T>(
+  what: string,
+  probe: () => Maybe<T> | Promise<Maybe<T>>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (value) return value;
+    if (value) return value as T;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -303,6 +303,8 @@ describe('SessionHost on real Baileys against the WhatsApp emulator', () => {
         return now !== undefined && now !== before;
       });
       await connected(w.host, ref);
+      // Stored a moment after the live state changed (state writes are queued).
+      await eventually('stored connected', async () => (await stored(ref)).state === 'connected');
       expect(await stored(ref)).toMatchObject({ state: 'connected', reason: null });
       expect(network.linkedDevices(phone)).toEqual([device]);
     }, 20_000);

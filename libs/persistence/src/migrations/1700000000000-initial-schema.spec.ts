@@ -116,7 +116,9 @@ describe('initial schema', () => {
     });
     await deliveries.insert(delivery('event-1'));
     // Once per attempt since retries (migration 1764720000000).
-    await expect(deliveries.insert(delivery('event-1'))).rejects.toThrow(/webhook_deliveries_event_attempt_key/);
+    await expect(deliveries.insert(delivery('event-1'))).rejects.toThrow(
+      /webhook_deliveries_event_attempt_key/,
+    );
     await deliveries.insert(delivery(null));
     await deliveries.insert(delivery(null));
     expect(await deliveries.countBy({ accountId })).toBe(3);

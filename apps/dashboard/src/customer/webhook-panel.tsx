@@ -114,7 +114,8 @@ export function WebhookPanel({ credential, readOnly }: { credential: Credential;
             </thead>
             <tbody>
               {state.value.deliveries.map((d) => (
-                <tr key={d.id}>
+                // A retried event's attempts share its delivery id.
+                <tr key={`${d.id}/${d.attempt}`}>
                   <td>{when(d.attemptedAt)}</td>
                   <td>{d.event}</td>
                   <td>
@@ -122,6 +123,7 @@ export function WebhookPanel({ credential, readOnly }: { credential: Credential;
                       {d.status}
                       {d.statusCode !== null ? ` (${d.statusCode})` : ''}
                     </span>
+                    {d.attempt > 1 ? ` · attempt ${d.attempt}` : ''}
                   </td>
                   <td>{d.error ?? '—'}</td>
                   <td>{d.durationMs} ms</td>

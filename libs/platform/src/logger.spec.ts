@@ -47,6 +47,18 @@ describe('createLogger', () => {
     expect(output).toContain('https://hooks.example/in?[redacted]');
   });
 
+  it('censors sensitive fields at any depth and in a child logger\'s fields', () => {
+    const output = capture((logger) => {
+      logger.info({ command: { payload: { message: { text: 'deep private text' } } } }, 'nested');
+      logger.info({ attempts: [{ to: '254722000009' }] }, 'in a list');
+      logger.child({ phoneNumber: '254722000008' }).info('from a child');
+    });
+    for (const secret of ['deep private text', '254722000009', '254722000008']) {
+      expect(output).not.toContain(secret);
+    }
+    expect(output.match(/\[redacted\]/g)).toHaveLength(3);
+  });
+
   describe('output', () => {
     /** A stand-in for stdout: a terminal or not. */
     const output = (isTTY: boolean) => {

@@ -27,9 +27,7 @@ const CENSORED = '[redacted]';
  * pino applies serializers to a child logger's fields (`logger.child({ … })`), which never pass
  * the `log` formatter; the walk below covers what is logged on each line.
  */
-const CENSOR_SERIALIZERS = Object.fromEntries(
-  [...SENSITIVE_FIELDS].map((field) => [field, () => CENSORED]),
-);
+const CENSOR_SERIALIZERS = Object.fromEntries([...SENSITIVE_FIELDS].map((field) => [field, () => CENSORED]));
 
 /** A URL's query may carry a token (`?token=…`): logged URLs keep their path only. */
 const URL_QUERY = /\b(https?:\/\/[^\s?#"']*)\?[^\s#"']*/gi;
@@ -96,11 +94,15 @@ export type LogOutput = Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
 
 /**
  * One JSON object per line, for log collectors; on a terminal (someone running `npm start`),
- * pino-pretty's readable lines instead. They are formatted in this process, synchronously, after
- * redaction (no transport thread, nothing fetched or spawned), so the last lines before an exit
- * are never lost.
+ * pino-pretty's readable lines instead, formatted in this process after redaction (no transport
+ * thread, nothing fetched or spawned).
+ *
+ * Lines for a collector are gathered into writes of about 4 KB, at least every 100 ms: one
+ * `write` per line was 6% of a busy gateway's CPU (one access line per request). On exit (a
+ * fatal error, SIGTERM) pino writes what is gathered before the process ends; only a SIGKILL
+ * can take the last 100 ms of lines with it.
  */
-function logDestination(output: LogOutput): DestinationStream | undefined {
+function logDestination(output: LogOutput): DestinationStream {
   if (output.isTTY) {
     const pretty = prettyFactory({
       colorize: true,
@@ -109,8 +111,10 @@ function logDestination(output: LogOutput): DestinationStream | undefined {
     });
     return { write: (line: string) => void output.write(pretty(line)) };
   }
-  // pino's own stdout destination (synchronous writes to fd 1) unless told otherwise.
-  return output === process.stdout ? undefined : (output as DestinationStream);
+  if (output === process.stdout && typeof process.stdout.fd === 'number') {
+    return pino.destination({ dest: process.stdout.fd, minLength: 4096, periodicFlush: 100 });
+  }
+  return output as DestinationStream;
 }
 
 export function createLogger(level: string, service: string, output: LogOutput = process.stdout): Logger {
@@ -130,8 +134,7 @@ export function createLogger(level: string, service: string, output: LogOutput =
       },
     },
   };
-  const destination = logDestination(output);
-  return destination === undefined ? pino(options) : pino(options, destination);
+  return pino(options, logDestination(output));
 }
 
 /** Routes Nest's own log lines into pino, so a process has one structured log. */

@@ -58,6 +58,16 @@ describe('SubscriptionFilter: opt-in events stay off the stream for accounts tha
     expect(reads - before).toBe(1);
   });
 
+  it('reads an account once when many of its sessions ask at the same moment (a restore)', async () => {
+    subscriptions.set('acct-c', ['session.status']);
+    const before = reads;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => filter.wants('acct-c', 'session.status')),
+    );
+    expect(answers.every(Boolean)).toBe(true);
+    expect(reads - before).toBe(1);
+  });
+
   it('takes nothing for an account without a usable webhook, and publishes when it cannot tell', async () => {
     expect(await filter.wants('acct-none', 'session.status')).toBe(false);
     failing = true;

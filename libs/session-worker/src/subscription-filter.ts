@@ -24,7 +24,11 @@ type Cached = { events: readonly string[] | null };
  */
 export class SubscriptionFilter implements EventTypeFilter {
   private readonly cache = new LRUCache<string, Cached>({ max: 10_000, ttl: 10_000 });
+  /** Reads in flight, shared: a restore asks for every session of an account at once. */
+  private readonly reading = new Map<string, Promise<readonly string[] | null | undefined>>();
   private live = false;
+  /** Counts invalidations: a read that began before one is answered but not cached. */
+  private generation = 0;
 
   constructor(
     private readonly lookup: WebhookSubscriptionLookup,
@@ -32,11 +36,11 @@ export class SubscriptionFilter implements EventTypeFilter {
   ) {}
 
   async start(): Promise<void> {
-    this.invalidations.onPossibleLoss(() => this.cache.clear());
+    this.invalidations.onPossibleLoss(() => this.forget());
     await this.invalidations.subscribe(ACCESS_INVALIDATION_TOPIC, (text) => {
       const message = decodeAccessInvalidation(text);
-      if (message === null) this.cache.clear();
-      else if (message.kind === 'webhook') this.cache.delete(message.accountId);
+      if (message === null) this.forget();
+      else if (message.kind === 'webhook') this.forget(message.accountId);
     });
     this.live = true;
   }
@@ -47,13 +51,37 @@ export class SubscriptionFilter implements EventTypeFilter {
   }
 
   /** The account's subscriptions; undefined when they could not be read. */
-  private async eventsOf(accountId: string): Promise<readonly string[] | null | undefined> {
+  private eventsOf(accountId: string): Promise<readonly string[] | null | undefined> {
     const cached = this.cache.get(accountId);
-    if (cached) return cached.events;
+    if (cached) return Promise.resolve(cached.events);
+    let read = this.reading.get(accountId);
+    if (read === undefined) {
+      const pending = this.read(accountId).finally(() => {
+        if (this.reading.get(accountId) === pending) this.reading.delete(accountId);
+      });
+      this.reading.set(accountId, pending);
+      read = pending;
+    }
+    return read;
+  }
+
+  private forget(accountId?: string): void {
+    this.generation++;
+    if (accountId === undefined) {
+      this.cache.clear();
+      this.reading.clear();
+    } else {
+      this.cache.delete(accountId);
+      this.reading.delete(accountId);
+    }
+  }
+
+  private async read(accountId: string): Promise<readonly string[] | null | undefined> {
+    const generation = this.generation;
     try {
       const events = await this.lookup.eventsOf(accountId);
-      // Cached only while invalidations are heard: before that, every answer is read afresh.
-      if (this.live) this.cache.set(accountId, { events });
+      // Cached only while invalidations are heard, and only if none came while reading.
+      if (this.live && generation === this.generation) this.cache.set(accountId, { events });
       return events;
     } catch {
       return undefined;

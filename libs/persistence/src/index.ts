@@ -70,6 +70,7 @@ export {
   TEST_SERVER_URL,
   type MigratedTestDatabase,
 } from './testing/migrated-test-database';
+export { createAccountFixture, type AccountFixture } from './testing/account-fixture';
 export {
   SentMessageRepository,
   SENT_MESSAGE_TTL_MS,

@@ -10,6 +10,12 @@ export const MEDIA_BUCKET = 'jumbe-media';
 /** How long a downloaded file stays in the store (asking again later downloads it again). */
 export const MEDIA_OBJECT_TTL_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How long a worker may take to download a file into the store; the gateway waits this long on
+ * top of its usual command timeout.
+ */
+export const MEDIA_DOWNLOAD_TIMEOUT_MS = 60_000;
+
 /** The Object Store bucket of a deployment (each deployment sharing a NATS server has its own). */
 export function mediaBucketName(deployment: string | null): string {
   return deployment ? `${MEDIA_BUCKET}-${deployment}` : MEDIA_BUCKET;

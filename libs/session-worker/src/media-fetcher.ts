@@ -76,6 +76,8 @@ export class MediaFetcher {
   /** Streams the file into the store, within the size cap and the deadline. */
   private async keep(object: string, file: InboundMediaFile): Promise<MediaObjectInfo> {
     const limit = new ByteLimit(this.options.maxBytes);
+    // The store may not be reading yet when the cap is passed; its put fails either way.
+    limit.on('error', () => undefined);
     let sourceFailure: Error | null = null;
     file.data.on('error', (error) => {
       sourceFailure = error;

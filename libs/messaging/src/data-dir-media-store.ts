@@ -28,6 +28,8 @@ export class DataDirMediaStore implements MediaObjectStore {
 
   async put(name: string, meta: MediaObjectMeta, data: Readable): Promise<MediaObjectInfo> {
     checkName(name);
+    // An error before the pipeline below listens must not go unhandled; the pipeline sees it.
+    data.on('error', () => undefined);
     await mkdir(this.dir, { recursive: true });
     await this.sweep();
     const partial = join(this.dir, `${name}.${randomBytes(6).toString('hex')}.part`);
@@ -68,7 +70,10 @@ export class DataDirMediaStore implements MediaObjectStore {
     const now = Date.now();
     for (const entry of await readdir(this.dir)) {
       const path = join(this.dir, entry);
-      const modified = await stat(path).then((s) => s.mtimeMs, () => now);
+      const modified = await stat(path).then(
+        (s) => s.mtimeMs,
+        () => now,
+      );
       if (now - modified >= this.ttlMs) await rm(path, { force: true });
     }
   }

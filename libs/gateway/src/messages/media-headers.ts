@@ -27,10 +27,9 @@ const EXTENSIONS: Record<string, string> = {
  * control characters and path separators never reach the header.
  */
 export function contentDisposition(fileName: string | null, messageId: string, contentType: string): string {
-  const base = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  const base = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
   const name =
-    (fileName ?? '')
-      .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
+    withoutUnsafeCharacters(fileName ?? '')
       .trim()
       .slice(0, 255) || `${messageId.replace(/[^A-Za-z0-9_.-]/g, '_')}.${extensionOf(base)}`;
   const ascii = name.replace(/[^\x20-\x7e]|["%]/g, '_');
@@ -49,4 +48,11 @@ function encodeRfc5987(value: string): string {
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
+}
+
+/** Control characters and path separators become `_`. */
+function withoutUnsafeCharacters(value: string): string {
+  return [...value]
+    .map((c) => (c.charCodeAt(0) < 0x20 || c === '\u007f' || c === '/' || c === '\\' ? '_' : c))
+    .join('');
 }

@@ -2,9 +2,11 @@ import { encryptedStream, proto } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import pino from 'pino';
 import { MediaDownloadError } from '../inbound-media-file';
 import type { SessionRef } from '../session-ref';
+import { InboundMediaArchive } from './inbound-media-archive';
 import { ProcessInboundMediaStore } from './inbound-media-store';
 import { EventRecorder } from './test-support/event-recorder';
 import { FakeWhatsApp } from './test-support/fake-baileys';
@@ -252,8 +254,6 @@ describe('WhatsAppNetworkDriver: received media over TLS', () => {
       server.files.set('/v/x.enc', { status: 200, body: await readFile(encrypted.encFilePath) });
       await rm(encrypted.encFilePath, { force: true });
       // What the driver keeps when the message arrives, through the archive the session uses.
-      const { InboundMediaArchive } = await import('./inbound-media-archive');
-      const { SECRET_PURPOSES, SecretBox } = await import('@jumbe/domain');
       await new InboundMediaArchive(
         store,
         new SecretBox(SECRET, SECRET_PURPOSES.networkCredentials),

@@ -1,5 +1,7 @@
 import type { ApiClient } from '@jumbe/testing';
 import { randomBytes } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expectError } from './expect-error';
 import { createAccount, type TestAccount } from './operator';
 import { linkSession } from './sandbox-helpers';
@@ -56,6 +58,16 @@ export function describeInboundMediaContract(start: () => Promise<Topology>): vo
         `attachment; filename="${id}.png"; filename*=UTF-8''${id}.png`,
       );
       expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    // All-in-one: the store is the data dir, which now holds the file (and its headers).
+    const dataDir = (topology as { dataDir?: string }).dataDir;
+    if (dataDir) {
+      const sizes = await Promise.all(
+        (await readdir(join(dataDir, 'media'))).map(
+          async (entry) => (await stat(join(dataDir, 'media', entry))).size,
+        ),
+      );
+      expect(sizes).toContain(bytes.length);
     }
   });
 

@@ -73,7 +73,7 @@ export async function startInfrastructure(
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const transport = await openBus(config, logger, service, closers);
     const events = await openEvents(transport, dataSource, config.deployment);
-    const media = await openMediaStore(transport, config);
+    const media = openMediaStore(transport, config);
     // Commands carry their trace context to whoever handles them (when tracing is on).
     const bus = new ContextCarryingBus(
       config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
@@ -169,9 +169,9 @@ async function openEvents(
 }
 
 /** JetStream's Object Store when NATS is configured; otherwise the data dir (all-in-one). */
-async function openMediaStore(bus: MessageBus, config: JumbeConfig): Promise<MediaObjectStore> {
+function openMediaStore(bus: MessageBus, config: JumbeConfig): MediaObjectStore {
   if (bus instanceof NatsMessageBus) {
-    return JetStreamMediaStore.open(bus.connection, mediaBucketName(config.deployment), MEDIA_OBJECT_TTL_MS);
+    return new JetStreamMediaStore(bus.connection, mediaBucketName(config.deployment), MEDIA_OBJECT_TTL_MS);
   }
   return new DataDirMediaStore(join(config.dataDir, 'media'), MEDIA_OBJECT_TTL_MS);
 }

@@ -11,21 +11,29 @@ import { isFresh, type MediaObjectStore } from './media-object-store';
  * per-object metadata needs NATS 2.10, the description works everywhere.
  */
 export class JetStreamMediaStore implements MediaObjectStore {
-  private constructor(
-    private readonly bucket: ObjectStore,
+  private opened: Promise<ObjectStore> | null = null;
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly bucketName: string,
     private readonly ttlMs: number,
   ) {}
 
-  static async open(connection: NatsConnection, bucket: string, ttlMs: number): Promise<JetStreamMediaStore> {
-    const store = await connection
+  /** The bucket, created on first use: processes that never touch a file never create it. */
+  private bucket(): Promise<ObjectStore> {
+    this.opened ??= this.connection
       .jetstream()
-      .views.os(bucket, { ttl: nanos(ttlMs), storage: StorageType.File, replicas: 1 });
-    return new JetStreamMediaStore(store, ttlMs);
+      .views.os(this.bucketName, { ttl: nanos(this.ttlMs), storage: StorageType.File, replicas: 1 })
+      .catch((error: unknown) => {
+        this.opened = null;
+        throw error;
+      });
+    return this.opened;
   }
 
   /** Null too for a file close to expiry: its chunks expire before its description. */
   async info(name: string): Promise<MediaObjectInfo | null> {
-    const info = await this.bucket.info(name);
+    const info = await (await this.bucket()).info(name);
     if (!info || info.deleted) return null;
     const described = this.describe(info);
     return isFresh(described, this.ttlMs) ? described : null;
@@ -33,12 +41,12 @@ export class JetStreamMediaStore implements MediaObjectStore {
 
   async put(name: string, meta: MediaObjectMeta, data: Readable): Promise<MediaObjectInfo> {
     const web = Readable.toWeb(data) as unknown as ReadableStream<Uint8Array>;
-    const info = await this.bucket.put({ name, description: JSON.stringify(meta) }, web);
+    const info = await (await this.bucket()).put({ name, description: JSON.stringify(meta) }, web);
     return this.describe(info);
   }
 
   async open(name: string): Promise<{ info: MediaObjectInfo; data: Readable } | null> {
-    const result = await this.bucket.get(name);
+    const result = await (await this.bucket()).get(name);
     if (!result || result.info.deleted) return null;
     const data = Readable.fromWeb(result.data as unknown as WebReadableStream<Uint8Array>);
     // A chunk that expired under the reader, or a digest that does not match, fails the stream.

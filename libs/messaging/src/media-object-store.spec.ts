@@ -37,7 +37,7 @@ function jetStream(): StoreKind {
     name: 'JetStreamMediaStore (real NATS Object Store)',
     open: async () => {
       connection = await connect({ servers: NATS_URL, name: 'jumbe-test-media' });
-      return JetStreamMediaStore.open(connection, bucket, TTL_MS);
+      return new JetStreamMediaStore(connection, bucket, TTL_MS);
     },
     cleanUp: async () => {
       if (!connection) return;

@@ -77,7 +77,8 @@ export const ERRORS = {
   },
   media_busy: {
     status: 503,
-    message: 'The worker is downloading as many media files as it may at once. Retry after the time in Retry-After.',
+    message:
+      'The worker is downloading as many media files as it may at once. Retry after the time in Retry-After.',
   },
   unavailable: { status: 503, message: 'A service Jumbe depends on is unavailable. Retry shortly.' },
   session_restoring: {

@@ -490,12 +490,10 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
           (error: { code?: string }) => error.code,
         );
       const bare = await network.control().inbound(ref, { from: contact, media: { type: 'video' } });
-      const big = await network
-        .control()
-        .inbound(ref, {
-          from: contact,
-          media: { type: 'document', data: Buffer.alloc(101).toString('base64') },
-        });
+      const big = await network.control().inbound(ref, {
+        from: contact,
+        media: { type: 'document', data: Buffer.alloc(101).toString('base64') },
+      });
       expect(await codeOf(network.downloadMedia(ref, bare.id, { maxBytes: 100 }))).toBe('media_not_found');
       expect(await codeOf(network.downloadMedia(ref, big.id, { maxBytes: 100 }))).toBe('media_too_large');
       expect(

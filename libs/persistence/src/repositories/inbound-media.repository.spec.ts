@@ -26,7 +26,11 @@ describe('InboundMediaRepository', () => {
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
-    const plan = await new PlanRepository(db.dataSource).create({ name: 'p', monthlyApiHits: 10, maxSessions: 5 });
+    const plan = await new PlanRepository(db.dataSource).create({
+      name: 'p',
+      monthlyApiHits: 10,
+      maxSessions: 5,
+    });
     const accounts = new AccountRepository(db.dataSource);
     accountId = (await accounts.create({ name: 'A', planId: plan.id })).id;
     otherAccountId = (await accounts.create({ name: 'B', planId: plan.id })).id;

@@ -683,10 +683,10 @@ export class WhatsAppSession implements NetworkSession {
         continue;
       }
       if (message === null) continue;
-      // Inbound media hook: the file's descriptor is kept before the message can reach a webhook,
-      // so a bot that fetches the file as soon as it hears of it finds it.
-      if (message.media) await this.context.media.remember(this.ref, raw);
       await this.keepUntilStored(message);
+      // Inbound media hook, after the message is durable and before this batch is delivered (the
+      // kick below), so a bot that fetches the file as soon as it hears of it finds it.
+      if (message.media) await this.context.media.remember(this.ref, raw);
     }
     void this.redelivery.kick();
   }

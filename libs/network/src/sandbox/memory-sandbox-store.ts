@@ -2,6 +2,7 @@ import type { InboundNetworkMessage } from '@jumbe/domain';
 import { sessionRefKey, type SessionRef } from '../session-ref';
 import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
 import {
+  SANDBOX_MEDIA_FILES_PER_SESSION,
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxLoginOutcome,
   type SandboxMediaFile,
@@ -45,13 +46,16 @@ export class MemorySandboxStore implements SandboxStore {
     file: SandboxMediaFile,
     ttlMs: number,
   ): Promise<void> {
-    this.media.set(mediaKey(ref, messageId), {
-      file: { ...file, data: Buffer.from(file.data) },
-      expiresAt: this.now() + ttlMs,
-    });
-    for (const key of this.media.keys()) {
+    const key = mediaKey(ref, messageId);
+    this.media.delete(key);
+    this.media.set(key, { file: { ...file, data: Buffer.from(file.data) }, expiresAt: this.now() + ttlMs });
+    const ofSession = [...this.media.keys()].filter((each) => each.startsWith(`${sessionRefKey(ref)}/`));
+    for (const old of ofSession.slice(0, Math.max(0, ofSession.length - SANDBOX_MEDIA_FILES_PER_SESSION))) {
+      this.media.delete(old);
+    }
+    for (const old of this.media.keys()) {
       if (this.media.size <= MEMORY_MEDIA_FILES) break;
-      this.media.delete(key);
+      this.media.delete(old);
     }
   }
 

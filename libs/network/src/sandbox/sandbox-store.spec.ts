@@ -1,6 +1,11 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { SessionRef } from '../session-ref';
-import { SANDBOX_OUTBOX_CAPACITY, type SandboxOutboxEntry, type SandboxStore } from './sandbox-store';
+import {
+  SANDBOX_MEDIA_FILES_PER_SESSION,
+  SANDBOX_OUTBOX_CAPACITY,
+  type SandboxOutboxEntry,
+  type SandboxStore,
+} from './sandbox-store';
 import { memoryStores, redisStores, type SandboxStoreKind } from './test-support/sandbox-store-fixtures';
 import { delay } from './test-support/session-recorder';
 
@@ -187,6 +192,17 @@ describe.each(kinds)('$name', (kind) => {
       expect(await sameNetwork.mediaFile(A, 'm1')).toEqual(file);
       expect(await sameNetwork.mediaFile(B, 'm1')).toBeNull();
       expect(await sameNetwork.mediaFile(A, 'm2')).toBeNull();
+    });
+
+    it('keeps the newest files of each session only', async () => {
+      for (let n = 0; n <= SANDBOX_MEDIA_FILES_PER_SESSION; n++) {
+        await store.putMediaFile(B, `f${n}`, file, 10_000);
+      }
+      await store.putMediaFile(C, 'f0', file, 10_000);
+      expect(await sameNetwork.mediaFile(B, 'f0')).toBeNull();
+      expect(await sameNetwork.mediaFile(B, 'f1')).toEqual(file);
+      expect(await sameNetwork.mediaFile(B, `f${SANDBOX_MEDIA_FILES_PER_SESSION}`)).toEqual(file);
+      expect(await sameNetwork.mediaFile(C, 'f0')).toEqual(file);
     });
 
     it('lets a file lapse after its time to live', async () => {

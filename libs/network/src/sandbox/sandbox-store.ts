@@ -41,6 +41,9 @@ export interface SandboxMediaFile {
 /** How long the simulated media servers keep a file: as long as Jumbe promises to serve it. */
 export const SANDBOX_MEDIA_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** Files the simulated media servers keep per session; the oldest go first. */
+export const SANDBOX_MEDIA_FILES_PER_SESSION = 100;
+
 export type SandboxLoginOutcome = 'linked' | 'not_ready' | 'number_in_use';
 
 /**
@@ -84,7 +87,10 @@ export interface SandboxStore {
   pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]>;
   acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void>;
 
-  /** The file of a received media message, held by the "media servers" for `ttlMs`. */
+  /**
+   * The file of a received media message, held by the "media servers" for `ttlMs`, the newest
+   * SANDBOX_MEDIA_FILES_PER_SESSION of each session.
+   */
   putMediaFile(ref: SessionRef, messageId: string, file: SandboxMediaFile, ttlMs: number): Promise<void>;
   /** Null when the message carried no file, or it expired. */
   mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null>;

@@ -77,3 +77,9 @@ export {
   SENT_MESSAGES_PER_SESSION,
 } from './repositories/sent-message.repository';
 export { InboundOutboxRepository, type OutboxEntry } from './repositories/inbound-outbox.repository';
+export {
+  InboundMediaRepository,
+  INBOUND_MEDIA_TTL_MS,
+  INBOUND_MEDIA_PER_SESSION,
+  type StoredInboundMedia,
+} from './repositories/inbound-media.repository';

@@ -5,7 +5,12 @@ import {
   type SandboxStore,
   WhatsAppNetworkDriver,
 } from '@jumbe/network';
-import { InboundOutboxRepository, NetworkCredentialStore, SentMessageRepository } from '@jumbe/persistence';
+import {
+  InboundMediaRepository,
+  InboundOutboxRepository,
+  NetworkCredentialStore,
+  SentMessageRepository,
+} from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -25,6 +30,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     credentials: new NetworkCredentialStore(deps.dataSource),
     sentMessages: new SentMessageRepository(deps.dataSource),
     inboundOutbox: new InboundOutboxRepository(deps.dataSource),
+    inboundMedia: new InboundMediaRepository(deps.dataSource),
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,

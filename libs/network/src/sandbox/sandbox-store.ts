@@ -31,6 +31,19 @@ export interface SandboxOutboxEntry {
 /** The outbox is a debugging aid, not an archive: each session keeps its newest entries only. */
 export const SANDBOX_OUTBOX_CAPACITY = 1_000;
 
+/** A file a simulated contact attached to a media message, for `GET /messages/media`. */
+export interface SandboxMediaFile {
+  mimetype: string;
+  fileName: string | null;
+  data: Buffer;
+}
+
+/** How long the simulated media servers keep a file: as long as Jumbe promises to serve it. */
+export const SANDBOX_MEDIA_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Files the simulated media servers keep per session; the oldest go first. */
+export const SANDBOX_MEDIA_FILES_PER_SESSION = 100;
+
 export type SandboxLoginOutcome = 'linked' | 'not_ready' | 'number_in_use';
 
 /**
@@ -73,4 +86,12 @@ export interface SandboxStore {
   /** Unacknowledged messages, oldest first. */
   pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]>;
   acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void>;
+
+  /**
+   * The file of a received media message, held by the "media servers" for `ttlMs`, the newest
+   * SANDBOX_MEDIA_FILES_PER_SESSION of each session.
+   */
+  putMediaFile(ref: SessionRef, messageId: string, file: SandboxMediaFile, ttlMs: number): Promise<void>;
+  /** Null when the message carried no file, or it expired. */
+  mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null>;
 }

@@ -46,6 +46,7 @@ import { fetchMedia, mediaMessageContent } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
+import type { InboundMediaArchive } from './inbound-media-archive';
 import type { SentMessageArchive } from './sent-message-archive';
 import type { SessionMemory } from './session-memory';
 import type { WaVersionSource } from './wa-version-source';
@@ -69,6 +70,8 @@ export interface WhatsAppSessionContext {
   sent: SentMessageArchive;
   /** What this session received, until the event stream has it (the durable outbox). */
   inbox: InboundInbox;
+  /** How to download received media files later (GET /messages/media); apart from the inbox. */
+  media: InboundMediaArchive;
   logger: Logger;
   baileysLogger: BaileysLogger;
   /** Runs `start` when this driver may open its next socket (staggering); returns a cancel. */
@@ -696,7 +699,11 @@ export class WhatsAppSession implements NetworkSession {
         this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
         continue;
       }
-      if (message !== null) await this.keepUntilStored(message);
+      if (message === null) continue;
+      await this.keepUntilStored(message);
+      // Inbound media hook, after the message is durable and before this batch is delivered (the
+      // kick below), so a bot that fetches the file as soon as it hears of it finds it.
+      if (message.media) await this.context.media.remember(this.ref, raw);
     }
     void this.redelivery.kick();
   }

@@ -76,3 +76,8 @@ export {
   SENT_MESSAGES_PER_SESSION,
 } from './repositories/sent-message.repository';
 export { InboundOutboxRepository, type OutboxEntry } from './repositories/inbound-outbox.repository';
+export {
+  ReceivedMessageRepository,
+  RECEIVED_MESSAGE_TTL_MS,
+  RECEIVED_MESSAGES_PER_SESSION,
+} from './repositories/received-message.repository';

@@ -48,6 +48,7 @@ describe('migrate', () => {
       'migrations',
       'network_credentials',
       'plans',
+      'received_messages',
       'send_failures',
       'sent_messages',
       'sessions',

@@ -1,6 +1,7 @@
 import {
   credentialBinding,
   inboundMessageBinding,
+  receivedMessageBinding,
   SECRET_PURPOSES,
   sentMessageBinding,
   WEBHOOK_SECRET_BINDING,
@@ -56,5 +57,13 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     purpose: SECRET_PURPOSES.networkCredentials,
     encoding: 'bytes',
     binding: (row) => inboundMessageBinding(session(row), row['message_id']!),
+  },
+  {
+    table: 'received_messages',
+    column: 'value',
+    key: ['account_id', 'session_id', 'message_id'],
+    purpose: SECRET_PURPOSES.networkCredentials,
+    encoding: 'bytes',
+    binding: (row) => receivedMessageBinding(session(row), row['message_id']!),
   },
 ];

@@ -6,6 +6,7 @@ import { InboundEventEntity } from './inbound-event.entity';
 import { InboundOutboxEntity } from './inbound-outbox.entity';
 import { NetworkCredentialEntity } from './network-credential.entity';
 import { SentMessageEntity } from './sent-message.entity';
+import { ReceivedMessageEntity } from './received-message.entity';
 import { UsageDailyEntity } from './usage-daily.entity';
 import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
@@ -27,6 +28,7 @@ export const ALL_ENTITIES = [
   NetworkCredentialEntity,
   SentMessageEntity,
   InboundOutboxEntity,
+  ReceivedMessageEntity,
   UsageDailyEntity,
   SendFailureEntity,
   IdempotencyRecordEntity,

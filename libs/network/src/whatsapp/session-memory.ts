@@ -18,6 +18,8 @@ export class SessionMemory {
    * reported, those of messages sent from the phone are not. Older sends are found in the archive.
    */
   readonly sentTo = new LRUCache<string, string>({ max: 10_000, ttl: 7 * 24 * HOUR });
+  /** Recently received messages as replies quote them (QuotableMessage); older ones are in the store. */
+  readonly received = new BoundedCache({ max: 256, ttlMs: 7 * 24 * HOUR });
   /** Baileys' retry counters: one cache for the session's life, so reconnects do not reset them. */
   readonly retryCounters = new BoundedCache({ max: 1_000, ttlMs: HOUR });
   readonly userDevices = new BoundedCache({ max: 2_000, ttlMs: 5 * 60 * 1000 });

@@ -2,6 +2,7 @@ import type { HostResolver } from '@jumbe/egress';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
 import type { InboundOutbox } from './inbound-outbox';
+import type { ReceivedMessageStore } from './received-message-store';
 import type { SentMessageStore } from './sent-message-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
@@ -13,6 +14,8 @@ export interface WhatsAppNetworkOptions {
   sentMessages?: SentMessageStore;
   /** Where received messages wait for the event stream (InboundOutboxRepository); this process only without it. */
   inboundOutbox?: InboundOutbox;
+  /** Where replies find the received messages they quote (ReceivedMessageRepository); memory only without it. */
+  receivedMessages?: ReceivedMessageStore;
   /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
   secretKey: string;
   /** The service logger; each session logs through a child with its account and session id. */
@@ -64,6 +67,7 @@ type OptionalSettings =
   | 'fetchVersion'
   | 'sentMessages'
   | 'inboundOutbox'
+  | 'receivedMessages'
   | 'webSocketUrl';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &

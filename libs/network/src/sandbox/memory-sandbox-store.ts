@@ -6,6 +6,9 @@ import {
   type SandboxLoginOutcome,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
+  SANDBOX_RECEIVED_CAPACITY,
+  SANDBOX_RECEIVED_TTL_MS,
+  type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
 
@@ -16,6 +19,8 @@ interface SessionRecord {
   outbox: SandboxOutboxEntry[];
   /** Insertion order is delivery order. */
   inbound: Map<string, InboundNetworkMessage>;
+  /** Newest first. */
+  received: SandboxReceivedEntry[];
 }
 
 /**
@@ -124,6 +129,18 @@ export class MemorySandboxStore implements SandboxStore {
     this.sessions.get(sessionRefKey(ref))?.inbound.delete(messageId);
   }
 
+  async rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void> {
+    const received = this.record(ref).received;
+    received.unshift(copy(entry));
+    if (received.length > SANDBOX_RECEIVED_CAPACITY) received.length = SANDBOX_RECEIVED_CAPACITY;
+  }
+
+  async received(ref: SessionRef): Promise<SandboxReceivedEntry[]> {
+    const since = this.now() - SANDBOX_RECEIVED_TTL_MS;
+    const received = this.sessions.get(sessionRefKey(ref))?.received ?? [];
+    return received.filter((entry) => Date.parse(entry.createdAt) > since).map(copy);
+  }
+
   private liveLogin(ref: SessionRef): SandboxPendingLogin | null {
     const session = this.sessions.get(sessionRefKey(ref));
     if (!session?.login) return null;
@@ -138,7 +155,7 @@ export class MemorySandboxStore implements SandboxStore {
     const key = sessionRefKey(ref);
     let session = this.sessions.get(key);
     if (!session) {
-      session = { login: null, number: null, online: false, outbox: [], inbound: new Map() };
+      session = { login: null, number: null, online: false, outbox: [], inbound: new Map(), received: [] };
       this.sessions.set(key, session);
     }
     return session;

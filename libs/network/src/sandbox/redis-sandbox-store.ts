@@ -8,6 +8,9 @@ import {
   type SandboxLoginOutcome,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
+  SANDBOX_RECEIVED_CAPACITY,
+  SANDBOX_RECEIVED_TTL_MS,
+  type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
 
@@ -18,6 +21,7 @@ export const SANDBOX_KEY_PREFIX = 'jumbe:sandbox:';
 //   online:S        '1' while some worker holds it        number:N  S of the session linked to N
 //   outbox:S        list of JSON entries, newest first
 //   inbound:S       list of pending message ids (order)   inbound-data:S  hash id → JSON message
+//   received:S      list of JSON received entries (quotable), newest first, expiring a week after the newest
 // Logging in touches the number registry and other sessions' keys, so every sandbox key shares
 // one `{sandbox}` hash tag: one cluster slot, scripts stay legal. The sandbox is a test network,
 // not a throughput path, so giving up sharding costs nothing.
@@ -70,9 +74,23 @@ redis.call('LTRIM', KEYS[1], 0, ARGV[2])
 return 1
 `;
 
+// KEYS[1] received:S; ARGV[1] JSON entry, ARGV[2] last index kept, ARGV[3] time to live (ms).
+const REMEMBER_RECEIVED_SCRIPT = `
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`;
+
 // Prefixed names: other libs define their own scripts on the same shared client.
 interface SandboxScripts {
   jumbeSandboxAppendOutbox(outbox: string, entry: string, lastIndex: string): Promise<number>;
+  jumbeSandboxRememberReceived(
+    received: string,
+    entry: string,
+    lastIndex: string,
+    ttlMs: string,
+  ): Promise<number>;
   jumbeSandboxCompleteLogin(
     login: string,
     link: string,
@@ -116,6 +134,7 @@ export class RedisSandboxStore implements SandboxStore {
     redis.defineCommand('jumbeSandboxGoOnline', { numberOfKeys: 2, lua: GO_ONLINE_SCRIPT });
     redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
     redis.defineCommand('jumbeSandboxAppendOutbox', { numberOfKeys: 1, lua: APPEND_OUTBOX_SCRIPT });
+    redis.defineCommand('jumbeSandboxRememberReceived', { numberOfKeys: 1, lua: REMEMBER_RECEIVED_SCRIPT });
     this.scripts = redis as unknown as SandboxScripts;
   }
 
@@ -229,8 +248,27 @@ export class RedisSandboxStore implements SandboxStore {
     );
   }
 
+  async rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void> {
+    await this.run('rememberReceived', () =>
+      this.scripts.jumbeSandboxRememberReceived(
+        this.key('received', ref),
+        JSON.stringify(entry),
+        String(SANDBOX_RECEIVED_CAPACITY - 1),
+        String(SANDBOX_RECEIVED_TTL_MS),
+      ),
+    );
+  }
+
+  async received(ref: SessionRef): Promise<SandboxReceivedEntry[]> {
+    const since = Date.now() - SANDBOX_RECEIVED_TTL_MS;
+    const entries = await this.run('received', () => this.redis.lrange(this.key('received', ref), 0, -1));
+    return entries
+      .map((json) => JSON.parse(json) as SandboxReceivedEntry)
+      .filter((entry) => Date.parse(entry.createdAt) > since);
+  }
+
   private key(
-    kind: 'login' | 'link' | 'online' | 'outbox' | 'inbound' | 'inbound-data',
+    kind: 'login' | 'link' | 'online' | 'outbox' | 'inbound' | 'inbound-data' | 'received',
     ref: SessionRef,
   ): string {
     return `${this.base}${kind}:${sessionRefKey(ref)}`;

@@ -39,8 +39,9 @@ export class QuoteArchive {
     try {
       const quotable = quotableOfReceived(raw, inbound);
       if (!quotable) return undefined;
-      this.memory.received.set(quotable.id, quotable);
-      return this.cipher.sealBytes(encodeQuotable(quotable), this.boundTo(quotable.id));
+      const plain = encodeQuotable(quotable);
+      this.memory.received.set(quotable.id, quotable, { size: plain.length });
+      return this.cipher.sealBytes(plain, this.boundTo(quotable.id));
     } catch (error) {
       this.logger.warn({ err: error, messageId: inbound.id }, 'a received message will not be quotable');
       return undefined;
@@ -65,7 +66,7 @@ export class QuoteArchive {
   }
 
   private async lookUp(messageId: string): Promise<QuotableMessage | null> {
-    const recent = this.memory.received.get<QuotableMessage>(messageId);
+    const recent = this.memory.received.get(messageId);
     if (recent) return recent;
     const [received, sent] = await Promise.all([
       this.storedReceived(messageId),
@@ -80,7 +81,7 @@ export class QuoteArchive {
     if (!sealed) return null;
     try {
       const quotable = decodeQuotable(this.cipher.openBytes(sealed, this.boundTo(messageId)));
-      this.memory.received.set(messageId, quotable);
+      this.memory.received.set(messageId, quotable, { size: sealed.length });
       return quotable;
     } catch (error) {
       // Sealed under another secret key, or damaged: as good as unknown.

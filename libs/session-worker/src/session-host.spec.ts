@@ -240,7 +240,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     const ref = await newSession();
     const w = worker(new MemorySandboxStore());
     await w.adopt(ref.shard, 1);
-    await connect(w, ref, '255700000105');
+    await connect(w, ref, '255700000120');
     const { id } = (await w.host.execute({
       ...cmd(ref),
       type: 'sandbox.inbound',

@@ -72,6 +72,12 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}$/, 'must be a WhatsApp Web version such as 2.3000.1023456789')
     .optional(),
+  JUMBE_MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  JUMBE_MEDIA_DOWNLOADS: z.coerce.number().int().min(1).max(1_000).default(4),
   JUMBE_RESTORE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   JUMBE_CONNECT_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   JUMBE_SHARD_COUNT: z.coerce.number().int().min(1).max(MAX_SHARD_COUNT).default(DEFAULT_SHARD_COUNT),
@@ -145,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     rateLimitPerMinute: value.JUMBE_RATE_LIMIT_PER_MINUTE ?? null,
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
     restoreConcurrency: value.JUMBE_RESTORE_CONCURRENCY,
+    mediaMaxBytes: value.JUMBE_MEDIA_MAX_BYTES,
+    mediaDownloads: value.JUMBE_MEDIA_DOWNLOADS,
     connectSpacingMs: value.JUMBE_CONNECT_SPACING_MS,
     shardCount: value.JUMBE_SHARD_COUNT,
     deployment: value.JUMBE_DEPLOYMENT ?? null,

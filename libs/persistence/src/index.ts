@@ -81,3 +81,9 @@ export {
   RECEIVED_MESSAGE_TTL_MS,
   RECEIVED_MESSAGES_PER_SESSION,
 } from './repositories/received-message.repository';
+export {
+  InboundMediaRepository,
+  INBOUND_MEDIA_TTL_MS,
+  INBOUND_MEDIA_PER_SESSION,
+  type StoredInboundMedia,
+} from './repositories/inbound-media.repository';

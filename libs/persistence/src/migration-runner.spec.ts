@@ -44,6 +44,7 @@ describe('migrate', () => {
       'deployment_settings',
       'idempotency_records',
       'inbound_events',
+      'inbound_media',
       'inbound_outbox',
       'migrations',
       'network_credentials',

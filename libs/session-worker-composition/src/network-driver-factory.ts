@@ -6,6 +6,7 @@ import {
   WhatsAppNetworkDriver,
 } from '@jumbe/network';
 import {
+  InboundMediaRepository,
   InboundOutboxRepository,
   NetworkCredentialStore,
   ReceivedMessageRepository,
@@ -33,6 +34,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     sentMessages: new SentMessageRepository(deps.dataSource),
     inboundOutbox: new InboundOutboxRepository(deps.dataSource, receivedMessages),
     receivedMessages,
+    inboundMedia: new InboundMediaRepository(deps.dataSource),
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,

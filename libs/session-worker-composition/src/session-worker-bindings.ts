@@ -28,6 +28,7 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
     credentials: new NetworkCredentialStore(dataSource),
     bus: infrastructure.bus,
     events: infrastructure.events,
+    media: infrastructure.media,
     leases: ownership.leases,
     registry: ownership.registry,
   };

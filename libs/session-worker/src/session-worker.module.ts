@@ -2,7 +2,9 @@ import { newMemberId, ShardKeeper } from '@jumbe/coordination';
 import { ManagedWork } from '@jumbe/platform';
 import { observeInboundPublisher, observeLeaseLosses, observeShardOwner, telemetry } from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { MEDIA_DOWNLOAD_TIMEOUT_MS } from '@jumbe/contracts';
 import { InboundRelay } from './inbound-relay';
+import { MediaFetcher } from './media-fetcher';
 import type { SessionWorkerPorts } from './ports/session-worker-ports';
 import { SessionCommandHandler } from './session-command-handler';
 import { SessionHost } from './session-host';
@@ -27,6 +29,16 @@ function createShardKeeper(ports: SessionWorkerPorts): ShardKeeper {
       // Well inside the gateway's own wait, so the client gets session_restoring, not a timeout.
       restoreWaitMs: Math.min(5_000, config.commandTimeoutMs / 2),
     },
+    new MediaFetcher(
+      ports.driver,
+      ports.media,
+      {
+        maxBytes: config.mediaMaxBytes,
+        concurrency: config.mediaDownloads,
+        timeoutMs: MEDIA_DOWNLOAD_TIMEOUT_MS,
+      },
+      logger,
+    ),
   );
   telemetry().watchSessions(() => host.countByState());
   const workerId = newMemberId();

@@ -24,5 +24,9 @@ export const inboundMessageBinding = (ref: SealedSessionRef, messageId: string):
 export const receivedMessageBinding = (ref: SealedSessionRef, messageId: string): string =>
   `received-message:${ref.accountId}/${ref.sessionId}/${messageId}`;
 
+/** How to download a received media file (`inbound_media.value`). */
+export const inboundMediaBinding = (ref: SealedSessionRef, messageId: string): string =>
+  `inbound-media:${ref.accountId}/${ref.sessionId}/${messageId}`;
+
 /** A webhook signing secret (`webhooks.secret_ciphertext`) is sealed without associated data. */
 export const WEBHOOK_SECRET_BINDING = '';

@@ -8,6 +8,7 @@ import {
   deliverySchema,
   envelope,
   failuresQuerySchema,
+  inboundMediaQuerySchema,
   healthSchema,
   outboxEntrySchema,
   pairingCodeResultSchema,
@@ -68,6 +69,8 @@ export interface RouteDescription {
   query?: z.ZodType;
   params?: z.ZodType;
   response: z.ZodType;
+  /** The success response is a file, described here, instead of `response` as JSON. */
+  file?: string;
   successStatus?: number;
   errors?: ErrorCode[];
   /** Served only on this network: the sandbox's control routes do not exist on WhatsApp (CONTRACT §9). */
@@ -317,6 +320,28 @@ export const ROUTES: RouteDescription[] = [
     query: contactCheckQuerySchema,
     response: envelope(contactCheckResultSchema),
     errors: [...SEND_ERRORS, 'invalid_phone'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/messages/media',
+    tag: 'Messages',
+    summary: 'The file of a media message a session received, for 7 days after it arrived (extension)',
+    auth: 'key',
+    query: inboundMediaQuerySchema,
+    response: z.string(),
+    file: "The file, streamed: `Content-Type` as the sender stated it, `Content-Length`, and `Content-Disposition: attachment` with the sender's file name (documents) or `<messageId>.<extension>`. Files over `JUMBE_MEDIA_MAX_BYTES` (64 MiB) are 422 `media_too_large`; 503 `media_busy` (with `Retry-After`) when the worker is downloading `JUMBE_MEDIA_DOWNLOADS` files already.",
+    errors: [
+      'validation_error',
+      'invalid_session_id',
+      'media_not_found',
+      'media_expired',
+      'media_too_large',
+      'media_download_failed',
+      'media_busy',
+      'unavailable',
+      'session_restoring',
+      'timeout',
+    ],
   },
   {
     method: 'GET',

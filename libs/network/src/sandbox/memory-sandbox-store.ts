@@ -4,6 +4,7 @@ import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-
 import {
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxLoginOutcome,
+  type SandboxMediaFile,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
   SANDBOX_RECEIVED_CAPACITY,
@@ -11,6 +12,11 @@ import {
   type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
+
+/** Media files the in-process network holds at most; the oldest go first. */
+const MEMORY_MEDIA_FILES = 1_000;
+
+const mediaKey = (ref: SessionRef, messageId: string) => `${sessionRefKey(ref)}/${messageId}`;
 
 interface SessionRecord {
   login: { value: SandboxPendingLogin; expiresAt: number } | null;
@@ -33,7 +39,32 @@ export class MemorySandboxStore implements SandboxStore {
   /** Number → key of the session it is linked to. */
   private readonly numbers = new Map<string, string>();
 
+  /** Files of received media messages, oldest first (bounded: this is one process's memory). */
+  private readonly media = new Map<string, { file: SandboxMediaFile; expiresAt: number }>();
+
   constructor(private readonly now: () => number = Date.now) {}
+
+  async putMediaFile(
+    ref: SessionRef,
+    messageId: string,
+    file: SandboxMediaFile,
+    ttlMs: number,
+  ): Promise<void> {
+    this.media.set(mediaKey(ref, messageId), {
+      file: { ...file, data: Buffer.from(file.data) },
+      expiresAt: this.now() + ttlMs,
+    });
+    for (const key of this.media.keys()) {
+      if (this.media.size <= MEMORY_MEDIA_FILES) break;
+      this.media.delete(key);
+    }
+  }
+
+  async mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null> {
+    const entry = this.media.get(mediaKey(ref, messageId));
+    if (!entry || entry.expiresAt <= this.now()) return null;
+    return { ...entry.file, data: Buffer.from(entry.file.data) };
+  }
 
   async setPendingLogin(ref: SessionRef, login: SandboxPendingLogin, ttlMs: number): Promise<void> {
     this.record(ref).login = { value: copy(login), expiresAt: this.now() + ttlMs };

@@ -6,6 +6,7 @@ import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-
 import {
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxLoginOutcome,
+  type SandboxMediaFile,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
   SANDBOX_RECEIVED_CAPACITY,
@@ -22,6 +23,7 @@ export const SANDBOX_KEY_PREFIX = 'jumbe:sandbox:';
 //   outbox:S        list of JSON entries, newest first
 //   inbound:S       list of pending message ids (order)   inbound-data:S  hash id → JSON message
 //   received:S      list of JSON received entries (quotable), newest first, expiring a week after the newest
+//   media:S:ID      JSON { mimetype, fileName, data (base64) } of a received file, with a TTL
 // Logging in touches the number registry and other sessions' keys, so every sandbox key shares
 // one `{sandbox}` hash tag: one cluster slot, scripts stay legal. The sandbox is a test network,
 // not a throughput path, so giving up sharding costs nothing.
@@ -265,6 +267,29 @@ export class RedisSandboxStore implements SandboxStore {
     return entries
       .map((json) => JSON.parse(json) as SandboxReceivedEntry)
       .filter((entry) => Date.parse(entry.createdAt) > since);
+  }
+
+  async putMediaFile(
+    ref: SessionRef,
+    messageId: string,
+    file: SandboxMediaFile,
+    ttlMs: number,
+  ): Promise<void> {
+    const json = JSON.stringify({ ...file, data: file.data.toString('base64') });
+    await this.run('putMediaFile', () =>
+      this.redis.set(this.mediaKey(ref, messageId), json, 'PX', Math.max(1, Math.ceil(ttlMs))),
+    );
+  }
+
+  async mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null> {
+    const json = await this.run('mediaFile', () => this.redis.get(this.mediaKey(ref, messageId)));
+    if (json === null) return null;
+    const stored = JSON.parse(json) as { mimetype: string; fileName: string | null; data: string };
+    return { mimetype: stored.mimetype, fileName: stored.fileName, data: Buffer.from(stored.data, 'base64') };
+  }
+
+  private mediaKey(ref: SessionRef, messageId: string): string {
+    return `${this.base}media:${sessionRefKey(ref)}:${messageId}`;
   }
 
   private key(

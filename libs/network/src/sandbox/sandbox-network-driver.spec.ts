@@ -508,6 +508,53 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
     });
   });
 
+  describe('received media files', () => {
+    const contact = '254711000222';
+    const read = async (stream: NodeJS.ReadableStream) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    };
+
+    it('serves the file a contact attached, byte for byte, from any worker of the network', async () => {
+      const network = driver();
+      const { ref } = await connected(network);
+      const bytes = Buffer.from([0xff, 0xd8, 0xff, 0x00, 0x42]);
+      const { id } = await network
+        .control()
+        .inbound(ref, { from: contact, media: { type: 'image', data: bytes.toString('base64') } });
+      const file = await driver({}, otherWorkerStore).downloadMedia(ref, id, { maxBytes: 100 });
+      expect({ mimetype: file.mimetype, fileName: file.fileName, size: file.size }).toEqual({
+        mimetype: 'image/jpeg',
+        fileName: null,
+        size: bytes.length,
+      });
+      expect((await read(file.data)).equals(bytes)).toBe(true);
+    });
+
+    it('has no file for media sent without one, nor for another session; refuses one over the cap', async () => {
+      const network = driver();
+      const { ref } = await connected(network);
+      const codeOf = (promise: Promise<unknown>) =>
+        promise.then(
+          () => null,
+          (error: { code?: string }) => error.code,
+        );
+      const bare = await network.control().inbound(ref, { from: contact, media: { type: 'video' } });
+      const big = await network
+        .control()
+        .inbound(ref, {
+          from: contact,
+          media: { type: 'document', data: Buffer.alloc(101).toString('base64') },
+        });
+      expect(await codeOf(network.downloadMedia(ref, bare.id, { maxBytes: 100 }))).toBe('media_not_found');
+      expect(await codeOf(network.downloadMedia(ref, big.id, { maxBytes: 100 }))).toBe('media_too_large');
+      expect(
+        await codeOf(network.downloadMedia({ ...ref, sessionId: 'other' }, big.id, { maxBytes: 1_000 })),
+      ).toBe('media_not_found');
+    });
+  });
+
   describe('network drop', () => {
     it('reconnects by itself with the same number, and delivers what arrived meanwhile', async () => {
       const network = driver();

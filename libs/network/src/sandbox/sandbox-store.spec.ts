@@ -203,4 +203,21 @@ describe.each(kinds)('$name', (kind) => {
       expect((await store.pendingInbound(A)).map((message) => message.id)).toEqual(['m2', 'm1']);
     });
   });
+
+  describe('media files', () => {
+    const file = { mimetype: 'image/png', fileName: 'receipt.png', data: Buffer.from([0, 1, 2, 250, 255]) };
+
+    it('holds the bytes of a received file for its session only, byte for byte', async () => {
+      await store.putMediaFile(A, 'm1', file, 10_000);
+      expect(await sameNetwork.mediaFile(A, 'm1')).toEqual(file);
+      expect(await sameNetwork.mediaFile(B, 'm1')).toBeNull();
+      expect(await sameNetwork.mediaFile(A, 'm2')).toBeNull();
+    });
+
+    it('lets a file lapse after its time to live', async () => {
+      await store.putMediaFile(C, 'm1', file, 50);
+      await delay(120);
+      expect(await store.mediaFile(C, 'm1')).toBeNull();
+    });
+  });
 });

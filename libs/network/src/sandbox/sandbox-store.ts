@@ -44,6 +44,15 @@ export interface SandboxReceivedEntry {
 /** Received messages a session can quote: the newest ones, for a week (as on the real network). */
 export const SANDBOX_RECEIVED_CAPACITY = 1_000;
 export const SANDBOX_RECEIVED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A file a simulated contact attached to a media message, for `GET /messages/media`. */
+export interface SandboxMediaFile {
+  mimetype: string;
+  fileName: string | null;
+  data: Buffer;
+}
+
+/** How long the simulated media servers keep a file: as long as Jumbe promises to serve it. */
+export const SANDBOX_MEDIA_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type SandboxLoginOutcome = 'linked' | 'not_ready' | 'number_in_use';
 
@@ -95,4 +104,8 @@ export interface SandboxStore {
   rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void>;
   /** Newest first, those younger than SANDBOX_RECEIVED_TTL_MS. */
   received(ref: SessionRef): Promise<SandboxReceivedEntry[]>;
+  /** The file of a received media message, held by the "media servers" for `ttlMs`. */
+  putMediaFile(ref: SessionRef, messageId: string, file: SandboxMediaFile, ttlMs: number): Promise<void>;
+  /** Null when the message carried no file, or it expired. */
+  mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null>;
 }

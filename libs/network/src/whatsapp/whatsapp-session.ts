@@ -48,6 +48,7 @@ import { fetchMedia, mediaMessageContent } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
+import type { InboundMediaArchive } from './inbound-media-archive';
 import type { QuoteArchive } from './quote-archive';
 import type { SentMessageArchive } from './sent-message-archive';
 import type { SessionMemory } from './session-memory';
@@ -74,6 +75,8 @@ export interface WhatsAppSessionContext {
   inbox: InboundInbox;
   /** What replies of this session can quote: messages it received or sent. */
   quotes: QuoteArchive;
+  /** How to download received media files later (GET /messages/media); apart from the inbox. */
+  media: InboundMediaArchive;
   logger: Logger;
   baileysLogger: BaileysLogger;
   /** Runs `start` when this driver may open its next socket (staggering); returns a cancel. */
@@ -726,8 +729,11 @@ export class WhatsAppSession implements NetworkSession {
         this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
         continue;
       }
-      if (message !== null)
-        await this.keepUntilStored(message, this.context.quotes.sealReceived(raw, message));
+      if (message === null) continue;
+      // Inbound media hook: the file's descriptor is kept before the message can reach a webhook,
+      // so a bot that fetches the file as soon as it hears of it finds it.
+      if (message.media) await this.context.media.remember(this.ref, raw);
+      await this.keepUntilStored(message, this.context.quotes.sealReceived(raw, message));
     }
     void this.redelivery.kick();
   }

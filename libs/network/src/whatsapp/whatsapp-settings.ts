@@ -1,6 +1,7 @@
 import type { HostResolver } from '@jumbe/egress';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
+import type { InboundMediaStore } from './inbound-media-store';
 import type { InboundOutbox } from './inbound-outbox';
 import type { ReceivedMessageStore } from './received-message-store';
 import type { SentMessageStore } from './sent-message-store';
@@ -16,6 +17,13 @@ export interface WhatsAppNetworkOptions {
   inboundOutbox?: InboundOutbox;
   /** Where replies find the received messages they quote (ReceivedMessageRepository); memory only without it. */
   receivedMessages?: ReceivedMessageStore;
+  /** Where received media messages' download descriptors live (InboundMediaRepository); this process only without it. */
+  inboundMedia?: InboundMediaStore;
+  /**
+   * Tests only, never read from configuration: the host received media is downloaded from instead
+   * of WhatsApp's `mmg.whatsapp.net` (still HTTPS, certificates still checked).
+   */
+  mediaHost?: string;
   /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
   secretKey: string;
   /** The service logger; each session logs through a child with its account and session id. */
@@ -26,7 +34,7 @@ export interface WhatsAppNetworkOptions {
   baileysLogLevel?: string;
   /** JUMBE_ALLOW_PRIVATE_NETWORKS: media URLs may reach private addresses. */
   allowPrivateNetworks?: boolean;
-  /** Largest media file a send downloads; default 64 MiB. */
+  /** Largest media file a send downloads (received files have their own cap, the caller's); default 64 MiB. */
   mediaMaxBytes?: number;
   /** Deadline of one media download; default 60 s. */
   mediaTimeoutMs?: number;
@@ -60,6 +68,9 @@ export interface WhatsAppNetworkOptions {
   maxRefusals?: number;
 }
 
+/** Where WhatsApp serves media files (Baileys' DEF_MEDIA_HOST). */
+const WHATSAPP_MEDIA_HOST = 'mmg.whatsapp.net';
+
 type OptionalSettings =
   | 'socketFactory'
   | 'mediaResolver'
@@ -68,6 +79,7 @@ type OptionalSettings =
   | 'sentMessages'
   | 'inboundOutbox'
   | 'receivedMessages'
+  | 'inboundMedia'
   | 'webSocketUrl';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
@@ -80,6 +92,7 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     mediaMaxBytes: options.mediaMaxBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: options.mediaTimeoutMs ?? 60_000,
+    mediaHost: options.mediaHost ?? WHATSAPP_MEDIA_HOST,
     loginTimeoutMs: options.loginTimeoutMs ?? 180_000,
     pairingCodeWaitMs: options.pairingCodeWaitMs ?? 10_000,
     reconnectBaseMs: options.reconnectBaseMs ?? 1_000,

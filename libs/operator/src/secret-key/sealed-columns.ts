@@ -1,5 +1,6 @@
 import {
   credentialBinding,
+  inboundMediaBinding,
   inboundMessageBinding,
   receivedMessageBinding,
   SECRET_PURPOSES,
@@ -57,6 +58,14 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     purpose: SECRET_PURPOSES.networkCredentials,
     encoding: 'bytes',
     binding: (row) => inboundMessageBinding(session(row), row['message_id']!),
+  },
+  {
+    table: 'inbound_media',
+    column: 'value',
+    key: ['account_id', 'session_id', 'message_id'],
+    purpose: SECRET_PURPOSES.networkCredentials,
+    encoding: 'bytes',
+    binding: (row) => inboundMediaBinding(session(row), row['message_id']!),
   },
   {
     table: 'received_messages',

@@ -7,6 +7,7 @@ import { DeliveryRequestId1764400000000 } from './1764400000000-delivery-request
 import { WebhookUrlCiphertext1764410000000 } from './1764410000000-webhook-url-ciphertext';
 import { DeploymentSettings1764420000000 } from './1764420000000-deployment-settings';
 import { WebhookEvents1764600000000 } from './1764600000000-webhook-events';
+import { InboundMedia1764700000000 } from './1764700000000-inbound-media';
 import { ReceivedMessages1764710000000 } from './1764710000000-received-messages';
 
 /**
@@ -24,5 +25,6 @@ export const ALL_MIGRATIONS = [
   WebhookUrlCiphertext1764410000000,
   DeploymentSettings1764420000000,
   WebhookEvents1764600000000,
+  InboundMedia1764700000000,
   ReceivedMessages1764710000000,
 ];

@@ -4,6 +4,7 @@ import type { EventPublisher, MessageBus } from '@jumbe/messaging';
 import type { NetworkDriver } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
+import type { MediaFileStore } from './media-file-store';
 import type { SessionStore } from './session-store';
 
 /**
@@ -19,6 +20,8 @@ export interface SessionWorkerPorts {
   credentials: CredentialStore;
   bus: MessageBus;
   events: EventPublisher;
+  /** Where received media files go for the gateway to stream. */
+  media: MediaFileStore;
   leases: ShardLeaseStore;
   registry: WorkerRegistry;
 }

@@ -70,8 +70,14 @@ export class SentMessageArchive {
     if (!this.store) return undefined;
     const stored = await this.store.findWithChat(this.ref, messageId);
     if (!stored?.chat) return undefined;
-    const message = proto.Message.decode(this.cipher.openBytes(stored.value, this.boundTo(messageId)));
-    return { message, chat: stored.chat };
+    try {
+      const message = proto.Message.decode(this.cipher.openBytes(stored.value, this.boundTo(messageId)));
+      return { message, chat: stored.chat };
+    } catch (error) {
+      // Sealed under another secret key, or damaged: as good as unknown.
+      this.logger.warn({ err: error, messageId }, 'a kept sent message could not be opened for a quote');
+      return undefined;
+    }
   }
 
   /** When this session sent the message, or null when it has no record of it. */

@@ -109,6 +109,8 @@ describe('ReceivedMessageRepository', () => {
     });
     expect(await sent.findWithChat(ref, 'OUT2')).toEqual({ value: Buffer.from('sealed'), chat: null });
     expect(await sent.findWithChat(ref, 'unknown')).toBeNull();
-    expect(await sent.findWithChat({ accountId: otherAccountId, sessionId: 'sent-chats' }, 'OUT1')).toBeNull();
+    expect(
+      await sent.findWithChat({ accountId: otherAccountId, sessionId: 'sent-chats' }, 'OUT1'),
+    ).toBeNull();
   });
 });

@@ -14,7 +14,9 @@ import {
  */
 
 /** A network message id as a send returned it or a webhook event carried it. */
-export const messageIdField = networkMessageIdField('messageId').describe('The `id` a send returned (`data.key.id`) or a webhook event carried (`message.id`).');
+export const messageIdField = networkMessageIdField('messageId').describe(
+  'The `id` a send returned (`data.key.id`) or a webhook event carried (`message.id`).',
+);
 
 export const locationMessageFields = z.strictObject({
   to: recipientField,

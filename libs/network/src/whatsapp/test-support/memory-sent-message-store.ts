@@ -13,7 +13,10 @@ export class MemorySentMessageStore implements SentMessageStore {
     if (chat) this.chats.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, chat);
   }
 
-  async findWithChat(ref: SessionRef, messageId: string): Promise<{ value: Buffer; chat: string | null } | null> {
+  async findWithChat(
+    ref: SessionRef,
+    messageId: string,
+  ): Promise<{ value: Buffer; chat: string | null } | null> {
     const key = `${ref.accountId}/${ref.sessionId}/${messageId}`;
     const value = this.rows.get(key);
     return value ? { value, chat: this.chats.get(key) ?? null } : null;

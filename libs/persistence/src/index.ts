@@ -78,6 +78,11 @@ export {
 } from './repositories/sent-message.repository';
 export { InboundOutboxRepository, type OutboxEntry } from './repositories/inbound-outbox.repository';
 export {
+  ReceivedMessageRepository,
+  RECEIVED_MESSAGE_TTL_MS,
+  RECEIVED_MESSAGES_PER_SESSION,
+} from './repositories/received-message.repository';
+export {
   InboundMediaRepository,
   INBOUND_MEDIA_TTL_MS,
   INBOUND_MEDIA_PER_SESSION,

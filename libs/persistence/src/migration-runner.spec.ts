@@ -49,6 +49,7 @@ describe('migrate', () => {
       'migrations',
       'network_credentials',
       'plans',
+      'received_messages',
       'send_failures',
       'sent_messages',
       'sessions',

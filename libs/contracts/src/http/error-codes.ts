@@ -22,7 +22,8 @@ export const ERRORS = {
   not_found: { status: 404, message: 'Not found.' },
   message_not_found: {
     status: 404,
-    message: 'This session has no record of that message (sent messages are kept for 24 hours).',
+    message:
+      'This session has no record of that message in this chat (sent messages are kept for 24 hours, received ones for 7 days).',
   },
   media_not_found: {
     status: 404,

@@ -88,6 +88,8 @@ const SEND_ERRORS: ErrorCode[] = [
   'session_restoring',
   'timeout',
 ];
+/** Sends that can be replies: `quotedMessageId` names a message the worker must know (404 otherwise). */
+const REPLY_ERRORS: ErrorCode[] = [...SEND_ERRORS, 'message_not_found'];
 const sentMessage = envelope(sentMessageSchema);
 const session = envelope(sessionSchema);
 const accountKeyParams = z.object({ id: z.string(), keyId: z.string() });
@@ -216,7 +218,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendTextSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',
@@ -226,7 +228,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendMediaSchema,
     response: sentMessage,
-    errors: [...SEND_ERRORS, 'invalid_media_url', 'media_fetch_failed'],
+    errors: [...REPLY_ERRORS, 'invalid_media_url', 'media_fetch_failed'],
   },
   {
     method: 'POST',
@@ -236,7 +238,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendInteractiveSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',
@@ -246,7 +248,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendLocationSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',
@@ -256,7 +258,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendContactSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',

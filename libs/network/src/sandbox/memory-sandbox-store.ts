@@ -8,6 +8,9 @@ import {
   type SandboxMediaFile,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
+  SANDBOX_RECEIVED_CAPACITY,
+  SANDBOX_RECEIVED_TTL_MS,
+  type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
 
@@ -23,6 +26,8 @@ interface SessionRecord {
   outbox: SandboxOutboxEntry[];
   /** Insertion order is delivery order. */
   inbound: Map<string, InboundNetworkMessage>;
+  /** Newest first. */
+  received: SandboxReceivedEntry[];
 }
 
 /**
@@ -159,6 +164,18 @@ export class MemorySandboxStore implements SandboxStore {
     this.sessions.get(sessionRefKey(ref))?.inbound.delete(messageId);
   }
 
+  async rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void> {
+    const received = this.record(ref).received;
+    received.unshift(copy(entry));
+    if (received.length > SANDBOX_RECEIVED_CAPACITY) received.length = SANDBOX_RECEIVED_CAPACITY;
+  }
+
+  async received(ref: SessionRef): Promise<SandboxReceivedEntry[]> {
+    const since = this.now() - SANDBOX_RECEIVED_TTL_MS;
+    const received = this.sessions.get(sessionRefKey(ref))?.received ?? [];
+    return received.filter((entry) => Date.parse(entry.createdAt) > since).map(copy);
+  }
+
   private liveLogin(ref: SessionRef): SandboxPendingLogin | null {
     const session = this.sessions.get(sessionRefKey(ref));
     if (!session?.login) return null;
@@ -173,7 +190,7 @@ export class MemorySandboxStore implements SandboxStore {
     const key = sessionRefKey(ref);
     let session = this.sessions.get(key);
     if (!session) {
-      session = { login: null, number: null, online: false, outbox: [], inbound: new Map() };
+      session = { login: null, number: null, online: false, outbox: [], inbound: new Map(), received: [] };
       this.sessions.set(key, session);
     }
     return session;

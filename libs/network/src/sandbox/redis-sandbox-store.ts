@@ -10,6 +10,9 @@ import {
   type SandboxMediaFile,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
+  SANDBOX_RECEIVED_CAPACITY,
+  SANDBOX_RECEIVED_TTL_MS,
+  type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
 
@@ -20,6 +23,7 @@ export const SANDBOX_KEY_PREFIX = 'jumbe:sandbox:';
 //   online:S        '1' while some worker holds it        number:N  S of the session linked to N
 //   outbox:S        list of JSON entries, newest first
 //   inbound:S       list of pending message ids (order)   inbound-data:S  hash id → JSON message
+//   received:S      list of JSON received entries (quotable), newest first, expiring a week after the newest
 //   media:S:ID      JSON { mimetype, fileName, data (base64) } of a received file, with a TTL
 //   media-ids:S     list of the session's media:S:ID keys, newest first (bounds them)
 // Logging in touches the number registry and other sessions' keys, so every sandbox key shares
@@ -88,9 +92,23 @@ end
 return 1
 `;
 
+// KEYS[1] received:S; ARGV[1] JSON entry, ARGV[2] last index kept, ARGV[3] time to live (ms).
+const REMEMBER_RECEIVED_SCRIPT = `
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`;
+
 // Prefixed names: other libs define their own scripts on the same shared client.
 interface SandboxScripts {
   jumbeSandboxAppendOutbox(outbox: string, entry: string, lastIndex: string): Promise<number>;
+  jumbeSandboxRememberReceived(
+    received: string,
+    entry: string,
+    lastIndex: string,
+    ttlMs: string,
+  ): Promise<number>;
   jumbeSandboxCompleteLogin(
     login: string,
     link: string,
@@ -142,6 +160,7 @@ export class RedisSandboxStore implements SandboxStore {
     redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
     redis.defineCommand('jumbeSandboxAppendOutbox', { numberOfKeys: 1, lua: APPEND_OUTBOX_SCRIPT });
     redis.defineCommand('jumbeSandboxPutMediaFile', { numberOfKeys: 2, lua: PUT_MEDIA_FILE_SCRIPT });
+    redis.defineCommand('jumbeSandboxRememberReceived', { numberOfKeys: 1, lua: REMEMBER_RECEIVED_SCRIPT });
     this.scripts = redis as unknown as SandboxScripts;
   }
 
@@ -255,6 +274,25 @@ export class RedisSandboxStore implements SandboxStore {
     );
   }
 
+  async rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void> {
+    await this.run('rememberReceived', () =>
+      this.scripts.jumbeSandboxRememberReceived(
+        this.key('received', ref),
+        JSON.stringify(entry),
+        String(SANDBOX_RECEIVED_CAPACITY - 1),
+        String(SANDBOX_RECEIVED_TTL_MS),
+      ),
+    );
+  }
+
+  async received(ref: SessionRef): Promise<SandboxReceivedEntry[]> {
+    const since = Date.now() - SANDBOX_RECEIVED_TTL_MS;
+    const entries = await this.run('received', () => this.redis.lrange(this.key('received', ref), 0, -1));
+    return entries
+      .map((json) => JSON.parse(json) as SandboxReceivedEntry)
+      .filter((entry) => Date.parse(entry.createdAt) > since);
+  }
+
   async putMediaFile(
     ref: SessionRef,
     messageId: string,
@@ -285,7 +323,7 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   private key(
-    kind: 'login' | 'link' | 'online' | 'outbox' | 'inbound' | 'inbound-data' | 'media-ids',
+    kind: 'login' | 'link' | 'online' | 'outbox' | 'inbound' | 'inbound-data' | 'media-ids' | 'received',
     ref: SessionRef,
   ): string {
     return `${this.base}${kind}:${sessionRefKey(ref)}`;

@@ -3,6 +3,7 @@ import type { SessionRef } from '../session-ref';
 import {
   SANDBOX_MEDIA_FILES_PER_SESSION,
   SANDBOX_OUTBOX_CAPACITY,
+  SANDBOX_RECEIVED_CAPACITY,
   type SandboxOutboxEntry,
   type SandboxStore,
 } from './sandbox-store';
@@ -159,6 +160,26 @@ describe.each(kinds)('$name', (kind) => {
       expect(await store.outbox(A, 0)).toEqual([]);
       expect(await store.outbox(B, 10)).toEqual([entry(0)]);
       expect(await store.outbox(C, 10)).toEqual([]);
+    });
+  });
+
+  describe('received messages (quotable)', () => {
+    const received = (n: number, createdAt = new Date().toISOString()) => ({
+      id: `IN${n}`,
+      chats: ['1@lid', '254711000111@s.whatsapp.net'],
+      createdAt,
+    });
+
+    it('are newest first, per session, capped, and forgotten after a week', async () => {
+      for (let n = 1; n <= SANDBOX_RECEIVED_CAPACITY + 2; n += 1) void store.rememberReceived(A, received(n));
+      await store.rememberReceived(B, received(0));
+      await store.rememberReceived(B, received(-1, new Date(Date.now() - 8 * 24 * 3_600_000).toISOString()));
+      const all = await sameNetwork.received(A);
+      expect(all).toHaveLength(SANDBOX_RECEIVED_CAPACITY);
+      expect(all[0]).toEqual(received(SANDBOX_RECEIVED_CAPACITY + 2, all[0]?.createdAt));
+      expect(all.at(-1)?.id).toBe('IN3');
+      expect((await store.received(B)).map((entry) => entry.id)).toEqual(['IN0']);
+      expect(await store.received(C)).toEqual([]);
     });
   });
 

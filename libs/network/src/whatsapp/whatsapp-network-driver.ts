@@ -132,6 +132,13 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     const stored = await runtime.PostgresAuthState.load(authOptions);
     const auth = stored.linked || expectLinked ? stored : await runtime.PostgresAuthState.fresh(authOptions);
 
+    const sent = new runtime.SentMessageArchive(
+      { ...ref },
+      memory,
+      this.settings.sentMessages,
+      this.cipher,
+      logger,
+    );
     session = new runtime.WhatsAppSession({
       ref: { ...ref },
       events,
@@ -139,10 +146,12 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       socketFactory: this.settings.socketFactory ?? runtime.baileysSocketFactory,
       auth,
       memory,
-      sent: new runtime.SentMessageArchive(
+      sent,
+      quotes: new runtime.QuoteArchive(
         { ...ref },
         memory,
-        this.settings.sentMessages,
+        this.settings.receivedMessages,
+        sent,
         this.cipher,
         logger,
       ),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
 import type { InboundMediaStore } from './inbound-media-store';
 import type { InboundOutbox } from './inbound-outbox';
+import type { ReceivedMessageStore } from './received-message-store';
 import type { SentMessageStore } from './sent-message-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
@@ -14,6 +15,8 @@ export interface WhatsAppNetworkOptions {
   sentMessages?: SentMessageStore;
   /** Where received messages wait for the event stream (InboundOutboxRepository); this process only without it. */
   inboundOutbox?: InboundOutbox;
+  /** Where replies find the received messages they quote (ReceivedMessageRepository); memory only without it. */
+  receivedMessages?: ReceivedMessageStore;
   /** Where received media messages' download descriptors live (InboundMediaRepository); this process only without it. */
   inboundMedia?: InboundMediaStore;
   /**
@@ -75,6 +78,7 @@ type OptionalSettings =
   | 'fetchVersion'
   | 'sentMessages'
   | 'inboundOutbox'
+  | 'receivedMessages'
   | 'inboundMedia'
   | 'webSocketUrl';
 

@@ -4,6 +4,7 @@ import type {
   BinaryNode,
   Contact,
   GroupMetadata,
+  MiscMessageGenerationOptions,
   proto,
   SocketConfig,
   UserFacingSocketConfig,
@@ -40,7 +41,12 @@ export interface WhatsAppSocket {
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** Asks the server for a group's subject and participants. */
   groupMetadata(jid: string): Promise<GroupMetadata>;
-  sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined>;
+  /** `options.quoted`: the message a reply quotes. */
+  sendMessage(
+    jid: string,
+    content: AnyMessageContent,
+    options?: MiscMessageGenerationOptions,
+  ): Promise<WAMessage | undefined>;
   /** Sends read receipts for received messages. */
   readMessages(keys: proto.IMessageKey[]): Promise<void>;
   sendPresenceUpdate(

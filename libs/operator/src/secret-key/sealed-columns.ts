@@ -2,6 +2,7 @@ import {
   credentialBinding,
   inboundMediaBinding,
   inboundMessageBinding,
+  receivedMessageBinding,
   SECRET_PURPOSES,
   sentMessageBinding,
   WEBHOOK_SECRET_BINDING,
@@ -65,5 +66,13 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     purpose: SECRET_PURPOSES.networkCredentials,
     encoding: 'bytes',
     binding: (row) => inboundMediaBinding(session(row), row['message_id']!),
+  },
+  {
+    table: 'received_messages',
+    column: 'value',
+    key: ['account_id', 'session_id', 'message_id'],
+    purpose: SECRET_PURPOSES.networkCredentials,
+    encoding: 'bytes',
+    binding: (row) => receivedMessageBinding(session(row), row['message_id']!),
   },
 ];

@@ -7,6 +7,7 @@ import { InboundOutboxEntity } from './inbound-outbox.entity';
 import { InboundMediaEntity } from './inbound-media.entity';
 import { NetworkCredentialEntity } from './network-credential.entity';
 import { SentMessageEntity } from './sent-message.entity';
+import { ReceivedMessageEntity } from './received-message.entity';
 import { UsageDailyEntity } from './usage-daily.entity';
 import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
@@ -29,6 +30,7 @@ export const ALL_ENTITIES = [
   SentMessageEntity,
   InboundOutboxEntity,
   InboundMediaEntity,
+  ReceivedMessageEntity,
   UsageDailyEntity,
   SendFailureEntity,
   IdempotencyRecordEntity,

@@ -8,6 +8,7 @@ import { WebhookUrlCiphertext1764410000000 } from './1764410000000-webhook-url-c
 import { DeploymentSettings1764420000000 } from './1764420000000-deployment-settings';
 import { WebhookEvents1764600000000 } from './1764600000000-webhook-events';
 import { InboundMedia1764700000000 } from './1764700000000-inbound-media';
+import { ReceivedMessages1764710000000 } from './1764710000000-received-messages';
 import { WebhookRetries1764720000000 } from './1764720000000-webhook-retries';
 
 /**
@@ -26,5 +27,6 @@ export const ALL_MIGRATIONS = [
   DeploymentSettings1764420000000,
   WebhookEvents1764600000000,
   InboundMedia1764700000000,
+  ReceivedMessages1764710000000,
   WebhookRetries1764720000000,
 ];

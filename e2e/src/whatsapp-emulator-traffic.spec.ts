@@ -43,16 +43,25 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     return found;
   }
 
-  /** The `message.received` webhook event of the message with this id. */
-  async function received(id: string): Promise<any> {
-    const event = (request: ReceivedRequest) =>
-      request.json?.event === 'message.received' && request.json.message?.id === id;
-    await eventually(
-      async () => receiver.at('/events').some(event),
-      (found) => found,
+  /** The first webhook event that matches, once it arrived. */
+  async function webhookEvent(matches: (event: any) => boolean, timeoutMs = 20_000): Promise<any> {
+    const found = await eventually(
+      async () => receiver.at('/events').find((request) => matches(request.json)),
+      (request) => request !== undefined,
+      timeoutMs,
     );
-    return receiver.at('/events').find(event)?.json;
+    if (!found) throw new Error('no such webhook event arrived');
+    return found.json;
   }
+  const events = (name: string) =>
+    receiver
+      .at('/events')
+      .map((request) => request.json)
+      .filter((event) => event?.event === name);
+
+  /** The `message.received` webhook event of the message with this id. */
+  const received = (id: string) =>
+    webhookEvent((event) => event?.event === 'message.received' && event.message?.id === id);
 
   beforeAll(async () => {
     emulated = await startWithEmulator();
@@ -62,7 +71,20 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     phone = emulated.network.user('254700000200', 'Duka');
     contact = emulated.network.user('254722000200', 'Amina');
     await emulated.startWorker('worker-traffic');
-    await api.patch('/api/v1/webhook', { key: account.key, body: { url: `${receiver.url}/events` } });
+    await api.patch('/api/v1/webhook', {
+      key: account.key,
+      body: {
+        url: `${receiver.url}/events`,
+        events: [
+          'message.received',
+          'message.status',
+          'message.reaction',
+          'message.edited',
+          'message.revoked',
+          'session.status',
+        ],
+      },
+    });
     await api.post('/api/v1/session/start', { key: account.key, body: { sessionId: 'shop' } });
     const qr = await eventually(
       () => api.get('/api/v1/session/qr?sessionId=shop', { key: account.key }),
@@ -248,6 +270,14 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     expect(card.message.contactMessage?.vcard).toMatch(/waid=254733000200:\+254733000200/);
 
     const text = await decryptedBy(contact, await send('text', { to, text: 'Total: 80' }));
+    // The server's ack and the contact's delivery receipt come back as statuses of the sent id.
+    for (const step of ['server_ack', 'delivered']) {
+      const event = await webhookEvent(
+        (event) =>
+          event?.event === 'message.status' && event.message.id === text.id && event.message.status === step,
+      );
+      expect(event.message).toMatchObject({ id: text.id, to: contact.jid, status: step });
+    }
     const edit = await decryptedBy(
       contact,
       await send('edit', { to, messageId: text.id, text: 'Total: 90' }),
@@ -283,6 +313,24 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
       expect(copy.chat).toBe(group.jid);
       expect(copy.message.conversation ?? copy.message.extendedTextMessage?.text).toBe('Karibu kwa kikundi');
     }
+
+    // Both members' phones sent a delivery receipt; the step is reported once.
+    const firstId: string = first.body.data.key.id;
+    await webhookEvent(
+      (event) =>
+        event?.event === 'message.status' &&
+        event.message.id === firstId &&
+        event.message.status === 'delivered',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(
+      events('message.status')
+        .filter((event) => event.message.id === firstId)
+        .map((event) => [event.message.to, event.message.status]),
+    ).toEqual([
+      [group.jid, 'server_ack'],
+      [group.jid, 'delivered'],
+    ]);
 
     // The second message reuses the sender key: no pre-key copies, only the skmsg.
     const second = await send('interactive', {
@@ -329,6 +377,28 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
       { addressing: 'lid' },
     );
 
+    // The contact reacts to a message the shop sent, then edits and deletes one of its own.
+    const shopSent = await send('text', { to: contact.phoneNumber, text: 'Viatu vimefika' });
+    const shopId: string = (await decryptedBy(contact, shopSent)).id;
+    const reactionId = await emulated.network.sendMessage(contact, phone, {
+      reactionMessage: {
+        key: { remoteJid: phone.jid, fromMe: false, id: shopId },
+        text: '❤️',
+        senderTimestampMs: Date.now(),
+      },
+    });
+    const editId = await emulated.network.sendMessage(contact, phone, {
+      protocolMessage: {
+        type: 14, // MESSAGE_EDIT
+        key: { remoteJid: phone.jid, fromMe: true, id: replyId },
+        editedMessage: { conversation: 'Medium' },
+        timestampMs: Date.now(),
+      },
+    });
+    const revokeId = await emulated.network.sendMessage(contact, phone, {
+      protocolMessage: { type: 0, key: { remoteJid: phone.jid, fromMe: true, id: listId } }, // REVOKE
+    });
+
     expect((await received(replyId)).message).toMatchObject({
       from: contact.jid,
       replyTo: contact.jid,
@@ -366,6 +436,29 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
       pushName: 'Zawadi',
       text: 'Habari kutoka LID',
     });
+    const sender = {
+      from: contact.jid,
+      replyTo: contact.jid,
+      phoneNumber: contact.phoneNumber,
+      pushName: 'Amina',
+    };
+    expect((await webhookEvent((event) => event?.event === 'message.reaction')).reaction).toMatchObject({
+      id: reactionId,
+      messageId: shopId,
+      emoji: '❤️',
+      ...sender,
+    });
+    expect((await webhookEvent((event) => event?.event === 'message.edited')).edited).toMatchObject({
+      id: editId,
+      messageId: replyId,
+      text: 'Medium',
+      ...sender,
+    });
+    expect((await webhookEvent((event) => event?.event === 'message.revoked')).revoked).toMatchObject({
+      id: revokeId,
+      messageId: listId,
+      ...sender,
+    });
   });
 
   it('440 connection replaced: disconnected / connection_replaced, credentials kept, POST /session/start resumes without a scan', async () => {
@@ -373,6 +466,16 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     expect(emulated.network.endStream(device, 'conflict')).toBe(true);
     const ended = await eventually(status, (response) => response.body?.data?.state === 'disconnected');
     expect(ended.body.data).toMatchObject({ state: 'disconnected', reason: 'connection_replaced' });
+    const reported = await webhookEvent(
+      (event) => event?.event === 'session.status' && event.session.reason === 'connection_replaced',
+    );
+    // The event carries what the status route shows (the domain keeps the number only after a
+    // network error, although a replaced session resumes without a scan).
+    expect(reported.session).toEqual({
+      state: 'disconnected',
+      phoneNumber: ended.body.data.phoneNumber,
+      reason: 'connection_replaced',
+    });
     // Replaced means someone else holds the connection: the product does not fight back.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(emulated.network.connectionOf(device)).toBeUndefined();
@@ -397,6 +500,9 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     );
     emulated.network.refuseLogins(null);
     expect(ended.body.data).toMatchObject({ state: 'disconnected', reason: 'client_outdated' });
+    await webhookEvent(
+      (event) => event?.event === 'session.status' && event.session.reason === 'client_outdated',
+    );
     expect(emulated.network.refusedLogins - refusedBefore).toBe(5);
 
     await api.post('/api/v1/session/start', { key: account.key, body: { sessionId: 'shop' } });

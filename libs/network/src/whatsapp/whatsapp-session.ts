@@ -95,6 +95,12 @@ export class WhatsAppSession implements NetworkSession {
   private attempts = 0;
   /** Refusal closes (402, 405, 406, 500) in a row since the last open. */
   private refusals = 0;
+  /**
+   * Sends handed to Baileys and not yet recorded as ours: WhatsApp's ack (or a fast receipt) can
+   * arrive before `relay` has remembered the message id, and must wait for it instead of being
+   * taken for a message sent from the phone.
+   */
+  private readonly unrecordedSends = new Set<Promise<unknown>>();
   /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
   private offeredLogin: 'qr' | 'pairing_code' | null = null;
   private loginExpired = false;
@@ -619,6 +625,20 @@ export class WhatsAppSession implements NetworkSession {
     work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
   ): Promise<SentKey> {
     const socket = this.connectedSocket();
+    const sending = this.sendAndRecord(socket, to, work);
+    this.unrecordedSends.add(sending);
+    try {
+      return await sending;
+    } finally {
+      this.unrecordedSends.delete(sending);
+    }
+  }
+
+  private async sendAndRecord(
+    socket: WhatsAppSocket,
+    to: string,
+    work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
+  ): Promise<SentKey> {
     let sent: WAMessage | undefined;
     try {
       sent = await withTimeout(work(socket), this.context.settings.sendTimeoutMs);
@@ -643,13 +663,24 @@ export class WhatsAppSession implements NetworkSession {
   private async reportStatus(own: OwnMessageStatus | null): Promise<void> {
     if (own === null) return;
     try {
-      const remembered = this.context.memory.sentTo.get(own.messageId);
-      const to = remembered ?? ((await this.context.sent.find(own.messageId)) ? own.chat : undefined);
+      let to = await this.sentDestination(own);
+      if (to === undefined && this.unrecordedSends.size > 0) {
+        // The network answered before the send that carried it was recorded (found by the emulator).
+        await Promise.allSettled([...this.unrecordedSends]);
+        to = await this.sentDestination(own);
+      }
       if (to === undefined) return;
       this.context.events.onMessageStatus({ messageId: own.messageId, to, status: own.status, at: own.at });
     } catch (error) {
       this.context.logger.warn({ err: error, messageId: own.messageId }, 'message status not reported');
     }
+  }
+
+  /** Where a message this session sent through the API went; undefined for any other message. */
+  private async sentDestination(own: OwnMessageStatus): Promise<string | undefined> {
+    const remembered = this.context.memory.sentTo.get(own.messageId);
+    if (remembered !== undefined) return remembered;
+    return (await this.context.sent.find(own.messageId)) ? own.chat : undefined;
   }
 
   // ── Inbound ──

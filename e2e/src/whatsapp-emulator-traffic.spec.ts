@@ -430,6 +430,8 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     });
     expect((await received(lidId)).message).toMatchObject({
       from: lidContact.jid,
+      // Replies go to the number Baileys mapped the LID to.
+      replyTo: lidContact.jid,
       phoneNumber: lidContact.phoneNumber,
       chat: lidContact.lid,
       rawFrom: lidContact.lid,

@@ -1,6 +1,5 @@
-import { type ApiClient, RecordingReceiver, type ReceivedRequest } from '@jumbe/testing';
+import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
 import type { EmulatedUser, LinkedDevice, ReceivedMessage } from '@jumbe/whatsapp-emulator';
-import type { BinaryNode, proto } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
 import { createAccount, type TestAccount } from './support/operator';
 import { eventually } from './support/sandbox-helpers';
@@ -224,7 +223,7 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
         actions: [action],
       });
       const { message, stanza } = await decryptedBy(contact, sent);
-      const interactive = message.interactiveMessage as proto.Message.IInteractiveMessage;
+      const interactive = message.interactiveMessage as NonNullable<typeof message.interactiveMessage>;
       expect(interactive.header).toMatchObject({ title: 'Duka', hasMediaAttachment: false });
       expect(interactive.body?.text).toBe(`Pick (${type})`);
       expect(interactive.footer?.text).toBe('Reply any time');
@@ -351,7 +350,7 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     expect(emulated.network.failures).toEqual([]);
   });
 
-  it('inbound at the webhook: a quick-reply answer, a list answer, a group message from a participant, a sender addressed by LID', async () => {
+  it('inbound at the webhook: quick-reply and list answers (native flow and legacy), a group message from a participant, a sender addressed by LID', async () => {
     const replyId = await emulated.network.sendMessage(contact, phone, {
       interactiveResponseMessage: {
         body: { text: 'Small' },
@@ -363,6 +362,12 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
         title: '42',
         listType: 1, // SINGLE_SELECT
         singleSelectReply: { selectedRowId: 'shoe-42' },
+      },
+    });
+    const rowId = await emulated.network.sendMessage(contact, phone, {
+      interactiveResponseMessage: {
+        body: { text: '42' },
+        nativeFlowResponseMessage: { name: 'single_select', paramsJson: '{"id":"shoe-42"}', version: 1 },
       },
     });
     const group = emulated.network.createGroup('Wauzaji', contact, [phone]);
@@ -417,6 +422,11 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
       type: 'listResponseMessage',
       text: 'shoe-42',
       interaction: { type: 'list', id: 'shoe-42', label: '42' },
+    });
+    expect((await received(rowId)).message).toMatchObject({
+      type: 'interactiveResponseMessage',
+      text: 'shoe-42',
+      interaction: { type: 'single_select', id: 'shoe-42', label: '42' },
     });
     expect((await received(groupId)).message).toMatchObject({
       from: contact.jid,
@@ -513,6 +523,9 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
   });
 });
 
-function nodeOf(node: BinaryNode | undefined, tag: string): BinaryNode | undefined {
+/** A binary node of a stanza the emulator kept (e2e does not import Baileys itself). */
+type StanzaNode = ReceivedMessage['stanza'];
+
+function nodeOf(node: StanzaNode | undefined, tag: string): StanzaNode | undefined {
   return Array.isArray(node?.content) ? node.content.find((item) => item.tag === tag) : undefined;
 }

@@ -70,7 +70,7 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     phone = emulated.network.user('254700000200', 'Duka');
     contact = emulated.network.user('254722000200', 'Amina');
     await emulated.startWorker('worker-traffic');
-    await api.patch('/api/v1/webhook', {
+    const webhook = await api.patch('/api/v1/webhook', {
       key: account.key,
       body: {
         url: `${receiver.url}/events`,
@@ -84,7 +84,12 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
         ],
       },
     });
-    await api.post('/api/v1/session/start', { key: account.key, body: { sessionId: 'shop' } });
+    expect(webhook.status).toBe(200);
+    const started = await api.post('/api/v1/session/start', {
+      key: account.key,
+      body: { sessionId: 'shop' },
+    });
+    expect(started.status).toBe(200);
     const qr = await eventually(
       () => api.get('/api/v1/session/qr?sessionId=shop', { key: account.key }),
       (response) => response.body?.data?.state === 'qr_ready',

@@ -307,7 +307,7 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     expect(emulated.network.failures).toEqual([]);
   });
 
-  it('group sends: the device fetches the metadata, distributes its sender key, and every member decrypts; an interactive to a group carries biz without bot', async () => {
+  it('group sends: the device fetches the metadata, distributes its sender key, and every member decrypts; an interactive to a group carries biz without bot; a photo to the group', async () => {
     const other = emulated.network.user('254733000200', 'Baraka');
     const group = emulated.network.createGroup('Wateja wa Duka', contact, [phone, other]);
 
@@ -351,6 +351,23 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
       expect(nodeOf(nodeOf(nodeOf(copy.stanza, 'biz'), 'interactive'), 'native_flow')?.attrs.name).toBe(
         'mixed',
       );
+    }
+
+    // A photo to the group: uploaded once, its keys in the skmsg every member decrypts.
+    const photo = randomBytes(5_000);
+    receiver.on('/files/group-photo.jpg', (_request, response) =>
+      response.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo),
+    );
+    const third = await send('media', {
+      to: group.jid,
+      type: 'image',
+      url: `${receiver.url}/files/group-photo.jpg`,
+      caption: 'Mpya',
+    });
+    for (const member of [contact, other]) {
+      const copy = await decryptedBy(member, third);
+      expect(copy.message.imageMessage).toMatchObject({ mimetype: 'image/jpeg', caption: 'Mpya' });
+      expect((await emulated.network.downloadMedia(copy)).equals(photo)).toBe(true);
     }
     expect(emulated.network.failures).toEqual([]);
   });

@@ -399,9 +399,15 @@ describe('WhatsAppNetworkDriver: sends', () => {
   });
 
   it('reports a status that arrives while Baileys is still sending (the server acks at once; found by the WhatsApp emulator)', async () => {
-    const { session, socket, events } = await connectedSession({
-      sentMessages: new MemorySentMessageStore(),
-    });
+    // The archive answers late, as PostgreSQL does under load: the send is recorded meanwhile.
+    const sentMessages = new MemorySentMessageStore();
+    const find = sentMessages.find.bind(sentMessages);
+    sentMessages.find = async (...args) => {
+      const found = await find(...args);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return found;
+    };
+    const { session, socket, events } = await connectedSession({ sentMessages });
     const sendMessage = socket.sendMessage.bind(socket);
     socket.sendMessage = async (jid, content) => {
       const message = await sendMessage(jid, content);

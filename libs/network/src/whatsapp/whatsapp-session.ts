@@ -662,11 +662,13 @@ export class WhatsAppSession implements NetworkSession {
    */
   private async reportStatus(own: OwnMessageStatus | null): Promise<void> {
     if (own === null) return;
+    // Taken before any await: a send still in flight now may be the one this status is about,
+    // even if it is recorded while the archive is being asked (found by the WhatsApp emulator).
+    const inFlight = [...this.unrecordedSends];
     try {
       let to = await this.sentDestination(own);
-      if (to === undefined && this.unrecordedSends.size > 0) {
-        // The network answered before the send that carried it was recorded (found by the emulator).
-        await Promise.allSettled([...this.unrecordedSends]);
+      if (to === undefined && inFlight.length > 0) {
+        await Promise.allSettled(inFlight);
         to = await this.sentDestination(own);
       }
       if (to === undefined) return;

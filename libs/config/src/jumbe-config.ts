@@ -64,4 +64,10 @@ export interface JumbeConfig {
    * check failing (503), so load balancers stop sending before it closes its port. 0: close at once.
    */
   shutdownDelayMs: number;
+  /**
+   * JUMBE_WEBHOOK_RETRY_BASE_MS: the wait before the first automatic retry of a failed webhook
+   * event (for accounts that opted in); each later wait is three times longer, at most 6 h.
+   * Default 30 s; tests shorten it.
+   */
+  webhookRetryBaseMs: number;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { JumbeConfig } from './jumbe-config';
-import { DEFAULT_SHARD_COUNT, MAX_SHARD_COUNT } from '@jumbe/domain';
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_SHARD_COUNT, MAX_SHARD_COUNT } from '@jumbe/domain';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -102,6 +102,7 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
     .optional(),
+  JUMBE_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(DEFAULT_RETRY_BASE_MS),
 });
 
 /** Keys of a config file: the same names as the environment; the environment wins. */
@@ -156,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     httpIdleTimeoutMs: value.JUMBE_HTTP_IDLE_TIMEOUT_MS,
     whatsappUrl: value.JUMBE_WHATSAPP_URL ?? null,
     shutdownDelayMs: Math.round(value.JUMBE_SHUTDOWN_DELAY_SECONDS * 1_000),
+    webhookRetryBaseMs: value.JUMBE_WEBHOOK_RETRY_BASE_MS,
   };
 }
 

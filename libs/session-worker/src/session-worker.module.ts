@@ -7,11 +7,12 @@ import type { SessionWorkerPorts } from './ports/session-worker-ports';
 import { SessionCommandHandler } from './session-command-handler';
 import { SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
+import { SubscriptionFilter } from './subscription-filter';
 import { WorkerShardOwner } from './worker-shard-owner';
 
 const SESSION_WORKER_PORTS = Symbol('SESSION_WORKER_PORTS');
 
-function createShardKeeper(ports: SessionWorkerPorts): ShardKeeper {
+function createShardKeeper(ports: SessionWorkerPorts, wanted: SubscriptionFilter): ShardKeeper {
   const { config, logger } = ports;
   const host = new SessionHost(
     ports.driver,
@@ -19,7 +20,7 @@ function createShardKeeper(ports: SessionWorkerPorts): ShardKeeper {
       sessions: ports.sessions,
       credentials: ports.credentials,
       inbound: new InboundRelay(observeInboundPublisher(ports.events)),
-      statuses: new StatusRelay(ports.events),
+      statuses: new StatusRelay(ports.events, wanted),
       logger,
     },
     {
@@ -53,7 +54,18 @@ export class SessionWorkerModule {
         { provide: SESSION_WORKER_PORTS, useValue: ports },
         {
           provide: ManagedWork,
-          useFactory: (bound: SessionWorkerPorts) => new ManagedWork(createShardKeeper(bound)),
+          useFactory: (bound: SessionWorkerPorts) => {
+            const wanted = new SubscriptionFilter(bound.subscriptions, bound.invalidations);
+            const keeper = createShardKeeper(bound, wanted);
+            // Invalidations are heard before the first session is restored.
+            return new ManagedWork({
+              start: async () => {
+                await wanted.start();
+                await keeper.start();
+              },
+              stop: () => keeper.stop(),
+            });
+          },
           inject: [SESSION_WORKER_PORTS],
         },
       ],

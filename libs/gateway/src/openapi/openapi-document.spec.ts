@@ -142,6 +142,23 @@ describe('buildOpenApiDocument', () => {
     expect(JSON.parse(text)).toStrictEqual(document);
   });
 
+  it('documents the opt-in webhook retry (1–10, nullable) and each delivery attempt', () => {
+    const resolve = (schema: any): any => (schema?.$ref ? resolve(resolvePointer(schema.$ref)) : schema);
+    const body = resolve(
+      document.paths['/api/v1/webhook'].patch.requestBody.content['application/json'].schema,
+    );
+    const retry = JSON.stringify(resolve(body.properties.retry));
+    expect(retry).toContain('"minimum":1');
+    expect(retry).toContain('"maximum":10');
+    expect(retry).toContain('null');
+    const state = resolve(
+      document.paths['/api/v1/webhook'].get.responses['200'].content['application/json'].schema,
+    );
+    const data = resolve(state.properties.data);
+    expect(Object.keys(data.properties)).toContain('retry');
+    expect(Object.keys(resolve(resolve(data.properties.deliveries).items).properties)).toContain('attempt');
+  });
+
   it('documents every webhook event type, with the delivery id in its body', () => {
     const document = buildOpenApiDocument('test', 'sandbox') as {
       webhooks: Record<

@@ -337,7 +337,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'PATCH',
     path: '/api/v1/webhook',
     tag: 'Webhook',
-    summary: 'Save the webhook (secret shown on first save and rotation only)',
+    summary: 'Save the webhook: URL, events, opt-in retry (secret shown on first save and rotation only)',
     auth: 'key',
     body: updateWebhookSchema,
     response: envelope(webhookConfigSchema).extend({ secret: z.string().optional() }),

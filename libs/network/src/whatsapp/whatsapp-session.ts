@@ -43,6 +43,7 @@ import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { type OwnMessageStatus, statusOfAck, statusOfReceipt, statusOfUpdate } from './status-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { fetchMedia, mediaMessageContent } from './media-content';
+import { NodeCarryingResends } from './node-carrying-resends';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
 import type { SentMessageArchive } from './sent-message-archive';
@@ -113,6 +114,8 @@ export class WhatsAppSession implements NetworkSession {
   private receiving: Promise<void> = Promise.resolve();
 
   private readonly redelivery: InboundRedelivery;
+  /** Answers retry receipts of interactive messages on the current socket (null: Baileys does). */
+  private resends: NodeCarryingResends | null = null;
 
   constructor(private readonly context: WhatsAppSessionContext) {
     this.redelivery = new InboundRedelivery(() => this.deliverRound(), context.settings.redeliveryIntervalMs);
@@ -264,6 +267,7 @@ export class WhatsAppSession implements NetworkSession {
         messageId: built.key.id ?? undefined,
         additionalNodes: nativeFlowStanzaNodes(message.to, Date.now()),
       });
+      if (built.key.id && this.socket === socket) this.resends?.forgetInBaileys(built.key.id);
       return built;
     });
   }
@@ -371,6 +375,13 @@ export class WhatsAppSession implements NetworkSession {
       return;
     }
     this.socket = socket;
+    this.resends?.stop();
+    this.resends = NodeCarryingResends.attach(
+      socket,
+      this.context.sent,
+      this.context.memory.retryCounters,
+      this.context.logger,
+    );
     socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
     socket.ev.on('creds.update', () => {
       if (this.finished) return;
@@ -446,7 +457,11 @@ export class WhatsAppSession implements NetworkSession {
       // Without it, every group send asks the server for the group's participants first.
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       // Serves a recipient's retry request for a message this session sent.
-      getMessage: async (key) => (key.id ? this.context.sent.find(key.id) : undefined),
+      // An interactive message is resent by NodeCarryingResends (with its <biz> node), never by Baileys.
+      getMessage: async (key) => {
+        const message = key.id ? await this.context.sent.find(key.id) : undefined;
+        return this.resends && NodeCarryingResends.handles(message) ? undefined : message;
+      },
       msgRetryCounterCache: memory.retryCounters,
       userDevicesCache: memory.userDevices,
       placeholderResendCache: memory.placeholderResends,
@@ -484,6 +499,7 @@ export class WhatsAppSession implements NetworkSession {
     }
     if (update.connection === 'close') {
       this.socket = null;
+      this.resends?.stop();
       const error = update.lastDisconnect?.error as
         (Error & { output?: { statusCode?: number } }) | undefined;
       this.onSocketClosed(error?.output?.statusCode, error?.message ?? '');
@@ -535,6 +551,7 @@ export class WhatsAppSession implements NetworkSession {
   private detachSocket(): WhatsAppSocket | null {
     const socket = this.socket;
     this.socket = null;
+    this.resends?.stop();
     this.clearScheduledStart();
     return socket;
   }

@@ -786,7 +786,7 @@ export class WhatsAppSession implements NetworkSession {
     this.context.onEnded(this);
     if (options.clearCredentials) {
       try {
-        await this.context.auth.clear();
+        await this.context.auth.discard();
       } catch (error) {
         this.context.logger.error({ err: error }, 'could not clear the stored WhatsApp credentials');
       }

@@ -88,3 +88,9 @@ export {
   INBOUND_MEDIA_PER_SESSION,
   type StoredInboundMedia,
 } from './repositories/inbound-media.repository';
+export {
+  ExpiredMessageRepository,
+  MESSAGE_RETENTION,
+  type ExpiredRowsDeleted,
+  type MessageRetention,
+} from './repositories/expired-message.repository';

@@ -1,4 +1,9 @@
-import { BatchedSessionRepository, NetworkCredentialStore, WebhookRepository } from '@jumbe/persistence';
+import {
+  BatchedSessionRepository,
+  ExpiredMessageRepository,
+  NetworkCredentialStore,
+  WebhookRepository,
+} from '@jumbe/persistence';
 import type { SessionWorkerPorts, WebhookSubscriptionLookup } from '@jumbe/session-worker';
 import { observeNetworkDriver } from '@jumbe/telemetry';
 import type { Infrastructure } from '@jumbe/composition';
@@ -33,6 +38,7 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
     registry: ownership.registry,
     subscriptions: webhookSubscriptions(new WebhookRepository(dataSource)),
     invalidations: infrastructure.invalidations,
+    expiredMessages: new ExpiredMessageRepository(dataSource),
   };
 }
 

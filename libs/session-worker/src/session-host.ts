@@ -407,9 +407,10 @@ export class SessionHost {
     } catch (error) {
       this.live.delete(refKey(record));
       const message = `Could not reach the messaging network: ${(error as Error).message}`;
+      // Not reached is not unlinked: a linked session keeps its number, as after any dropped link.
       await this.deps.sessions.saveState(record, token, {
         state: 'disconnected',
-        phoneNumber: null,
+        phoneNumber: linked ? record.phoneNumber : null,
         reason: 'network_error',
       });
       throw new ApiError('network_error', message);

@@ -6,6 +6,7 @@ import { MEDIA_DOWNLOAD_TIMEOUT_MS } from '@jumbe/contracts';
 import { InboundRelay } from './inbound-relay';
 import { MediaFetcher } from './media-fetcher';
 import type { SessionWorkerPorts } from './ports/session-worker-ports';
+import { RetentionSweep } from './retention-sweep';
 import { SessionCommandHandler } from './session-command-handler';
 import { SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
@@ -69,13 +70,17 @@ export class SessionWorkerModule {
           useFactory: (bound: SessionWorkerPorts) => {
             const wanted = new SubscriptionFilter(bound.subscriptions, bound.invalidations);
             const keeper = createShardKeeper(bound, wanted);
+            const retention = new RetentionSweep(bound.expiredMessages, bound.logger);
             // Invalidations are heard before the first session is restored.
             return new ManagedWork({
               start: async () => {
                 await wanted.start();
                 await keeper.start();
+                retention.start();
               },
-              stop: () => keeper.stop(),
+              stop: async () => {
+                await Promise.all([keeper.stop(), retention.stop()]);
+              },
             });
           },
           inject: [SESSION_WORKER_PORTS],

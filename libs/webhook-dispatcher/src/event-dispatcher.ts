@@ -6,6 +6,7 @@ import {
   type LastAttempt,
 } from '@jumbe/domain';
 import { type DeliverableEvent, MicroBatcher } from '@jumbe/messaging';
+import { countRetryDecision } from '@jumbe/telemetry';
 import type { Logger } from 'pino';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { DeliveryRecorder, type DeliveryRecorderOptions } from './delivery-recorder';
@@ -308,7 +309,18 @@ export class EventDispatcher {
     );
     const retryAt =
       record.status === 'failed' ? this.retries.retryAt(record, webhook, payload.timestamp) : null;
+    if (record.status === 'failed' && webhook.retry) this.noteRetryDecision(record, retryAt);
     return { record, retryAt };
+  }
+
+  /** Counts a failed attempt of an opted-in account as retried or given up; a give-up is logged (never the payload). */
+  private noteRetryDecision(record: DeliveryRecord, retryAt: Date | null): void {
+    countRetryDecision(retryAt ? 'retry' : 'give_up');
+    if (retryAt) return;
+    this.logger.warn(
+      { deliveryId: record.id, accountId: record.accountId, attempts: record.attempt },
+      'webhook event given up: its last attempt failed',
+    );
   }
 
   /**

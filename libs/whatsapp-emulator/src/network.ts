@@ -3,11 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { signedDeviceIdentity, verifyDeviceSignature } from './device-identity';
 import { answerDeviceIq } from './device-iqs';
+import { answerGroupIq, type EmulatedGroup } from './groups';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
 import { bigEndian, bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
+import { downloadAndDecrypt } from './media-download';
+import { EmulatedMediaHost } from './media-host';
 import { advSecretFromFinish, unwrapWithCode, wrapWithCode } from './pairing-code';
 import { newKeyPair } from './root-key';
 import {
@@ -77,6 +80,10 @@ export class EmulatedNetwork extends EventEmitter {
   private readonly devices = new Map<string, LinkedDevice>();
   private readonly online = new Map<string, EmulatedConnection>();
   private readonly registrations = new Map<string, Registration>();
+  private readonly groups = new Map<string, EmulatedGroup>();
+  private nextGroup = 1;
+  /** The media CDN devices upload to (`media_conn`), started on the first request. */
+  readonly media = new EmulatedMediaHost();
   private nextLid = 100_000_000_000_001;
   private loginRefusal: { reason: number; remaining: number } | null = null;
   /** Logins refused so far (by refuseLogins or unknown credentials). */
@@ -91,6 +98,7 @@ export class EmulatedNetwork extends EventEmitter {
   constructor(readonly emulator: WhatsAppEmulator) {
     super();
     emulator.on('connection', (connection: EmulatedConnection) => this.accept(connection));
+    emulator.on('stopped', () => void this.media.stop());
   }
 
   /** The user with this phone number, created on first use (with a fresh LID and keys). */
@@ -339,6 +347,31 @@ export class EmulatedNetwork extends EventEmitter {
   }
 
   /**
+   * `creator` makes a group with `members` (the creator is a member too): linked devices of any
+   * member can ask for its metadata and send to it; every member's phone decrypts what they send.
+   */
+  createGroup(subject: string, creator: EmulatedUser, members: EmulatedUser[]): EmulatedGroup {
+    const jid = `1203630${String(this.nextGroup++).padStart(11, '0')}@g.us`;
+    const group: EmulatedGroup = {
+      jid,
+      subject,
+      creator,
+      members: [creator, ...members.filter((member) => member !== creator)],
+      creation: Number(unixNow()),
+    };
+    this.groups.set(jid, group);
+    return group;
+  }
+
+  /**
+   * What the recipient's phone gets when it opens a media message a device sent: the file
+   * downloaded from the media host by its direct path, checked and decrypted (throws on a mismatch).
+   */
+  downloadMedia(received: ReceivedMessage): Promise<Buffer> {
+    return downloadAndDecrypt(received.message, (where) => this.media.fetch(where));
+  }
+
+  /**
    * `from`'s phone sends `message` to every device `to` has linked, each encrypted with Signal for
    * that device (a pre-key message first); devices offline get it on their next login.
    */
@@ -493,7 +526,8 @@ export class EmulatedNetwork extends EventEmitter {
 
   /**
    * A device sent a message: every recipient phone (device 0) decrypts its copy; the server acks
-   * to the sender and each recipient's phone sends a delivery receipt.
+   * to the sender and each recipient's phone sends a delivery receipt. A group message carries the
+   * content once, as an `skmsg`, and pre-key copies of the sender key for members who lack it.
    */
   private async receiveFromDevice(
     device: LinkedDevice,
@@ -505,10 +539,13 @@ export class EmulatedNetwork extends EventEmitter {
       enc: child(to, 'enc'),
     }));
     const direct = child(node, 'enc');
-    if (direct) copies.push({ jid: node.attrs.to ?? '', enc: direct });
+    const skmsg = direct?.attrs.type === 'skmsg' ? direct : undefined;
+    if (direct && !skmsg) copies.push({ jid: node.attrs.to ?? '', enc: direct });
     const chat = node.attrs.to ?? '';
     const id = node.attrs.id ?? '';
+    const sender = deviceJid(device);
     connection.send({ tag: 'ack', attrs: { class: 'message', id, from: chat, t: unixNow() } });
+    const readers = new Set<EmulatedUser>();
     for (const { jid, enc } of copies) {
       const recipient = this.findUser(jid);
       const ciphertext = bytesOf(enc);
@@ -520,26 +557,52 @@ export class EmulatedNetwork extends EventEmitter {
       }
       try {
         const type = enc?.attrs.type as SignalMessageType;
-        const plaintext = await this.serially(() =>
-          recipient.phone.decrypt(deviceJid(device), type, ciphertext),
-        );
-        const received: ReceivedMessage = {
-          id,
-          sender: deviceJid(device),
-          chat,
-          recipient,
-          message: unpaddedMessage(plaintext),
-          stanza: node,
-        };
-        this.received.push(received);
-        this.emit('received', received);
-        if (recipient !== device.user) {
-          connection.send({ tag: 'receipt', attrs: { from: recipient.jid, id, t: unixNow() } });
-        }
+        const plaintext = await this.serially(() => recipient.phone.decrypt(sender, type, ciphertext));
+        const message = unpaddedMessage(plaintext);
+        const distribution = message.senderKeyDistributionMessage?.axolotlSenderKeyDistributionMessage;
+        if (skmsg && distribution) {
+          await this.serially(() => recipient.phone.processSenderKey(chat, sender, distribution));
+          readers.add(recipient);
+        } else this.keepReceived({ id, sender, chat, recipient, message, stanza: node }, device, connection);
       } catch (error) {
         this.failures.push({ stanza: node, error });
       }
     }
+    const ciphertext = bytesOf(skmsg);
+    if (!ciphertext) return;
+    // Members who got the sender key with an earlier message read this one with it too.
+    for (const member of this.groups.get(chat)?.members ?? []) {
+      if (member.phone.hasSenderKey(chat, sender)) readers.add(member);
+    }
+    for (const recipient of readers) {
+      try {
+        const plaintext = await this.serially(() =>
+          recipient.phone.decryptFromGroup(chat, sender, ciphertext),
+        );
+        const message = unpaddedMessage(plaintext);
+        this.keepReceived({ id, sender, chat, recipient, message, stanza: node }, device, connection);
+      } catch (error) {
+        this.failures.push({ stanza: node, error });
+      }
+    }
+  }
+
+  /** A recipient's phone read a device's message: kept for assertions, and the phone's delivery receipt. */
+  private keepReceived(
+    received: ReceivedMessage,
+    device: LinkedDevice,
+    connection: EmulatedConnection,
+  ): void {
+    this.received.push(received);
+    this.emit('received', received);
+    if (received.recipient === device.user) return;
+    const { id, chat, recipient } = received;
+    connection.send({
+      tag: 'receipt',
+      attrs: chat.endsWith('@g.us')
+        ? { from: chat, participant: recipient.jid, id, t: unixNow() }
+        : { from: recipient.jid, id, t: unixNow() },
+    });
   }
 
   // ── Connections ──
@@ -706,6 +769,14 @@ export class EmulatedNetwork extends EventEmitter {
     }
     if (node.tag === 'receipt' || (node.tag === 'ack' && node.attrs.class === 'message')) {
       this.answered(device, node);
+      return;
+    }
+    if (node.tag === 'iq' && node.attrs.xmlns === 'w:m' && child(node, 'media_conn')) {
+      void this.media.mediaConnNode().then((mediaConn) => connection.send(iqResult(node, [mediaConn])));
+      return;
+    }
+    if (node.tag === 'iq' && node.attrs.xmlns === 'w:g2') {
+      connection.send(answerGroupIq(node, device.user, this.groups.get(node.attrs.to ?? '')));
       return;
     }
     if (node.tag === 'iq' && (node.attrs.type === 'get' || node.attrs.type === 'set')) {

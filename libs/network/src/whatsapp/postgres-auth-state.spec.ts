@@ -168,6 +168,19 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
     expect(await store.count(ref)).toBe(0);
   });
 
+  it('discard deletes for good: a write still running lands first, a later one never (a key stored as the phone unlinked)', async () => {
+    const ref = await newSession('discard');
+    const auth = await PostgresAuthState.fresh(options(ref));
+    const running = auth.state.keys.set({ session: { '100000000000001_1.0': Buffer.from('record') } });
+    const discarded = auth.discard();
+    await auth.state.keys.set({ 'pre-key': { '2': Curve.generateKeyPair() } });
+    auth.state.creds.nextPreKeyId = 900;
+    await auth.saveCreds();
+    await Promise.all([running, discarded]);
+    await auth.state.keys.set({ 'sender-key-memory': { 'group@g.us': { x: true } } });
+    expect(await store.count(ref)).toBe(0);
+  });
+
   it('carries a real Signal conversation across reloads (Baileys’ transactions and libsignal)', async () => {
     const alice = await newSession('alice');
     const bob = await newSession('bob');

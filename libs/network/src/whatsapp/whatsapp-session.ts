@@ -104,6 +104,12 @@ export class WhatsAppSession implements NetworkSession {
   private attempts = 0;
   /** Refusal closes (402, 405, 406, 500) in a row since the last open. */
   private refusals = 0;
+  /**
+   * Sends handed to Baileys and not yet recorded as ours: WhatsApp's ack (or a fast receipt) can
+   * arrive before `relay` has remembered the message id, and must wait for it instead of being
+   * taken for a message sent from the phone.
+   */
+  private readonly unrecordedSends = new Set<Promise<unknown>>();
   /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
   private offeredLogin: 'qr' | 'pairing_code' | null = null;
   private loginExpired = false;
@@ -669,6 +675,20 @@ export class WhatsAppSession implements NetworkSession {
     work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
   ): Promise<SentKey> {
     const socket = this.connectedSocket();
+    const sending = this.sendAndRecord(socket, to, work);
+    this.unrecordedSends.add(sending);
+    try {
+      return await sending;
+    } finally {
+      this.unrecordedSends.delete(sending);
+    }
+  }
+
+  private async sendAndRecord(
+    socket: WhatsAppSocket,
+    to: string,
+    work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
+  ): Promise<SentKey> {
     let sent: WAMessage | undefined;
     try {
       sent = await withTimeout(work(socket), this.context.settings.sendTimeoutMs);
@@ -692,14 +712,27 @@ export class WhatsAppSession implements NetworkSession {
    */
   private async reportStatus(own: OwnMessageStatus | null): Promise<void> {
     if (own === null) return;
+    // Taken before any await: a send still in flight now may be the one this status is about,
+    // even if it is recorded while the archive is being asked (found by the WhatsApp emulator).
+    const inFlight = [...this.unrecordedSends];
     try {
-      const remembered = this.context.memory.sentTo.get(own.messageId);
-      const to = remembered ?? ((await this.context.sent.find(own.messageId)) ? own.chat : undefined);
+      let to = await this.sentDestination(own);
+      if (to === undefined && inFlight.length > 0) {
+        await Promise.allSettled(inFlight);
+        to = await this.sentDestination(own);
+      }
       if (to === undefined) return;
       this.context.events.onMessageStatus({ messageId: own.messageId, to, status: own.status, at: own.at });
     } catch (error) {
       this.context.logger.warn({ err: error, messageId: own.messageId }, 'message status not reported');
     }
+  }
+
+  /** Where a message this session sent through the API went; undefined for any other message. */
+  private async sentDestination(own: OwnMessageStatus): Promise<string | undefined> {
+    const remembered = this.context.memory.sentTo.get(own.messageId);
+    if (remembered !== undefined) return remembered;
+    return (await this.context.sent.find(own.messageId)) ? own.chat : undefined;
   }
 
   // ── Inbound ──
@@ -790,7 +823,7 @@ export class WhatsAppSession implements NetworkSession {
     this.context.onEnded(this);
     if (options.clearCredentials) {
       try {
-        await this.context.auth.clear();
+        await this.context.auth.discard();
       } catch (error) {
         this.context.logger.error({ err: error }, 'could not clear the stored WhatsApp credentials');
       }

@@ -4,6 +4,7 @@ import type { EventPublisher, MessageBus } from '@jumbe/messaging';
 import type { NetworkDriver } from '@jumbe/network';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
+import type { ExpiredMessageSweeper } from './expired-message-sweeper';
 import type { MediaFileStore } from './media-file-store';
 import type { SessionStore } from './session-store';
 import type { WebhookSubscriptionLookup } from './webhook-subscription-lookup';
@@ -28,4 +29,6 @@ export interface SessionWorkerPorts {
   registry: WorkerRegistry;
   subscriptions: WebhookSubscriptionLookup;
   invalidations: InvalidationBus;
+  /** Deletes expired message content, swept now and then (RetentionSweep). */
+  expiredMessages: ExpiredMessageSweeper;
 }

@@ -19,6 +19,12 @@ export interface DeliveryRecorderOptions {
    * one record the database refuses never holds up the session's later events.
    */
   maxRecordTries: number;
+  /**
+   * Record batches committing at once. A commit is the recorder's long round trip (and a
+   * session's attempts wait for theirs before it POSTs more), so overlapping a few keeps
+   * sessions moving; the database groups their flushes.
+   */
+  concurrentRecords: number;
 }
 
 /** The payload kept for an attempt whose own payload the database refused. */
@@ -38,14 +44,17 @@ export class DeliveryRecorder {
     private readonly logger: Logger,
     private readonly options: DeliveryRecorderOptions,
   ) {
-    this.batches = new MicroBatcher<HandledEvent, void>(async (handled) => {
-      const records = handled.flatMap((event) => (event.record ? [event.record] : []));
-      await deliveries.recordBatch(
-        records,
-        handled.filter((event) => !event.retrying).map((event) => event.eventId),
-      );
-      return handled.map(() => undefined);
-    });
+    this.batches = new MicroBatcher<HandledEvent, void>(
+      async (handled) => {
+        const records = handled.flatMap((event) => (event.record ? [event.record] : []));
+        await deliveries.recordBatch(
+          records,
+          handled.filter((event) => !event.retrying).map((event) => event.eventId),
+        );
+        return handled.map(() => undefined);
+      },
+      { concurrency: options.concurrentRecords },
+    );
   }
 
   /**

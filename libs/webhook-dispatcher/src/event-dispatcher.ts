@@ -67,6 +67,7 @@ export interface EventDispatcherOptions extends DeliveryRecorderOptions {
 const DEFAULT_OPTIONS: EventDispatcherOptions = {
   retryDelayMs: 1_000,
   maxRecordTries: 5,
+  concurrentRecords: 4,
   maxParallelPosts: 64,
   maxUnrecordedPerSession: 4,
   retryBaseMs: DEFAULT_RETRY_BASE_MS,
@@ -122,7 +123,8 @@ export class EventDispatcher {
         const recorded = await deliveries.lastAttemptsAmong(eventIds);
         return eventIds.map((eventId) => recorded.get(eventId) ?? null);
       },
-      { isolateFailures: false },
+      // Each arriving event waits for its answer before its POST: a second query may overlap.
+      { isolateFailures: false, concurrency: 2 },
     );
     this.retries = new RetryPolicy(this.options.retryBaseMs);
     this.recorder = new DeliveryRecorder(deliveries, logger, this.options);

@@ -1,5 +1,5 @@
 import { maskWebhookUrl, signWebhook } from '@jumbe/domain';
-import { EgressError, safeFetch } from '@jumbe/egress';
+import { ConnectionPool, EgressError, safeFetch } from '@jumbe/egress';
 import type { DeliveryRecord } from '@jumbe/domain';
 
 /** CONTRACT §6: 10 s per attempt, and at most 1 KiB of the receiver's answer is kept. */
@@ -26,7 +26,15 @@ export interface Delivery {
  * addresses refused at connect time) and describes the outcome as the record to store.
  */
 export class WebhookPoster {
-  constructor(private readonly allowPrivateNetworks: boolean) {}
+  /**
+   * Kept-alive connections per account, so a busy webhook does not pay a handshake per delivery;
+   * every new connection still passes the connect-time address check.
+   */
+  private readonly connections: ConnectionPool;
+
+  constructor(private readonly allowPrivateNetworks: boolean) {
+    this.connections = new ConnectionPool({ allowPrivateNetworks });
+  }
 
   async post(delivery: Delivery): Promise<DeliveryRecord> {
     const { event, ...rest } = delivery.payload;
@@ -66,6 +74,8 @@ export class WebhookPoster {
         timeoutMs: DELIVERY_TIMEOUT_MS,
         maxResponseBytes: RESPONSE_KEPT_BYTES,
         allowPrivateNetworks: this.allowPrivateNetworks,
+        pool: this.connections,
+        poolKey: delivery.accountId,
       });
       const ok = response.status >= 200 && response.status < 300;
       return {

@@ -5,7 +5,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { InboundRelay } from './inbound-relay';
 import type { SessionWorkerPorts } from './ports/session-worker-ports';
 import { SessionCommandHandler } from './session-command-handler';
-import { SessionHost } from './session-host';
+import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
 import { WorkerShardOwner } from './worker-shard-owner';
 
@@ -26,6 +26,7 @@ function createShardKeeper(ports: SessionWorkerPorts): ShardKeeper {
       restoreConcurrency: config.restoreConcurrency,
       // Well inside the gateway's own wait, so the client gets session_restoring, not a timeout.
       restoreWaitMs: Math.min(5_000, config.commandTimeoutMs / 2),
+      quietReconnectMs: DEFAULT_SESSION_HOST_OPTIONS.quietReconnectMs,
     },
   );
   telemetry().watchSessions(() => host.countByState());

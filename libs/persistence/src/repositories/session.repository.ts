@@ -6,7 +6,7 @@ import type {
   StartClaim,
 } from '@jumbe/domain';
 import type { DataSource, Repository } from 'typeorm';
-import { In, Not } from 'typeorm';
+import { Not } from 'typeorm';
 import { SessionEntity } from '../entities/session.entity';
 import { isUuid } from '../is-uuid';
 import { type SessionRecord, toSessionRecord } from '../models/session-record';
@@ -45,14 +45,23 @@ export class SessionRepository {
     return entities.map(toSessionRecord);
   }
 
-  /** Active sessions of these shards: what a worker restores when it takes the shards over. */
-  async listActiveInShards(shards: number[]): Promise<SessionRecord[]> {
-    if (shards.length === 0) return [];
-    const entities = await this.sessions.find({
-      where: { shard: In(shards), state: Not('disconnected') },
-      order: { updatedAt: 'ASC' },
-    });
-    return entities.map(toSessionRecord);
+  /**
+   * Takes the active sessions of a shard this worker has just leased under `token`, in one
+   * statement: each row's owner token is raised to `token` before anything of the session is read
+   * (from here on a write of the previous owner, credentials included, is refused: it can never
+   * land between our read and our first write), and the rows are returned oldest update first,
+   * the order they are restored in. A row a newer owner already holds is neither taken nor returned.
+   */
+  async takeOverShard(shard: number, token: number): Promise<SessionRecord[]> {
+    const rows = (await this.dataSource.query(
+      `WITH taken AS (
+         UPDATE sessions SET owner_token = $2
+          WHERE shard = $1 AND state <> 'disconnected' AND owner_token <= $2
+          RETURNING *)
+       SELECT * FROM taken ORDER BY updated_at, session_id`,
+      [shard, token],
+    )) as RawSessionRow[];
+    return rows.map(fromRaw);
   }
 
   /**
@@ -99,21 +108,6 @@ export class SessionRepository {
       if (sqlState(error) === UNIQUE_VIOLATION) return 'number_in_use';
       throw error;
     }
-  }
-
-  /**
-   * Makes this worker the session's owner before it reads the credentials: from here on, a write
-   * of the previous owner (an older token) is refused, so its late credential writes can never
-   * land between our read and our first write. False when a newer owner already holds it.
-   */
-  async takeOwnership(ref: SessionRef, token: number): Promise<boolean> {
-    const rows = (await this.dataSource.query(
-      `UPDATE sessions SET owner_token = $3
-        WHERE account_id = $1 AND session_id = $2 AND owner_token <= $3
-        RETURNING session_id`,
-      [ref.accountId, ref.sessionId, token],
-    )) as [unknown[], number] | unknown[];
-    return affected(rows) > 0;
   }
 
   /** Removes the record (its stored credentials go with it); fenced like every worker write. */

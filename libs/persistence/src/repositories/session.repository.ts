@@ -38,11 +38,29 @@ export class SessionRepository {
     return entity ? toSessionRecord(entity) : null;
   }
 
-  /** The account's sessions, by session id. */
+  /** The account's sessions, by session id (raw rows: an account may have ten thousand). */
   async list(accountId: string): Promise<SessionRecord[]> {
     if (!isUuid(accountId)) return [];
-    const entities = await this.sessions.find({ where: { accountId }, order: { sessionId: 'ASC' } });
-    return entities.map(toSessionRecord);
+    const rows = (await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM sessions WHERE account_id = $1 ORDER BY session_id`,
+      [accountId],
+    )) as RawSessionRow[];
+    return rows.map(fromRaw);
+  }
+
+  /**
+   * At most `limit` of the account's sessions whose id sorts after `after` (from the first when
+   * null), by session id: a page of the list, read from the primary key's index.
+   */
+  async listPage(accountId: string, after: string | null, limit: number): Promise<SessionRecord[]> {
+    if (!isUuid(accountId)) return [];
+    const rows = (await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM sessions
+        WHERE account_id = $1 AND ($2::text IS NULL OR session_id > $2)
+        ORDER BY session_id LIMIT $3`,
+      [accountId, after, limit],
+    )) as RawSessionRow[];
+    return rows.map(fromRaw);
   }
 
   /**
@@ -123,6 +141,8 @@ export class SessionRepository {
     return (result.affected ?? 0) > 0;
   }
 }
+
+const COLUMNS = 'account_id, session_id, shard, state, phone_number, reason, owner_token, updated_at';
 
 interface RawSessionRow {
   account_id: string;

@@ -7,13 +7,15 @@
 //      with `GET /usage` (an authenticated read of one row: the baseline of the same run);
 //   3. take-over, BENCH_TAKEOVER_ROUNDS times (default 3) on the same linked sessions: SIGKILL the
 //      worker, start a new one at once; when it held all 64 leases, when every session was
-//      restored (its /metrics), when every session had sent again, and its memory once restored.
-// BENCH_DIST=<dir> runs a copy of dist/ (e.g. a baseline build) and skips the build;
+//      restored (its /metrics, no traffic meanwhile) and the worker CPU that took, then one send
+//      through every session (when every session had sent again), and its memory once restored.
+// BENCH_DIST=<dir[:concurrency]>,… runs each build given (e.g. a copy of dist/ built before a
+// change, side by side with dist/) with that JUMBE_RESTORE_CONCURRENCY; dist/ is built first;
 // BENCH_CPU_PROF_DIR=<dir> profiles the last replacement worker; BENCH_OUT=<file> writes JSON.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadAverage } from './support/cpu.mjs';
+import { cpuSnapshot, loadAverage } from './support/cpu.mjs';
 import { call, createAccount, createDeployment, createKey, linkSessions } from './support/deployment.mjs';
 import { killAll, pause, root, startService, stopAll } from './support/services.mjs';
 import { median, spread } from './support/stats.mjs';
@@ -21,20 +23,32 @@ import { median, spread } from './support/stats.mjs';
 const SIZES = (process.env.BENCH_SESSIONS_SIZES ?? '1000,10000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_TAKEOVER_ROUNDS ?? 3);
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 30);
-const DIST = process.env.BENCH_DIST ?? 'dist';
+// Builds to compare in one run, each `dir[:restore concurrency]` (e.g. "tmp/dist-before,dist,dist:256").
+const VARIANTS = (process.env.BENCH_DIST ?? 'dist')
+  .split(',')
+  .map((variant) => {
+    const [dist, concurrency] = variant.split(':');
+    return { name: variant, dist, concurrency };
+  })
+  .map((variant, i) => ({ ...variant, tag: `v${i}` }));
 const GOAL_MS = 10_000;
 const MEMORY_GOAL_BYTES = 100 * 1024;
 const SEND_PARALLEL = 64;
 const PROBE = join(root, 'bench', 'support', 'memory-probe.cjs');
 
 /** A session worker with the memory probe; its log tells when it held every lease. */
-async function startWorker(env, label, { profile = false } = {}) {
-  const state = { allShardsAt: 0, renewalMisses: 0, probes: [] };
-  const service = await startService(`${DIST}/apps/session-worker/src/main.js`, env, label, {
+async function startWorker(env, dist, label, { profile = false } = {}) {
+  const state = { allShardsAt: 0, cpuAtLeasesUs: 0, renewalMisses: 0, probes: [] };
+  // Assigned before its first line can arrive (startService resolves after its first lines).
+  let service = { pid: 0 };
+  service = await startService(`${dist}/apps/session-worker/src/main.js`, env, label, {
     nodeOptions: ['--expose-gc', '--require', PROBE],
     profile,
     onLine: (line) => {
-      if (line.includes('"shardsHeld":64') && !state.allShardsAt) state.allShardsAt = Date.now();
+      if (line.includes('"shardsHeld":64') && !state.allShardsAt) {
+        state.allShardsAt = Date.now();
+        state.cpuAtLeasesUs = cpuOf(service.pid);
+      }
       if (line.includes('could not be renewed in time')) state.renewalMisses += 1;
       const probe = /^\{"memoryProbe":(.*)\}$/.exec(line);
       if (probe) state.probes.shift()?.(JSON.parse(probe[1]));
@@ -47,6 +61,8 @@ async function startWorker(env, label, { profile = false } = {}) {
     });
   return { ...service, state, probe };
 }
+
+const cpuOf = (pid) => cpuSnapshot({ pid }).pid;
 
 /** Connected sessions the worker reports on its /metrics (the `jumbe_sessions` gauge). */
 async function connectedOn(worker) {
@@ -140,19 +156,14 @@ async function untilEverySessionSends(gateway, key, sessionIds, since) {
 const perSession = (before, after, count) => Math.round((after - before) / count);
 const mib = (bytes) => Number((bytes / 1024 / 1024).toFixed(1));
 
-async function scenario(size, adminToken) {
+async function scenario(size, adminToken, { dist, concurrency, tag }) {
   const deployment = await createDeployment(adminToken);
-  const env = {
-    ...deployment.env,
-    ...(process.env.JUMBE_RESTORE_CONCURRENCY
-      ? { JUMBE_RESTORE_CONCURRENCY: process.env.JUMBE_RESTORE_CONCURRENCY }
-      : {}),
-  };
+  const env = { ...deployment.env, ...(concurrency ? { JUMBE_RESTORE_CONCURRENCY: concurrency } : {}) };
   try {
-    const gateway = await startService(`${DIST}/apps/gateway/src/main.js`, env, 'gateway', {
+    const gateway = await startService(`${dist}/apps/gateway/src/main.js`, env, 'gateway', {
       profile: false,
     });
-    let worker = await startWorker(env, 'worker0');
+    let worker = await startWorker(env, dist, `${tag}-${size}-worker0`);
     await until(async () => worker.state.allShardsAt > 0, 60_000, 'the first worker to hold every shard');
     await pause(2_000);
     const idle = await worker.probe();
@@ -194,20 +205,22 @@ async function scenario(size, adminToken) {
       const load = loadAverage();
       const killedAt = Date.now();
       worker.child.kill('SIGKILL');
-      const next = await startWorker(env, `worker${round}`, {
+      const next = await startWorker(env, dist, `${tag}-${size}-worker${round}`, {
         // The last one: it is stopped with SIGTERM at the end, which is when a profile is written.
         profile: round === ROUNDS && Boolean(process.env.BENCH_CPU_PROF_DIR),
       });
       const upMs = Date.now() - killedAt;
+      // The restore first, with no traffic, so its CPU is its own; then one send per session.
       let restoredAt = 0;
-      const watching = (async () => {
-        while (!restoredAt) {
-          if ((await connectedOn(next)) >= size) restoredAt = Date.now();
-          else await pause(100);
-        }
-      })();
+      let cpuAtRestoredUs = 0;
+      const deadline = Date.now() + 120_000;
+      while (!restoredAt && Date.now() < deadline) {
+        if ((await connectedOn(next)) >= size) {
+          restoredAt = Date.now();
+          cpuAtRestoredUs = cpuOf(next.pid);
+        } else await pause(50);
+      }
       const recovery = await untilEverySessionSends(gateway.url, key, sessionIds, killedAt);
-      await Promise.race([watching, pause(30_000)]);
       await pause(1_000);
       const restored = await next.probe();
       const result = {
@@ -217,6 +230,8 @@ async function scenario(size, adminToken) {
         leasesHeldMs: next.state.allShardsAt - killedAt,
         allRestoredMs: restoredAt ? restoredAt - killedAt : null,
         restoreAfterLeasesMs: restoredAt ? restoredAt - next.state.allShardsAt : null,
+        // Worker CPU from holding every lease to every session connected (restores only).
+        restoreCpuMs: restoredAt ? Math.round((cpuAtRestoredUs - next.state.cpuAtLeasesUs) / 1000) : null,
         everySessionSendsMs: recovery.allMs,
         p50SessionMs: recovery.p50Ms,
         met: recovery.allMs < GOAL_MS,
@@ -240,6 +255,7 @@ async function scenario(size, adminToken) {
         leasesHeldMs: spread(pick('leasesHeldMs')),
         allRestoredMs: spread(pick('allRestoredMs')),
         restoreAfterLeasesMs: spread(pick('restoreAfterLeasesMs')),
+        restoreCpuMs: spread(pick('restoreCpuMs')),
         everySessionSendsMs: spread(pick('everySessionSendsMs')),
         medianMet: median(pick('everySessionSendsMs')) < GOAL_MS,
         loadAverage: spread(pick('loadAverage'), 1),
@@ -252,13 +268,19 @@ async function scenario(size, adminToken) {
 }
 
 async function main() {
-  if (!process.env.BENCH_DIST)
+  if (VARIANTS.some((variant) => variant.dist === 'dist'))
     execFileSync(process.execPath, [join(root, 'tools', 'build.mjs')], { stdio: 'inherit' });
   const adminToken = `bench_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const results = [];
   for (const size of SIZES) {
-    results.push(await scenario(size, adminToken));
-    console.log(JSON.stringify(results.at(-1), null, 2));
+    for (const variant of VARIANTS) {
+      results.push({
+        variant: variant.name,
+        loadAverageAtStart: loadAverage(),
+        ...(await scenario(size, adminToken, variant)),
+      });
+      console.log(JSON.stringify(results.at(-1), null, 2));
+    }
   }
   if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2));
 }

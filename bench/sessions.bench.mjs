@@ -39,15 +39,13 @@ const PROBE = join(root, 'bench', 'support', 'memory-probe.cjs');
 /** A session worker with the memory probe; its log tells when it held every lease. */
 async function startWorker(env, dist, label, { profile = false } = {}) {
   const state = { allShardsAt: 0, cpuAtLeasesUs: 0, renewalMisses: 0, probes: [] };
-  // Assigned before its first line can arrive (startService resolves after its first lines).
-  let service = { pid: 0 };
-  service = await startService(`${dist}/apps/session-worker/src/main.js`, env, label, {
+  const service = await startService(`${dist}/apps/session-worker/src/main.js`, env, label, {
     nodeOptions: ['--expose-gc', '--require', PROBE],
     profile,
-    onLine: (line) => {
+    onLine: (line, pid) => {
       if (line.includes('"shardsHeld":64') && !state.allShardsAt) {
         state.allShardsAt = Date.now();
-        state.cpuAtLeasesUs = cpuOf(service.pid);
+        state.cpuAtLeasesUs = cpuOf(pid);
       }
       if (line.includes('could not be renewed in time')) state.renewalMisses += 1;
       const probe = /^\{"memoryProbe":(.*)\}$/.exec(line);

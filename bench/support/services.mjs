@@ -10,7 +10,7 @@ const running = new Set();
  * Starts a Node program (a path under `cwd`, the repository by default) and resolves once it logs the URL it
  * listens on: { url, pid, child, stop }. BENCH_CPU_PROF_DIR=<dir> starts it under --cpu-prof; the
  * profile is written when it stops (SIGTERM, then it exits on its own). `nodeOptions` go before the
- * script; `onLine` sees every line it writes; `profile: false` keeps it out of the profiling.
+ * script; `onLine(line, pid)` sees every line it writes; `profile: false` keeps it out of the profiling.
  */
 export function startService(
   script,
@@ -50,7 +50,7 @@ export function startService(
     let announced = false;
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
-        onLine?.(line);
+        onLine?.(line, child.pid);
         if (announced && !quiet && /"level":(50|60)/.test(line)) console.error(`[${label}] ${line}`);
         const match = /"url":"(http:\/\/[^"]+)".*listening|listening.*"url":"(http:\/\/[^"]+)"/.exec(line);
         if (match && !announced) {

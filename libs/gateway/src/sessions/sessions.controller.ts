@@ -45,7 +45,7 @@ export class SessionsController {
       this.sessions.listPage(accountId, query.cursor ?? null, limit + 1),
     );
     const page = records.slice(0, limit);
-    const nextCursor = records.length > limit ? page[page.length - 1]!.sessionId : null;
+    const nextCursor = records.length > limit ? (page.at(-1)?.sessionId ?? null) : null;
     return { data: page.map((record) => sessionView(record)), nextCursor };
   }
 

@@ -483,6 +483,82 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
       ]);
     });
 
+    it('replies quote a received or sent message of the chat, on every kind that can (extension)', async () => {
+      const contact = randomPhone();
+      const inbound = await api.post('/api/v1/sandbox/inbound', {
+        key: a.key,
+        body: { from: contact, text: 'Bei gani?' },
+      });
+      const asked = inbound.body.data.id;
+      const send = (kind: string, body: object, on = api, key = a.key) =>
+        on.post(`/api/v1/messages/${kind}`, { key, body: { to: contact, ...body } });
+      // Another gateway, so on the distributed topology the quote is found whoever answers.
+      const answer = await send('text', { text: 'KSh 500', quotedMessageId: asked }, other);
+      expect(answer.status).toBe(200);
+      const replies = [
+        await send('media', {
+          url: 'https://93.184.215.14/menu.pdf',
+          type: 'document',
+          quotedMessageId: asked,
+        }),
+        await send('interactive', {
+          text: 'Order?',
+          actions: ALL_ACTIONS.slice(0, 1),
+          quotedMessageId: asked,
+        }),
+        await send('location', {
+          latitude: -1.29,
+          longitude: 36.82,
+          quotedMessageId: answer.body.data.key.id,
+        }),
+        await send('contact', {
+          contacts: [{ name: 'Duka', phoneNumber: '254700000000' }],
+          quotedMessageId: answer.body.data.key.id,
+        }),
+      ];
+      for (const reply of replies) expect(reply.status).toBe(200);
+      const outbox = await api.get('/api/v1/sandbox/outbox?limit=5', { key: a.key });
+      expect(
+        outbox.body.data.map((entry: { type: string; content: { quotedMessageId?: string } }) => [
+          entry.type,
+          entry.content.quotedMessageId,
+        ]),
+      ).toEqual([
+        ['contact', answer.body.data.key.id],
+        ['location', answer.body.data.key.id],
+        ['interactive', asked],
+        ['media', asked],
+        ['text', asked],
+      ]);
+      expect(outbox.body.data[4].content).toEqual({ text: 'KSh 500', quotedMessageId: asked });
+
+      // Unknown, of another chat, or of another account's session: 404, logged as a failed send.
+      const b = await account();
+      await linkSession(api, b.key);
+      expectError(await send('text', { text: 'x', quotedMessageId: 'NEVERSEEN0' }), 404, 'message_not_found');
+      expectError(
+        await api.post('/api/v1/messages/text', {
+          key: a.key,
+          body: { to: randomPhone(), text: 'x', quotedMessageId: asked },
+        }),
+        404,
+        'message_not_found',
+      );
+      expectError(
+        await send('text', { text: 'x', quotedMessageId: asked }, api, b.key),
+        404,
+        'message_not_found',
+      );
+      const failures = await api.get('/api/v1/messages/failures?limit=2', { key: a.key });
+      expect(failures.body.data.map((f: { type: string; code: string }) => [f.type, f.code])).toEqual([
+        ['text', 'message_not_found'],
+        ['text', 'message_not_found'],
+      ]);
+      const invalid = await send('text', { text: 'x', quotedMessageId: 'not an id' });
+      expectError(invalid, 400, 'validation_error');
+      expect(invalid.body.error.details).toEqual([{ path: '/quotedMessageId', problem: expect.any(String) }]);
+    });
+
     it('marks messages read, shows typing, and says whether numbers are on WhatsApp (extensions)', async () => {
       const read = await api.post('/api/v1/chats/read', {
         key: a.key,

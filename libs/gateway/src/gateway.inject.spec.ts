@@ -282,6 +282,40 @@ describe('the gateway in process (memory ports, inject)', () => {
       ]);
     });
 
+    it('retries nothing by default; retry {attempts: 1..10} is opt-in, kept by other saves, null turns it off', async () => {
+      const { key } = world.addCustomer();
+      const saved = await call('PATCH', '/api/v1/webhook', key, { url: 'https://93.184.216.34/hook' });
+      expect(saved.json().data.retry).toBeNull();
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toBeNull();
+
+      const opted = await call('PATCH', '/api/v1/webhook', key, { retry: { attempts: 3 } });
+      expect(opted.json().data.retry).toEqual({ attempts: 3 });
+      await call('PATCH', '/api/v1/webhook', key, { enabled: true });
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toEqual({ attempts: 3 });
+
+      for (const [retry, path] of [
+        [{ attempts: 0 }, '/retry/attempts'],
+        [{ attempts: 11 }, '/retry/attempts'],
+        [{ attempts: 2.5 }, '/retry/attempts'],
+        [{ attempts: '3' }, '/retry/attempts'],
+        [{}, '/retry/attempts'],
+        [{ attempts: 3, backoff: 'fast' }, '/retry/backoff'],
+        [3, '/retry'],
+      ] as const) {
+        const refused = await call('PATCH', '/api/v1/webhook', key, { retry });
+        expect({ retry, status: refused.statusCode }).toEqual({ retry, status: 400 });
+        expect(refused.json().error).toMatchObject({
+          code: 'validation_error',
+          details: [expect.objectContaining({ path })],
+        });
+      }
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toEqual({ attempts: 3 });
+
+      const off = await call('PATCH', '/api/v1/webhook', key, { retry: null });
+      expect(off.json().data.retry).toBeNull();
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toBeNull();
+    });
+
     describe('a webhook URL with credentials', () => {
       // A public address literal: checked without DNS.
       const tokened = 'https://93.184.216.34/in?token=tok_s3cr3t&v=2';
@@ -310,6 +344,7 @@ describe('the gateway in process (memory ports, inject)', () => {
           enabled: false,
           hasSecret: true,
           events: ['message.received'],
+          retry: null,
         });
         expect(fullUrlOf(accountId)).toBe(tokened);
         await call('PATCH', '/api/v1/webhook', key, { enabled: true });
@@ -327,6 +362,7 @@ describe('the gateway in process (memory ports, inject)', () => {
           enabled: true,
           secretCiphertext: null,
           events: ['message.received'],
+          retryAttempts: null,
           updatedAt: new Date(),
         });
         expect((await call('GET', '/api/v1/webhook', key)).json().data.url).toBe(masked);

@@ -140,7 +140,7 @@ export class LiveSession {
     const to = recipientJid(message.body.to);
     switch (message.kind) {
       case 'text':
-        return connection.send({ kind: 'text', to, text: message.body.text });
+        return connection.send({ kind: 'text', ...message.body, to });
       case 'media':
         return connection.send({ kind: 'media', ...message.body, to });
       case 'interactive':

@@ -236,6 +236,33 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     expect(JSON.stringify(event?.payload)).toContain('hi from a contact');
   });
 
+  it('replies quoting a received message of the chat; a quote it has no record of is message_not_found (404)', async () => {
+    const ref = await newSession();
+    const w = worker(new MemorySandboxStore());
+    await w.adopt(ref.shard, 1);
+    await connect(w, ref, '255700000120');
+    const { id } = (await w.host.execute({
+      ...cmd(ref),
+      type: 'sandbox.inbound',
+      contact: { from: '255733333334', text: 'price?' },
+    })) as { id: string };
+    const reply = (body: { to: string; text: string; quotedMessageId: string }): SessionCommand => ({
+      ...cmd(ref),
+      type: 'message.send',
+      message: { kind: 'text', body },
+    });
+
+    await w.host.execute(reply({ to: '255733333334', text: '500', quotedMessageId: id }));
+    const [entry] = (await w.host.execute({ ...cmd(ref), type: 'sandbox.outbox', limit: 1 })) as {
+      content: object;
+    }[];
+    expect(entry?.content).toEqual({ text: '500', quotedMessageId: id });
+
+    const refused = w.host.execute(reply({ to: '255733333399', text: 'x', quotedMessageId: id }));
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ code: 'message_not_found', status: 404 });
+  });
+
   it('publishes every state change as session.status on the session subject, in order, never a QR value', async () => {
     const ref = await newSession();
     const w = worker(new MemorySandboxStore());

@@ -18,6 +18,7 @@ import {
   type SessionRef,
 } from '@jumbe/network';
 import { LiveSession, type LiveSessionDeps } from './live-session';
+import type { MediaFetcher } from './media-fetcher';
 import { SessionLocks } from './session-locks';
 import { type PendingRestore, RestoreQueue } from './restore-queue';
 import { ShardMovingError } from './shard-moving-error';
@@ -69,6 +70,8 @@ export class SessionHost {
     private readonly driver: NetworkDriver,
     private readonly deps: SessionHostDeps,
     private readonly options: SessionHostOptions = DEFAULT_SESSION_HOST_OPTIONS,
+    /** Serves `media.fetch`; a host without one answers it 503. */
+    private readonly media: MediaFetcher | null = null,
   ) {
     this.restores = new RestoreQueue(options.restoreConcurrency);
   }
@@ -180,6 +183,9 @@ export class SessionHost {
           phoneNumber: command.phoneNumber,
           ...(await this.onConnection(command, (network) => network.lookUp(command.phoneNumber))),
         };
+      case 'media.fetch':
+        if (!this.media) throw new ApiError('unavailable', 'This worker does not serve media files.');
+        return this.media.fetch(command, command.messageId);
       case 'sandbox.scan':
         return this.sandboxScan(command);
       case 'sandbox.inbound':
@@ -443,6 +449,8 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'chat.read': 'shared',
   'chat.presence': 'shared',
   'contact.check': 'shared',
+  // A file is fetched by its descriptor, whatever the connection does meanwhile.
+  'media.fetch': 'none',
   'session.status': 'none',
   'session.qr': 'none',
   'sandbox.inbound': 'none',

@@ -7,6 +7,8 @@ import type { DeliveryLog } from './ports/delivery-log';
 export interface HandledEvent {
   eventId: string;
   record: DeliveryRecord | null;
+  /** A retry of it is due later: the event stays in the log (all-in-one) and unacknowledged. */
+  retrying?: boolean;
 }
 
 export interface DeliveryRecorderOptions {
@@ -40,7 +42,7 @@ export class DeliveryRecorder {
       const records = handled.flatMap((event) => (event.record ? [event.record] : []));
       await deliveries.recordBatch(
         records,
-        handled.map((event) => event.eventId),
+        handled.filter((event) => !event.retrying).map((event) => event.eventId),
       );
       return handled.map(() => undefined);
     });
@@ -62,7 +64,7 @@ export class DeliveryRecorder {
     let record = handled.record;
     for (let tries = 1; !stopped(); tries += 1) {
       try {
-        await this.batches.submit({ eventId: handled.eventId, record });
+        await this.batches.submit({ ...handled, record });
         return true;
       } catch (error) {
         firstWriteOver();

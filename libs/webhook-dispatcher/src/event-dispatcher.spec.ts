@@ -134,7 +134,7 @@ describe('EventDispatcher', () => {
     shard: number,
     options: {
       store?: EventLogStore;
-      deliveries?: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'>;
+      deliveries?: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'>;
     } = {},
   ): Promise<DurableEventLog> {
     const log = new DurableEventLog(options.store ?? events);
@@ -400,13 +400,13 @@ describe('EventDispatcher', () => {
     const { accountId, path } = await subscribedAccount();
     let recordCalls = 0;
     // The edge fake: the deliveries table refuses the first write (a dropped connection).
-    const flakyDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+    const flakyDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
       recordBatch: async (records, settled) => {
         recordCalls += 1;
         if (recordCalls === 1) throw new Error('Connection terminated unexpectedly');
         return deliveries.recordBatch(records, settled);
       },
-      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: flakyDeliveries });
     const event = inboundEvent(shard, accountId);
@@ -433,14 +433,14 @@ describe('EventDispatcher', () => {
     const shard = freshShard();
     const { accountId, path } = await subscribedAccount();
     // The edge fake: the deliveries table refuses every record that still carries the payload.
-    const refusingDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+    const refusingDeliveries: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
       recordBatch: async (records, settled) => {
         if (records.some((record) => (record.payload as { unrecordable?: boolean }).unrecordable !== true)) {
           throw new Error('unsupported Unicode escape sequence');
         }
         return deliveries.recordBatch(records, settled);
       },
-      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: refusingDeliveries });
     const first = inboundEvent(shard, accountId);
@@ -482,14 +482,14 @@ describe('EventDispatcher', () => {
       eventually('every session to post', async () => {
         return new Set(receiver.at(path).map((request) => request.json.sessionId)).size === sessions.length;
       });
-    const observed: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+    const observed: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
       recordBatch: async (records, settled) => {
         batchSizes.push(records.length);
         // (plus the time for the receiver's answers, at most 15 ms, to reach the dispatcher)
         if (batchSizes.length === 1) await everySessionPosted().then(() => delay(300));
         return deliveries.recordBatch(records, settled);
       },
-      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: observed });
 
@@ -524,9 +524,9 @@ describe('EventDispatcher', () => {
     const shard = freshShard();
     const { accountId, path } = await subscribedAccount();
     // The first dispatcher's record never commits: it dies with the attempt made and unrecorded.
-    const dying: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+    const dying: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
       recordBatch: () => new Promise<void>(() => undefined),
-      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: dying });
     const event = inboundEvent(shard, accountId);
@@ -558,12 +558,12 @@ describe('EventDispatcher', () => {
     const shard = freshShard();
     const { accountId, path } = await subscribedAccount();
     let databaseDown = true;
-    const outage: Pick<WebhookDeliveryRepository, 'recordBatch' | 'recordedAmong'> = {
+    const outage: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
       recordBatch: async (records, settled) => {
         if (databaseDown) throw new Error('Connection terminated unexpectedly');
         return deliveries.recordBatch(records, settled);
       },
-      recordedAmong: (eventIds) => deliveries.recordedAmong(eventIds),
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
     };
     const log = await dispatchShard(shard, { deliveries: outage });
     const published = Array.from({ length: 10 }, () => inboundEvent(shard, accountId));

@@ -10,6 +10,8 @@ export interface Delivery {
   accountId: string;
   eventId: string | null;
   deliveryId: string;
+  /** Which attempt of the delivery this is (1 unless retrying; a retry keeps the delivery id). */
+  attempt?: number;
   /** The full URL posted to; the record keeps only its masked form. */
   url: string;
   secret: string;
@@ -53,6 +55,7 @@ export class WebhookPoster {
       payload,
       createdAt: new Date(delivery.payload.timestamp),
       attemptedAt,
+      attempt: delivery.attempt ?? 1,
     };
     const started = Date.now();
     try {

@@ -6,3 +6,4 @@ export { parseLinkingQr, type LinkingQr } from './linking-qr';
 export { SignalParty, type PreKeyBundle } from './signal-party';
 export { NoiseServerSession, certificateChain } from './noise-server';
 export { EMULATOR_ROOT } from './root-key';
+export { WorkerLink } from './worker-link';

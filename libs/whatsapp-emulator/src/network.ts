@@ -81,6 +81,12 @@ export class EmulatedNetwork extends EventEmitter {
   private loginRefusal: { reason: number; remaining: number } | null = null;
   /** Logins refused so far (by refuseLogins or unknown credentials). */
   refusedLogins = 0;
+  /** Recipients whose phone fails to decrypt the next N messages from devices (see failToDecrypt). */
+  private readonly decryptionFailures = new Map<EmulatedUser, number>();
+  /** Retry receipts each phone sent, per message id (their `count`). */
+  private readonly retriesSent = new Map<string, number>();
+  /** Logins waiting for `holdLogins`' release (null: logins are answered at once). */
+  private heldLogins: (() => void)[] | null = null;
 
   constructor(readonly emulator: WhatsAppEmulator) {
     super();
@@ -299,6 +305,24 @@ export class EmulatedNetwork extends EventEmitter {
     this.loginRefusal = reason === null ? null : { reason, remaining: times };
   }
 
+  /**
+   * Logins wait, unanswered, until the returned release is called (a slow server): a test can act
+   * between a device's handshake and its `<success>`, e.g. hand a session over between the scan
+   * and the first `connected`. A connection that closes meanwhile is never answered.
+   */
+  holdLogins(): () => void {
+    const held: (() => void)[] = (this.heldLogins ??= []);
+    return () => {
+      if (this.heldLogins === held) this.heldLogins = null;
+      for (const answer of held.splice(0)) answer();
+    };
+  }
+
+  /** Logins waiting for a release of `holdLogins`. */
+  get loginsHeld(): number {
+    return this.heldLogins?.length ?? 0;
+  }
+
   /** The bundle a device JID publishes: a user's phone (device 0) or one of its linked devices. */
   bundleOf(jid: string): PreKeyBundle | undefined {
     const user = this.findUser(jid);
@@ -392,15 +416,42 @@ export class EmulatedNetwork extends EventEmitter {
     const sender = this.devices.get(message.sender);
     const connection = sender ? this.connectionOf(sender) : undefined;
     if (!connection) return false;
+    this.sendRetryReceipt(connection, recipient, message.id);
+    return true;
+  }
+
+  /**
+   * `recipient`'s phone fails to decrypt the next `times` messages linked devices send it (as after
+   * a lost session): it keeps no plaintext, records the stanza in `undecryptable`, and answers
+   * each with a retry receipt (count 1, 2, ... per message), so the device must send it again.
+   */
+  failToDecrypt(recipient: EmulatedUser, times = 1): void {
+    this.decryptionFailures.set(recipient, times);
+  }
+
+  /** Stanzas a phone failed to decrypt on purpose (failToDecrypt), oldest first. */
+  readonly undecryptable: { recipient: EmulatedUser; stanza: BinaryNode }[] = [];
+
+  private sendRetryReceipt(connection: EmulatedConnection, recipient: EmulatedUser, id: string): void {
+    const key = `${recipient.phoneNumber}/${id}`;
+    const count = (this.retriesSent.get(key) ?? 0) + 1;
+    this.retriesSent.set(key, count);
     const t = unixNow();
     connection.send({
       tag: 'receipt',
-      attrs: { from: recipient.jid, id: message.id, type: 'retry', t },
+      attrs: { from: recipient.jid, id, type: 'retry', t },
       content: [
-        { tag: 'retry', attrs: { count: '1', id: message.id, t, v: '1' } },
+        { tag: 'retry', attrs: { count: String(count), id, t, v: '1' } },
         { tag: 'registration', attrs: {}, content: bigEndian(recipient.phone.registrationId, 4) },
       ],
     });
+  }
+
+  /** True (once per remaining failure) when `recipient`'s phone must fail this decryption. */
+  private failsDecryption(recipient: EmulatedUser): boolean {
+    const remaining = this.decryptionFailures.get(recipient) ?? 0;
+    if (remaining <= 0) return false;
+    this.decryptionFailures.set(recipient, remaining - 1);
     return true;
   }
 
@@ -462,6 +513,11 @@ export class EmulatedNetwork extends EventEmitter {
       const recipient = this.findUser(jid);
       const ciphertext = bytesOf(enc);
       if (!recipient || !ciphertext || deviceNumberOf(jid) !== 0) continue;
+      if (recipient !== device.user && this.failsDecryption(recipient)) {
+        this.undecryptable.push({ recipient, stanza: node });
+        this.sendRetryReceipt(connection, recipient, id);
+        continue;
+      }
       try {
         const type = enc?.attrs.type as SignalMessageType;
         const plaintext = await this.serially(() =>
@@ -572,6 +628,13 @@ export class EmulatedNetwork extends EventEmitter {
    * using the noise key it linked with; a device already connected elsewhere is replaced (440).
    */
   private logIn(connection: EmulatedConnection, payload: proto.ClientPayload): void {
+    if (this.heldLogins) {
+      this.heldLogins.push(() => {
+        if (connection.noise.established && this.emulator.connections.has(connection))
+          this.logIn(connection, payload);
+      });
+      return;
+    }
     const jid = `${String(payload.username)}:${payload.device ?? 0}@s.whatsapp.net`;
     const device = this.devices.get(jid);
     const known = device !== undefined && connection.noise.clientStatic?.equals(device.noiseKey) === true;
@@ -598,7 +661,8 @@ export class EmulatedNetwork extends EventEmitter {
       attrs: { t: unixNow(), lid: deviceLid(device), location: 'emulator' },
     });
     const backlog = device.backlog.splice(0);
-    for (const stanza of backlog) connection.send(stanza);
+    // Kept until answered like any delivery: a device that dies during its backlog gets it again.
+    for (const stanza of backlog) this.deliver(device, stanza);
     connection.send({
       tag: 'ib',
       attrs: {},

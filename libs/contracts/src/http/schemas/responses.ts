@@ -79,6 +79,13 @@ export const deliverySchema = z.object({
   durationMs: z.number(),
   createdAt: isoTime,
   attemptedAt: isoTime,
+  attempt: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      '1 for the first POST of an event; its automatic retries (opt-in `retry`) are 2, 3, … under the same `id`.',
+    ),
 });
 export const webhookConfigSchema = z.object({
   url: z.string().nullable().describe('The destination, its query and fragment masked (`?token=****`).'),
@@ -86,6 +93,11 @@ export const webhookConfigSchema = z.object({
   hasSecret: z.boolean(),
   /** Event types delivered (besides `webhook.test`, which always is). */
   events: z.array(z.string()),
+  /** Opt-in automatic retries; null: none (the spec's default). */
+  retry: z
+    .object({ attempts: z.number().int() })
+    .nullable()
+    .describe('Automatic retries of a failed event; `null`: none (the spec).'),
 });
 export const webhookStateSchema = webhookConfigSchema.extend({ deliveries: z.array(deliverySchema) });
 

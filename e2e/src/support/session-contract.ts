@@ -200,6 +200,22 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
         409,
         'session_not_connected',
       );
+      // Paged one at a time (an extension), the same sessions as the whole list, which is the spec's { data }.
+      const whole = await api.get('/api/v1/sessions', { key: a.key });
+      expect(Object.keys(whole.body)).toEqual(['data']);
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { status: number; body: { data: { sessionId: string }[]; nextCursor: string | null } } =
+          await other.get(`/api/v1/sessions?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: a.key });
+        expect(page.status).toBe(200);
+        expect(page.body.data.length).toBeLessThanOrEqual(1);
+        paged.push(...page.body.data.map((s) => s.sessionId));
+        cursor = page.body.nextCursor;
+      } while (cursor !== null);
+      expect(paged).toEqual(whole.body.data.map((s: { sessionId: string }) => s.sessionId));
+      expect(paged).toContain('temp');
+      expectError(await api.get('/api/v1/sessions?limit=0', { key: a.key }), 400, 'validation_error');
       const removed = await api.delete('/api/v1/session?sessionId=temp', { key: a.key });
       expect(removed.status).toBe(200);
       const list = await api.get('/api/v1/sessions', { key: a.key });

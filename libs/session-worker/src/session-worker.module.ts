@@ -8,7 +8,7 @@ import { MediaFetcher } from './media-fetcher';
 import type { SessionWorkerPorts } from './ports/session-worker-ports';
 import { RetentionSweep } from './retention-sweep';
 import { SessionCommandHandler } from './session-command-handler';
-import { SessionHost } from './session-host';
+import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
 import { SubscriptionFilter } from './subscription-filter';
 import { WorkerShardOwner } from './worker-shard-owner';
@@ -30,6 +30,7 @@ function createShardKeeper(ports: SessionWorkerPorts, wanted: SubscriptionFilter
       restoreConcurrency: config.restoreConcurrency,
       // Well inside the gateway's own wait, so the client gets session_restoring, not a timeout.
       restoreWaitMs: Math.min(5_000, config.commandTimeoutMs / 2),
+      quietReconnectMs: DEFAULT_SESSION_HOST_OPTIONS.quietReconnectMs,
     },
     new MediaFetcher(
       ports.driver,

@@ -99,6 +99,11 @@ export class MemoryGatewayWorld {
       },
       sessions: {
         list: async (accountId) => this.sessions.filter((s) => s.accountId === accountId),
+        listPage: async (accountId, after, limit) =>
+          this.sessions
+            .filter((s) => s.accountId === accountId && (after === null || s.sessionId > after))
+            .sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1))
+            .slice(0, limit),
         countActive: async (accountId) =>
           this.sessions.filter((s) => s.accountId === accountId && s.state !== 'disconnected').length,
       },

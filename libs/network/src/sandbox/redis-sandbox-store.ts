@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import { withRedisFailuresTranslated } from '@jumbe/coordination';
 import { sessionRefKey, type SessionRef } from '../session-ref';
+import { CallBatcher } from './call-batcher';
 import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
 import {
   SANDBOX_MEDIA_FILES_PER_SESSION,
@@ -50,12 +51,31 @@ redis.call('DEL', KEYS[1])
 return 'linked'
 `;
 
-// KEYS[1] link:S, KEYS[2] online:S → number or nil
+// KEYS: link:S, online:S of each session → per session its number, or nil when not linked.
+// Many sessions in one call: a worker taking shards over reconnects thousands at once.
 const GO_ONLINE_SCRIPT = `
-local number = redis.call('GET', KEYS[1])
-if not number then return false end
-redis.call('SET', KEYS[2], '1')
-return number
+local numbers = {}
+for i = 1, #KEYS, 2 do
+  local number = redis.call('GET', KEYS[i])
+  if number then redis.call('SET', KEYS[i + 1], '1') end
+  numbers[#numbers + 1] = number
+end
+return numbers
+`;
+
+// KEYS: inbound:S, inbound-data:S of each session → per session its pending messages' JSON, in
+// order (an id whose data is gone is skipped). Many sessions in one call, as above.
+const PENDING_INBOUND_SCRIPT = `
+local pending = {}
+for i = 1, #KEYS, 2 do
+  local found = {}
+  for _, id in ipairs(redis.call('LRANGE', KEYS[i], 0, -1)) do
+    local json = redis.call('HGET', KEYS[i + 1], id)
+    if json then found[#found + 1] = json end
+  end
+  pending[#pending + 1] = found
+end
+return pending
 `;
 
 // KEYS[1] link:S, KEYS[2] online:S, KEYS[3] login:S, KEYS[4] inbound:S, KEYS[5] inbound-data:S;
@@ -118,7 +138,9 @@ interface SandboxScripts {
     phoneNumber: string,
     base: string,
   ): Promise<SandboxLoginOutcome>;
-  jumbeSandboxGoOnline(link: string, online: string): Promise<string | null>;
+  /** Key counts vary: ioredis takes the count as the first argument. */
+  jumbeSandboxGoOnline(keyCount: number, ...keys: string[]): Promise<(string | null)[]>;
+  jumbeSandboxPendingInbound(keyCount: number, ...keys: string[]): Promise<string[][]>;
   jumbeSandboxPutMediaFile(
     file: string,
     ids: string,
@@ -146,6 +168,9 @@ export class RedisSandboxStore implements SandboxStore {
    * client's `keyPrefix` (a deployment namespace) the way KEYS do, so it is added here.
    */
   private readonly scriptBase: string;
+  /** Reconnects and inbound checks of many sessions, batched (see CallBatcher). */
+  private readonly onlineCalls: CallBatcher<SessionRef, string | null>;
+  private readonly pendingCalls: CallBatcher<SessionRef, string[]>;
 
   /** `keyPrefix` lets tests use a namespace of their own on a shared Redis. */
   constructor(
@@ -156,12 +181,21 @@ export class RedisSandboxStore implements SandboxStore {
     this.scriptBase = `${redis.options.keyPrefix ?? ''}${this.base}`;
     // defineCommand runs EVALSHA and falls back to EVAL after a Redis restart (NOSCRIPT).
     redis.defineCommand('jumbeSandboxCompleteLogin', { numberOfKeys: 4, lua: COMPLETE_LOGIN_SCRIPT });
-    redis.defineCommand('jumbeSandboxGoOnline', { numberOfKeys: 2, lua: GO_ONLINE_SCRIPT });
+    redis.defineCommand('jumbeSandboxGoOnline', { lua: GO_ONLINE_SCRIPT });
+    redis.defineCommand('jumbeSandboxPendingInbound', { lua: PENDING_INBOUND_SCRIPT });
     redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
     redis.defineCommand('jumbeSandboxAppendOutbox', { numberOfKeys: 1, lua: APPEND_OUTBOX_SCRIPT });
     redis.defineCommand('jumbeSandboxPutMediaFile', { numberOfKeys: 2, lua: PUT_MEDIA_FILE_SCRIPT });
     redis.defineCommand('jumbeSandboxRememberReceived', { numberOfKeys: 1, lua: REMEMBER_RECEIVED_SCRIPT });
     this.scripts = redis as unknown as SandboxScripts;
+    this.onlineCalls = new CallBatcher((refs) => {
+      const keys = refs.flatMap((ref) => [this.key('link', ref), this.key('online', ref)]);
+      return this.run('goOnline', () => this.scripts.jumbeSandboxGoOnline(keys.length, ...keys));
+    });
+    this.pendingCalls = new CallBatcher((refs) => {
+      const keys = refs.flatMap((ref) => [this.key('inbound', ref), this.key('inbound-data', ref)]);
+      return this.run('pendingInbound', () => this.scripts.jumbeSandboxPendingInbound(keys.length, ...keys));
+    });
   }
 
   async setPendingLogin(ref: SessionRef, login: SandboxPendingLogin, ttlMs: number): Promise<void> {
@@ -195,9 +229,7 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   async goOnline(ref: SessionRef): Promise<string | null> {
-    return this.run('goOnline', () =>
-      this.scripts.jumbeSandboxGoOnline(this.key('link', ref), this.key('online', ref)),
-    );
+    return this.onlineCalls.call(ref);
   }
 
   async goOffline(ref: SessionRef): Promise<void> {
@@ -255,12 +287,7 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   async pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]> {
-    const ids = await this.run('pendingInbound', () => this.redis.lrange(this.key('inbound', ref), 0, -1));
-    if (ids.length === 0) return [];
-    const jsons = await this.run('pendingInbound', () =>
-      this.redis.hmget(this.key('inbound-data', ref), ...ids),
-    );
-    return jsons.filter((json): json is string => json !== null).map(inboundMessageFromJson);
+    return (await this.pendingCalls.call(ref)).map(inboundMessageFromJson);
   }
 
   async acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void> {

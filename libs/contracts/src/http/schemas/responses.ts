@@ -36,6 +36,18 @@ export const sessionSchema = z.object({
     ),
 });
 
+/** `GET /sessions`: every session, or one page of them when `limit` or `cursor` was given. */
+export const sessionListSchema = z.object({
+  data: z.array(sessionSchema),
+  nextCursor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Only when `limit` or `cursor` was given: pass it as `cursor` for the next page; null on the last page.',
+    ),
+});
+
 export const qrSchema = z.object({ sessionId: z.string(), state: z.enum(SESSION_STATES), qr: z.string() });
 export const pairingCodeResultSchema = z.object({
   sessionId: z.string(),

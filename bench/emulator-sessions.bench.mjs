@@ -74,7 +74,7 @@ function startProcess(script, env, label, nodeArgs = []) {
         if (line.includes('shard lease lost')) log.leasesLost += 1;
         if (/"level":(50|60)/.test(line)) log.errors += 1;
         if (line.includes('"shardsHeld":64') && !log.allShardsAt) log.allShardsAt = Date.now();
-        if (line.includes('"msg":"memory probe"')) probeWaiter?.(JSON.parse(line));
+        if (line.startsWith('{"memoryProbe":')) probeWaiter?.(JSON.parse(line).memoryProbe);
         const match = /"url":"(http:\/\/[^"]+)".*listening|listening.*"url":"(http:\/\/[^"]+)"/.exec(line);
         if (match) {
           clearTimeout(timer);

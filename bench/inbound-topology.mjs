@@ -18,9 +18,18 @@ const REDIS = process.env.JUMBE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const NATS = process.env.JUMBE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 export const children = new Set();
 
-/** BENCH_CPU_PROF_DIR=<dir>: the delivering process writes a CPU profile there when it stops. */
-const profiling = () =>
-  process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+/** The delivering process logs how late its event loop runs (see support/loop-lag.cjs). */
+const LOOP_LAG = ['--require', join(root, 'bench', 'support', 'loop-lag.cjs')];
+
+/** BENCH_CPU_PROF_DIR=<dir>: each Jumbe process writes a CPU profile there (`<label>.cpuprofile`) when it stops. */
+const profiling = (label) =>
+  process.env.BENCH_CPU_PROF_DIR
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
+        `--cpu-prof-name=${label}.cpuprofile`,
+      ]
+    : [];
 
 /** Starts a script and resolves once it logs where it listens; `lines` keeps its log lines. */
 export function start(script, env, label, nodeOptions = []) {
@@ -38,15 +47,18 @@ export function start(script, env, label, nodeOptions = []) {
   children.add(child);
   child.once('exit', () => children.delete(child));
   const lines = [];
+  /** What support/loop-lag.cjs logged, if preloaded: { at, meanMs, maxMs } once a second. */
+  const lags = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${label} did not start`)), 120_000);
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
+        if (line.includes('"bench loop lag"')) return void lags.push(JSON.parse(line));
         if (lines.length < 10_000) lines.push(line);
         const match = /"url":"(http:\/\/[^"]+)"/.exec(line);
         if (match && line.includes('listening')) {
           clearTimeout(timer);
-          resolve({ url: match[1], child, lines });
+          resolve({ url: match[1], child, lines, lags });
         }
       });
     }
@@ -55,6 +67,15 @@ export function start(script, env, label, nodeOptions = []) {
     );
   });
 }
+
+/** The delivering process's event loop between two instants (ms since the epoch): mean and worst lateness, ms. */
+const loopLagOf = (lags) => (from, to) => {
+  const within = lags.filter((lag) => lag.at > from && lag.at <= to + 1_000);
+  if (within.length === 0) return null;
+  const mean = within.reduce((sum, lag) => sum + lag.meanMs, 0) / within.length;
+  const max = Math.max(...within.map((lag) => lag.maxMs));
+  return `${mean.toFixed(0)} / ${max.toFixed(0)}`;
+};
 
 /** CPU seconds a process has used so far (user + system), from /proc. */
 export function cpuSeconds(child) {
@@ -133,12 +154,24 @@ export async function allInOne(adminToken) {
   };
   const started = [];
   try {
-    const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', profiling());
+    const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', [
+      ...LOOP_LAG,
+      ...profiling('all-in-one'),
+    ]);
     started.push(service.child);
     const backlog = async () =>
       Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
     const { transactions, postMs } = database;
-    return { gateway: service.url, deliverer: service.child, backlog, transactions, postMs, stop };
+    return {
+      gateway: service.url,
+      deliverer: service.child,
+      loopLag: loopLagOf(service.lags),
+      injectors: [],
+      backlog,
+      transactions,
+      postMs,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -174,21 +207,33 @@ export async function distributed(adminToken) {
     await nats.close();
   };
   try {
-    const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway');
+    const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway', profiling('gateway'));
     started.push(gateway.child);
-    started.push((await start('dist/apps/session-worker/src/main.js', env, 'worker')).child);
-    const dispatcher = await start(
-      'dist/apps/webhook-dispatcher/src/main.js',
-      env,
-      'dispatcher',
-      profiling(),
-    );
+    const worker = await start('dist/apps/session-worker/src/main.js', env, 'worker', profiling('worker'));
+    started.push(worker.child);
+    const dispatcher = await start('dist/apps/webhook-dispatcher/src/main.js', env, 'dispatcher', [
+      ...LOOP_LAG,
+      ...profiling('dispatcher'),
+    ]);
     started.push(dispatcher.child);
     await allShardsHeld(dispatcher.lines);
     // A work-queue stream: what it holds is what is stored and not yet acknowledged.
     const backlog = async () => (await manager.streams.info(stream)).state.messages;
     const { transactions, postMs } = database;
-    return { gateway: gateway.url, deliverer: dispatcher.child, backlog, transactions, postMs, stop };
+    // Where the bench publishes straight into the stream, to measure the dispatcher alone.
+    const direct = { nats, namespace: `${deployment}.` };
+    const injectors = [gateway.child, worker.child];
+    return {
+      gateway: gateway.url,
+      deliverer: dispatcher.child,
+      loopLag: loopLagOf(dispatcher.lags),
+      injectors,
+      backlog,
+      transactions,
+      postMs,
+      direct,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

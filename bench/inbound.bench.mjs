@@ -2,14 +2,19 @@
 // verifies every signature; messages are injected through POST /api/v1/sandbox/inbound,
 // round-robin over 20 sessions of one account, at fixed rates (BENCH_INBOUND_RATES, default
 // "1000,2000,3000,4000,6000", BENCH_DURATION_S seconds each, stopping after the first rate not
-// kept up with), then as a backlog drained at full speed. Beside it, the bare-client baseline: 20
-// loops POSTing the same kind of signed event to the same receiver. Both topologies
-// (BENCH_INBOUND_TOPOLOGIES, default "all-in-one,distributed"). Not part of the test command.
+// kept up with), then as a backlog drained at full speed. In the distributed topology the same
+// steps run again with events published straight into the JetStream stream (bench/inbound-direct.mjs):
+// the dispatcher alone, free of the injection path (BENCH_INBOUND_PATHS, default "sandbox,direct").
+// Beside it, the bare-client baseline: 20 loops POSTing the same kind of signed event to the same
+// receiver. Both topologies (BENCH_INBOUND_TOPOLOGIES, default "all-in-one,distributed").
+// Not part of the test command.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { publishDirect } from './inbound-direct.mjs';
 import { bareClient, inject, now, post } from './inbound-load.mjs';
 import { allInOne, children, cpuSeconds, distributed, start } from './inbound-topology.mjs';
 
@@ -17,7 +22,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RATES = (process.env.BENCH_INBOUND_RATES ?? '1000,2000,3000,4000,6000').split(',').map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const TOPOLOGIES = (process.env.BENCH_INBOUND_TOPOLOGIES ?? 'all-in-one,distributed').split(',');
-const SESSIONS = 20;
+/** `sandbox`: injected through POST /sandbox/inbound; `direct`: published straight into the stream (distributed only). */
+const PATHS = (process.env.BENCH_INBOUND_PATHS ?? 'sandbox,direct').split(',');
+/** Sessions the load is spread over (the issue's figures are for 20; one session's events go out one at a time). */
+const SESSIONS = Number(process.env.BENCH_INBOUND_SESSIONS ?? 20);
 const DRAIN_BACKLOG_S = 5;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
@@ -70,7 +78,7 @@ async function prepare(gateway, adminToken, receiver) {
     headers,
   );
   await post(agent, `${receiver}/control/secret`, saved.secret);
-  return { key, sessionIds, secret: saved.secret };
+  return { key, sessionIds, secret: saved.secret, accountId: account.data.id };
 }
 
 const receiverStats = async (receiver, phase) =>
@@ -91,7 +99,15 @@ async function delivered(receiver, phase, expected) {
 
 /** What the delivering process and the database have done so far: CPU seconds, transactions. */
 async function usage(started) {
-  return { cpu: cpuSeconds(started.deliverer), transactions: await started.transactions() };
+  const own = process.cpuUsage();
+  return {
+    cpu: cpuSeconds(started.deliverer),
+    // This process: the load generator (injection or publishing), competing for the same cores.
+    loadCpu: (own.user + own.system) / 1e6,
+    // The injection path's processes (gateway and session worker) when they are apart from it.
+    injectorCpu: started.injectors.reduce((sum, child) => sum + cpuSeconds(child), 0),
+    transactions: await started.transactions(),
+  };
 }
 
 /**
@@ -105,19 +121,25 @@ async function usageSince(started, before, events) {
   const spentCpu = after.cpu - before.cpu;
   return {
     cpuSeconds: spentCpu,
+    loadCpuSeconds: after.loadCpu - before.loadCpu,
     perEvent: {
       cpuMsPerEvent: Number(((spentCpu * 1000) / events).toFixed(2)),
+      injectorCpuMsPerEvent: Number((((after.injectorCpu - before.injectorCpu) * 1000) / events).toFixed(2)),
       pgTransactionsPerEvent: Number(((after.transactions - before.transactions) / events).toFixed(2)),
     },
   };
 }
 
-/** One fixed-rate step: its figures, and whether every message arrived while the rate was held. */
-async function step(target, receiver, started, rate) {
+/**
+ * One fixed-rate step: its figures, and whether every message arrived while the rate was held.
+ * `send` injects (through the sandbox, or straight into the stream).
+ */
+async function step(send, receiver, started, rate) {
   const phase = `rate${rate}-${randomBytes(2).toString('hex')}`;
   const usageBefore = await usage(started);
   const startedAt = now();
-  const injected = await inject({ ...target, phase, rate, durationS: DURATION_S });
+  const stepStartedAtMs = Date.now();
+  const injected = await send({ phase, rate, durationS: DURATION_S });
   const stats = await delivered(receiver, phase, injected.accepted);
   const spent = await usageSince(started, usageBefore, stats.unique);
   const seconds = (stats.lastAt - startedAt) / 1000;
@@ -125,7 +147,7 @@ async function step(target, receiver, started, rate) {
   const kept =
     injected.accepted >= 0.95 * rate * DURATION_S && stats.lastAt - startedAt < (DURATION_S + 2) * 1000;
   return {
-    phase: `${rate}/s`,
+    phase: `${send.label} ${rate}/s`,
     injectedPerSecond: Math.round(injected.accepted / injected.seconds),
     refused: JSON.stringify(injected.refused),
     deliveriesPerSecond: perSecond,
@@ -135,6 +157,8 @@ async function step(target, receiver, started, rate) {
     duplicated: stats.duplicates,
     badSignatures: stats.badSignatures,
     delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
+    loadGenCpu: `${Math.round((spent.loadCpuSeconds / seconds) * 100)}%`,
+    loopLateMs: started.loopLag(stepStartedAtMs, stepStartedAtMs + seconds * 1000),
     ...spent.perEvent,
     keptUp: kept && stats.unique === injected.accepted,
   };
@@ -146,17 +170,11 @@ async function step(target, receiver, started, rate) {
  * release waits until the log holds the whole backlog (the sandbox publishes each session's
  * messages one after another), but no longer than 8 s: held deliveries time out at 10 s.
  */
-async function drain(target, receiver, started) {
+async function drain(send, receiver, started) {
   const phase = `drain-${randomBytes(2).toString('hex')}`;
   await post(agent, `${receiver}/control/hold?on=1`, '');
   const heldAt = Date.now();
-  const injected = await inject({
-    ...target,
-    phase,
-    rate: Infinity,
-    durationS: DRAIN_BACKLOG_S,
-    maxInFlight: 64,
-  });
+  const injected = await send({ phase, rate: Infinity, durationS: DRAIN_BACKLOG_S, maxInFlight: 64 });
   let waiting = await started.backlog();
   while (waiting < injected.accepted - SESSIONS && Date.now() - heldAt < 8_000) {
     await pause(100);
@@ -171,7 +189,7 @@ async function drain(target, receiver, started) {
   const spent = await usageSince(started, usageBefore, stats.receipts - before.receipts);
   const seconds = (stats.lastAt - releasedAt) / 1000;
   return {
-    phase: `drain ${waiting} of ${injected.accepted}`,
+    phase: `${send.label} drain ${waiting} of ${injected.accepted}`,
     injectedPerSecond: Math.round(injected.accepted / injected.seconds),
     refused: JSON.stringify(injected.refused),
     deliveriesPerSecond: Math.round((stats.receipts - before.receipts) / seconds),
@@ -183,6 +201,7 @@ async function drain(target, receiver, started) {
     delivererCpu: `${Math.round((spent.cpuSeconds / seconds) * 100)}%`,
     ...spent.perEvent,
     recordedPostMs: await started.postMs(releasedAtMs),
+    loopLateMs: started.loopLag(releasedAtMs, releasedAtMs + seconds * 1000),
     keptUp: null,
   };
 }
@@ -204,17 +223,26 @@ async function topology(name, adminToken, receiver) {
   const started = name === 'all-in-one' ? await allInOne(adminToken) : await distributed(adminToken);
   const rows = [];
   try {
-    const { key, sessionIds, secret } = await prepare(started.gateway, adminToken, receiver);
+    const { key, sessionIds, secret, accountId } = await prepare(started.gateway, adminToken, receiver);
     const target = { gateway: started.gateway, key, sessionIds };
+    const senders = [];
+    if (PATHS.includes('sandbox'))
+      senders.push(Object.assign((load) => inject({ ...target, ...load }), { label: 'sandbox' }));
+    if (PATHS.includes('direct') && started.direct) {
+      const into = { stream: started.direct, accountId, sessionIds };
+      senders.push(Object.assign((load) => publishDirect({ ...into, ...load }), { label: 'stream' }));
+    }
     rows.push(await baseline(receiver, secret, 'bare client, before'));
     const warmup = await inject({ ...target, phase: 'warmup', rate: 500, durationS: 2 });
     await delivered(receiver, 'warmup', warmup.accepted);
-    for (const rate of RATES) {
-      const row = await step(target, receiver, started, rate);
-      rows.push(row);
-      if (!row.keptUp) break;
+    for (const send of senders) {
+      for (const rate of RATES) {
+        const row = await step(send, receiver, started, rate);
+        rows.push(row);
+        if (!row.keptUp) break;
+      }
+      rows.push(await drain(send, receiver, started));
     }
-    rows.push(await drain(target, receiver, started));
     rows.push(await baseline(receiver, secret, 'bare client, after'));
     rows.push(await baseline(receiver, secret, 'bare client, new connection each', false));
   } finally {
@@ -227,6 +255,14 @@ async function topology(name, adminToken, receiver) {
   for (const row of rows) row.ratio = Number((row.deliveriesPerSecond / base).toFixed(2));
   console.log(`\n${name}`);
   console.table(rows);
+  // BENCH_JSON_OUT=<file>: the rows appended as one JSON line per topology, for tables and comparisons.
+  if (process.env.BENCH_JSON_OUT) {
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    appendFileSync(
+      process.env.BENCH_JSON_OUT,
+      `${JSON.stringify({ topology: name, at: new Date(), load, rows })}\n`,
+    );
+  }
   return rows;
 }
 

@@ -7,6 +7,7 @@ const SCENARIOS = {
   'scale-out': './scale-out.bench.mjs',
   quota: './quota.bench.mjs',
   inbound: './inbound.bench.mjs',
+  sessions: './sessions.bench.mjs',
   emulator: './emulator-sessions.bench.mjs',
 };
 

@@ -9,17 +9,24 @@ const running = new Set();
 /**
  * Starts a Node program (a path under `cwd`, the repository by default) and resolves once it logs the URL it
  * listens on: { url, pid, child, stop }. BENCH_CPU_PROF_DIR=<dir> starts it under --cpu-prof; the
- * profile is written when it stops (SIGTERM, then it exits on its own).
+ * profile is written when it stops (SIGTERM, then it exits on its own). `nodeOptions` go before the
+ * script; `onLine(line, pid)` sees every line it writes; `profile: false` keeps it out of the profiling.
  */
-export function startService(script, env, label, { quiet = false, cwd = root } = {}) {
-  const profile = process.env.BENCH_CPU_PROF_DIR
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
-        `--cpu-prof-name=${label}.cpuprofile`,
-      ]
-    : [];
-  const child = spawn(process.execPath, [...profile, resolve(cwd, script)], {
+export function startService(
+  script,
+  env,
+  label,
+  { quiet = false, cwd = root, nodeOptions = [], onLine, profile: profiled = true } = {},
+) {
+  const profile =
+    profiled && process.env.BENCH_CPU_PROF_DIR
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
+          `--cpu-prof-name=${label}.cpuprofile`,
+        ]
+      : [];
+  const child = spawn(process.execPath, [...profile, ...nodeOptions, resolve(cwd, script)], {
     cwd,
     env: {
       PATH: process.env.PATH,
@@ -43,6 +50,7 @@ export function startService(script, env, label, { quiet = false, cwd = root } =
     let announced = false;
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
+        onLine?.(line, child.pid);
         if (announced && !quiet && /"level":(50|60)/.test(line)) console.error(`[${label}] ${line}`);
         const match = /"url":"(http:\/\/[^"]+)".*listening|listening.*"url":"(http:\/\/[^"]+)"/.exec(line);
         if (match && !announced) {

@@ -19,6 +19,8 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
   /** The worker that linked `shop`, and the device the phone linked. */
   let owner: ServiceProcess;
   let device: LinkedDevice;
+  /** The contact's message the first worker received. */
+  let inboundId: string;
 
   beforeAll(async () => {
     emulated = await startWithEmulator();
@@ -98,7 +100,7 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
       'Karibu! Your order is ready.',
     );
 
-    const inboundId = await emulated.network.sendMessage(contact, phone, { conversation: 'Asante, nakuja' });
+    inboundId = await emulated.network.sendMessage(contact, phone, { conversation: 'Asante, nakuja' });
     const [delivery] = await receiver.waitFor('/inbound', 1, 30_000);
     expect(delivery?.json).toMatchObject({
       event: 'message.received',
@@ -142,6 +144,23 @@ describe('real Baileys against the WhatsApp emulator (JUMBE_NETWORK=whatsapp)', 
     });
     // Resumed from the stored credentials: the phone still has exactly the one linked device.
     expect(emulated.network.linkedDevices(phone)).toEqual([device]);
+
+    // A reply from the new worker quotes what the killed one received: kept, sealed, in PostgreSQL.
+    const reply = await api.post('/api/v1/messages/text', {
+      key: account.key,
+      body: { sessionId: 'shop', to: contact.phoneNumber, text: 'Ndiyo, karibu', quotedMessageId: inboundId },
+    });
+    expect(reply.status).toBe(200);
+    const quoting = await eventually(
+      async () =>
+        emulated.network.receivedBy(contact).find((message) => message.id === reply.body.data.key.id),
+      (message) => message !== undefined,
+    );
+    expect(quoting!.message.extendedTextMessage?.contextInfo).toMatchObject({
+      stanzaId: inboundId,
+      participant: expect.stringMatching(/^254722000100@|@lid$/),
+      quotedMessage: { conversation: 'Asante, nakuja' },
+    });
   });
 
   it('the phone unlinks the device: the session ends logged_out and a new start shows a QR', async () => {

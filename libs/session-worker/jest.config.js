@@ -4,4 +4,7 @@ module.exports = require('../../jest.baileys.js')({
   displayName: 'session-worker',
   rootDir: __dirname,
   passWithNoTests: true,
+  // session-host.emulator.spec.ts closes real Baileys sockets that still wait for IQ answers; their
+  // 60 s timers are not unref'd (see libs/whatsapp-emulator/jest.config.js): do not idle on them.
+  forceExit: true,
 });

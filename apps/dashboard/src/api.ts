@@ -124,6 +124,8 @@ export interface Delivery {
   error: string | null;
   durationMs: number;
   attemptedAt: string;
+  /** 1 for an event's first POST; its opt-in retries are 2, 3, … under the same `id`. */
+  attempt: number;
 }
 export interface WebhookState {
   url: string | null;

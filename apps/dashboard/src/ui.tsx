@@ -116,3 +116,36 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
 }
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/**
+ * A table of records: column headings, an unlabelled (screen-reader "Actions") last column when
+ * rows carry buttons, and a wrapper that scrolls sideways on a narrow screen.
+ */
+export function Table(props: {
+  columns: string[];
+  testId?: string;
+  actions?: boolean;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-wrap">
+      <table data-testid={props.testId}>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+            {props.actions && (
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}

@@ -200,6 +200,22 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
         409,
         'session_not_connected',
       );
+      // Paged one at a time (an extension), the same sessions as the whole list, which is the spec's { data }.
+      const whole = await api.get('/api/v1/sessions', { key: a.key });
+      expect(Object.keys(whole.body)).toEqual(['data']);
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { status: number; body: { data: { sessionId: string }[]; nextCursor: string | null } } =
+          await other.get(`/api/v1/sessions?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: a.key });
+        expect(page.status).toBe(200);
+        expect(page.body.data.length).toBeLessThanOrEqual(1);
+        paged.push(...page.body.data.map((s) => s.sessionId));
+        cursor = page.body.nextCursor;
+      } while (cursor !== null);
+      expect(paged).toEqual(whole.body.data.map((s: { sessionId: string }) => s.sessionId));
+      expect(paged).toContain('temp');
+      expectError(await api.get('/api/v1/sessions?limit=0', { key: a.key }), 400, 'validation_error');
       const removed = await api.delete('/api/v1/session?sessionId=temp', { key: a.key });
       expect(removed.status).toBe(200);
       const list = await api.get('/api/v1/sessions', { key: a.key });
@@ -465,6 +481,82 @@ export function describeSessionContract(start: () => Promise<Topology>): void {
         ['edit', 'message_not_found'],
         ['revoke', 'message_not_found'],
       ]);
+    });
+
+    it('replies quote a received or sent message of the chat, on every kind that can (extension)', async () => {
+      const contact = randomPhone();
+      const inbound = await api.post('/api/v1/sandbox/inbound', {
+        key: a.key,
+        body: { from: contact, text: 'Bei gani?' },
+      });
+      const asked = inbound.body.data.id;
+      const send = (kind: string, body: object, on = api, key = a.key) =>
+        on.post(`/api/v1/messages/${kind}`, { key, body: { to: contact, ...body } });
+      // Another gateway, so on the distributed topology the quote is found whoever answers.
+      const answer = await send('text', { text: 'KSh 500', quotedMessageId: asked }, other);
+      expect(answer.status).toBe(200);
+      const replies = [
+        await send('media', {
+          url: 'https://93.184.215.14/menu.pdf',
+          type: 'document',
+          quotedMessageId: asked,
+        }),
+        await send('interactive', {
+          text: 'Order?',
+          actions: ALL_ACTIONS.slice(0, 1),
+          quotedMessageId: asked,
+        }),
+        await send('location', {
+          latitude: -1.29,
+          longitude: 36.82,
+          quotedMessageId: answer.body.data.key.id,
+        }),
+        await send('contact', {
+          contacts: [{ name: 'Duka', phoneNumber: '254700000000' }],
+          quotedMessageId: answer.body.data.key.id,
+        }),
+      ];
+      for (const reply of replies) expect(reply.status).toBe(200);
+      const outbox = await api.get('/api/v1/sandbox/outbox?limit=5', { key: a.key });
+      expect(
+        outbox.body.data.map((entry: { type: string; content: { quotedMessageId?: string } }) => [
+          entry.type,
+          entry.content.quotedMessageId,
+        ]),
+      ).toEqual([
+        ['contact', answer.body.data.key.id],
+        ['location', answer.body.data.key.id],
+        ['interactive', asked],
+        ['media', asked],
+        ['text', asked],
+      ]);
+      expect(outbox.body.data[4].content).toEqual({ text: 'KSh 500', quotedMessageId: asked });
+
+      // Unknown, of another chat, or of another account's session: 404, logged as a failed send.
+      const b = await account();
+      await linkSession(api, b.key);
+      expectError(await send('text', { text: 'x', quotedMessageId: 'NEVERSEEN0' }), 404, 'message_not_found');
+      expectError(
+        await api.post('/api/v1/messages/text', {
+          key: a.key,
+          body: { to: randomPhone(), text: 'x', quotedMessageId: asked },
+        }),
+        404,
+        'message_not_found',
+      );
+      expectError(
+        await send('text', { text: 'x', quotedMessageId: asked }, api, b.key),
+        404,
+        'message_not_found',
+      );
+      const failures = await api.get('/api/v1/messages/failures?limit=2', { key: a.key });
+      expect(failures.body.data.map((f: { type: string; code: string }) => [f.type, f.code])).toEqual([
+        ['text', 'message_not_found'],
+        ['text', 'message_not_found'],
+      ]);
+      const invalid = await send('text', { text: 'x', quotedMessageId: 'not an id' });
+      expectError(invalid, 400, 'validation_error');
+      expect(invalid.body.error.details).toEqual([{ path: '/quotedMessageId', problem: expect.any(String) }]);
     });
 
     it('marks messages read, shows typing, and says whether numbers are on WhatsApp (extensions)', async () => {

@@ -1,6 +1,6 @@
 import { connect } from 'nats';
 import Redis from 'ioredis';
-import { eventStreamName } from '@jumbe/contracts';
+import { eventStreamName, mediaBucketName } from '@jumbe/contracts';
 import { createThrowawayDatabase, TEST_SERVER_URL } from '@jumbe/persistence';
 import { apiClient, type ApiClient, ServiceProcess } from '@jumbe/testing';
 import { randomBytes } from 'node:crypto';
@@ -175,12 +175,13 @@ function lastShardCount(logs: string): number {
   return matches.length > 0 ? Number(matches[matches.length - 1]![1]) : 0;
 }
 
-/** Removes the topology's JetStream event stream (named after its deployment). */
+/** Removes the topology's JetStream event stream and media bucket (named after its deployment). */
 async function deleteEventStream(deployment: string): Promise<void> {
   const connection = await connect({ servers: NATS_URL.replace(/^nats:\/\//, '') });
   try {
     const manager = await connection.jetstreamManager();
     await manager.streams.delete(eventStreamName(deployment)).catch(() => undefined);
+    await manager.streams.delete(`OBJ_${mediaBucketName(deployment)}`).catch(() => undefined);
   } finally {
     await connection.close();
   }

@@ -45,6 +45,7 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       enabled: false,
       hasSecret: false,
       events: ['message.received'],
+      retry: null,
       deliveries: [],
     });
     const noUrl = await api.patch('/api/v1/webhook', { key: a.key, body: { enabled: true } });
@@ -71,7 +72,13 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
     });
     expect(first.body).toEqual({
       message: expect.any(String),
-      data: { url: `${receiver.url}/secrets`, enabled: true, hasSecret: true, events: ['message.received'] },
+      data: {
+        url: `${receiver.url}/secrets`,
+        enabled: true,
+        hasSecret: true,
+        events: ['message.received'],
+        retry: null,
+      },
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     const toggled = await api.patch('/api/v1/webhook', { key: a.key, body: { enabled: false } });
@@ -81,6 +88,7 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       enabled: false,
       hasSecret: true,
       events: ['message.received'],
+      retry: null,
     });
     expectError(await api.post('/api/v1/webhook/test', { key: a.key }), 409, 'webhook_not_enabled');
     const rotated = await api.patch('/api/v1/webhook', {
@@ -97,6 +105,7 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       enabled: false,
       hasSecret: false,
       events: ['message.received'],
+      retry: null,
     });
     expect((await api.get('/api/v1/webhook', { key: a.key })).body.data.url).toBeNull();
     const again = await api.patch('/api/v1/webhook', {
@@ -160,6 +169,7 @@ export function describeWebhookContract(start: () => Promise<Topology>): void {
       durationMs: expect.any(Number),
       createdAt: expect.any(String),
       attemptedAt: expect.any(String),
+      attempt: 1,
     });
     const [request] = receiver.at('/test-event');
     expect(request!.headers['content-type']).toBe('application/json');

@@ -1,15 +1,19 @@
 import { deliveredEventSchema, type WebhookEventName } from '@jumbe/contracts';
-import { type ApiClient, type ReceivedRequest, RecordingReceiver } from '@jumbe/testing';
+import { type ApiClient, failsThenSucceeds, type ReceivedRequest, RecordingReceiver } from '@jumbe/testing';
 import { expectError } from './expect-error';
 import { createAccount, type TestAccount } from './operator';
 import { eventually, linkSession } from './sandbox-helpers';
 import type { Topology } from './topology';
 
 /**
- * The opt-in webhook events end to end (issue 12): subscriptions, `session.status`, and that one
- * account never receives another's. The topology must allow private networks (the receiver
- * listens on 127.0.0.1).
+ * The opt-in webhook events end to end (issue 12): subscriptions, `session.status`, opt-in
+ * retries, and that one account never receives another's. The topology must allow private
+ * networks (the receiver listens on 127.0.0.1) and shorten the retry backoff
+ * (`JUMBE_WEBHOOK_RETRY_BASE_MS`, see RETRY_BASE_MS).
  */
+/** The first retry's wait in these topologies (JUMBE_WEBHOOK_RETRY_BASE_MS): 300 ms, then 900 ms. */
+export const RETRY_BASE_MS = 300;
+
 export function describeWebhookEventsContract(start: () => Promise<Topology>): void {
   let topology: Topology;
   let api: ApiClient;
@@ -79,6 +83,53 @@ export function describeWebhookEventsContract(start: () => Promise<Topology>): v
     // Nothing was skipped silently: the one delivery is all GET /webhook lists.
     const deliveries = (await api.get('/api/v1/webhook', { key: a.key })).body.data.deliveries;
     expect(deliveries.map((d: { event: string }) => d.event)).toEqual(['message.received']);
+  });
+
+  it("retries a failed event once opted in: same delivery id, every attempt listed, the session's next message behind it", async () => {
+    const a = await account();
+    receiver.on('/retry', failsThenSucceeds(2));
+    await webhookAt(a, '/retry');
+    const opted = await api.patch('/api/v1/webhook', { key: a.key, body: { retry: { attempts: 3 } } });
+    expect(opted.body.data.retry).toEqual({ attempts: 3 });
+    expect((await api.get('/api/v1/webhook', { key: a.key })).body.data.retry).toEqual({ attempts: 3 });
+    expectError(
+      await api.patch('/api/v1/webhook', { key: a.key, body: { retry: { attempts: 11 } } }),
+      400,
+      'validation_error',
+    );
+    await linkSession(api, a.key);
+    const first = (await sandboxInbound(a, 'first')).body.data.id;
+    const second = (await sandboxInbound(a, 'second')).body.data.id;
+
+    const requests = validated(await receiver.waitFor('/retry', 4, 15_000));
+    expect(requests.map((request) => request.json.message.id)).toEqual([first, first, first, second]);
+    const firstDelivery = requests[0]!.headers['x-service-delivery'];
+    expect(requests.slice(0, 3).map((request) => request.json.deliveryId)).toEqual([
+      firstDelivery,
+      firstDelivery,
+      firstDelivery,
+    ]);
+    const listed = await eventually(
+      async () => (await api.get('/api/v1/webhook', { key: a.key })).body.data.deliveries,
+      (deliveries: { id: string; attempt: number; status: string }[]) => deliveries.length === 4,
+    );
+    expect(listed.map((d) => [d.id, d.attempt, d.status])).toEqual([
+      [requests[3]!.headers['x-service-delivery'], 1, 'success'],
+      [firstDelivery, 3, 'success'],
+      [firstDelivery, 2, 'failed'],
+      [firstDelivery, 1, 'failed'],
+    ]);
+
+    // A redelivery by hand is still a new delivery, whatever the attempts behind it.
+    const redelivered = await api.post(`/api/v1/webhook/deliveries/${firstDelivery}/redeliver`, {
+      key: a.key,
+    });
+    expect(redelivered.status).toBe(200);
+    expect(redelivered.body.data.delivery).toMatchObject({ status: 'success', attempt: 1 });
+    expect(redelivered.body.data.delivery.id).not.toBe(firstDelivery);
+
+    const off = await api.patch('/api/v1/webhook', { key: a.key, body: { retry: null } });
+    expect(off.body.data.retry).toBeNull();
   });
 
   it('delivers session.status for every state change, in order with the messages, never a QR; other accounts see none of it', async () => {

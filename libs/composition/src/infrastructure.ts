@@ -7,7 +7,7 @@ import type {
   UsageCounterStore,
   WorkerRegistry,
 } from '@jumbe/coordination';
-import type { EventPublisher, EventSource, MessageBus } from '@jumbe/messaging';
+import type { EventPublisher, EventSource, MediaObjectStore, MessageBus } from '@jumbe/messaging';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -42,6 +42,11 @@ export interface Infrastructure {
   events: EventPublisher;
   /** ...and where the dispatcher that owns a shard takes them from. */
   eventSource: EventSource;
+  /**
+   * Received media files on their way from a worker to a gateway: JetStream's Object Store when
+   * NATS is configured, else a folder of the data dir (all-in-one).
+   */
+  media: MediaObjectStore;
   /**
    * The Redis connection (null without Redis, in the all-in-one mode), for a service's own Redis
    * stores, such as the sandbox network's state that every worker of a deployment shares.

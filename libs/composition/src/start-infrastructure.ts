@@ -17,20 +17,29 @@ import {
   RedisWorkerRegistry,
   waitForRedisReady,
 } from '@jumbe/coordination';
-import { EVENT_SUBJECT_PREFIX, eventStreamName } from '@jumbe/contracts';
 import {
+  EVENT_SUBJECT_PREFIX,
+  eventStreamName,
+  MEDIA_OBJECT_TTL_MS,
+  mediaBucketName,
+} from '@jumbe/contracts';
+import {
+  DataDirMediaStore,
   DurableEventLog,
   ensureEventStream,
   type EventSource,
   InProcessMessageBus,
   JetStreamEventPublisher,
   JetStreamEventSource,
+  JetStreamMediaStore,
+  type MediaObjectStore,
   NamespacedMessageBus,
   NatsMessageBus,
   type EventPublisher,
   type MessageBus,
 } from '@jumbe/messaging';
 import { createDataSource, EmbeddedDatabase, InboundEventRepository, migrate } from '@jumbe/persistence';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
@@ -64,6 +73,7 @@ export async function startInfrastructure(
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const transport = await openBus(config, logger, service, closers);
     const events = await openEvents(transport, dataSource, config.deployment);
+    const media = openMediaStore(transport, config);
     // Commands carry their trace context to whoever handles them (when tracing is on).
     const bus = new ContextCarryingBus(
       config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
@@ -78,6 +88,7 @@ export async function startInfrastructure(
       dataSource,
       bus,
       ...events,
+      media,
       secretKey,
       ...coordination,
       close,
@@ -155,6 +166,14 @@ async function openEvents(
   }
   const log = new DurableEventLog(new InboundEventRepository(dataSource));
   return { events: log, eventSource: log };
+}
+
+/** JetStream's Object Store when NATS is configured; otherwise the data dir (all-in-one). */
+function openMediaStore(bus: MessageBus, config: JumbeConfig): MediaObjectStore {
+  if (bus instanceof NatsMessageBus) {
+    return new JetStreamMediaStore(bus.connection, mediaBucketName(config.deployment), MEDIA_OBJECT_TTL_MS);
+  }
+  return new DataDirMediaStore(join(config.dataDir, 'media'), MEDIA_OBJECT_TTL_MS);
 }
 
 async function openCoordination(

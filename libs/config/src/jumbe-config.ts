@@ -29,6 +29,10 @@ export interface JumbeConfig {
    * fetched from WhatsApp when the first session opens, falling back to Baileys' pinned one.
    */
   whatsappVersion: string | null;
+  /** JUMBE_MEDIA_MAX_BYTES: largest received media file a worker downloads for GET /messages/media. */
+  mediaMaxBytes: number;
+  /** JUMBE_MEDIA_DOWNLOADS: received media files one worker downloads at once (503 `media_busy` beyond). */
+  mediaDownloads: number;
   /** Sessions a worker restores at once when it takes shards over. */
   restoreConcurrency: number;
   /** Real network only: least time between two WhatsApp connections a worker opens. */
@@ -64,4 +68,10 @@ export interface JumbeConfig {
    * check failing (503), so load balancers stop sending before it closes its port. 0: close at once.
    */
   shutdownDelayMs: number;
+  /**
+   * JUMBE_WEBHOOK_RETRY_BASE_MS: the wait before the first automatic retry of a failed webhook
+   * event (for accounts that opted in); each later wait is three times longer, at most 6 h.
+   * Default 30 s; tests shorten it.
+   */
+  webhookRetryBaseMs: number;
 }

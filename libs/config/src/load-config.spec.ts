@@ -47,6 +47,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ JUMBE_SHARD_COUNT: bad })).toThrow(/JUMBE_SHARD_COUNT/);
   });
 
+  it('waits 30 s before the first webhook retry unless JUMBE_WEBHOOK_RETRY_BASE_MS says otherwise', () => {
+    expect(loadConfig({}).webhookRetryBaseMs).toBe(30_000);
+    expect(loadConfig({ JUMBE_WEBHOOK_RETRY_BASE_MS: '200' }).webhookRetryBaseMs).toBe(200);
+    for (const bad of ['0', '-1', '1.5', 'soon'])
+      expect(() => loadConfig({ JUMBE_WEBHOOK_RETRY_BASE_MS: bad })).toThrow(/JUMBE_WEBHOOK_RETRY_BASE_MS/);
+  });
+
   it('names a deployment only in the form that fits Redis keys and NATS subjects', () => {
     expect(loadConfig({}).deployment).toBeNull();
     expect(loadConfig({ JUMBE_DEPLOYMENT: 'staging-2' }).deployment).toBe('staging-2');

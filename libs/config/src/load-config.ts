@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { JumbeConfig } from './jumbe-config';
-import { DEFAULT_SHARD_COUNT, MAX_SHARD_COUNT } from '@jumbe/domain';
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_SHARD_COUNT, MAX_SHARD_COUNT } from '@jumbe/domain';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -72,6 +72,12 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d{1,10}\.\d{1,10}\.\d{1,10}$/, 'must be a WhatsApp Web version such as 2.3000.1023456789')
     .optional(),
+  JUMBE_MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  JUMBE_MEDIA_DOWNLOADS: z.coerce.number().int().min(1).max(1_000).default(4),
   JUMBE_RESTORE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
   JUMBE_CONNECT_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   JUMBE_SHARD_COUNT: z.coerce.number().int().min(1).max(MAX_SHARD_COUNT).default(DEFAULT_SHARD_COUNT),
@@ -102,6 +108,7 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
     .optional(),
+  JUMBE_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(DEFAULT_RETRY_BASE_MS),
 });
 
 /** Keys of a config file: the same names as the environment; the environment wins. */
@@ -145,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     rateLimitPerMinute: value.JUMBE_RATE_LIMIT_PER_MINUTE ?? null,
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
     restoreConcurrency: value.JUMBE_RESTORE_CONCURRENCY,
+    mediaMaxBytes: value.JUMBE_MEDIA_MAX_BYTES,
+    mediaDownloads: value.JUMBE_MEDIA_DOWNLOADS,
     connectSpacingMs: value.JUMBE_CONNECT_SPACING_MS,
     shardCount: value.JUMBE_SHARD_COUNT,
     deployment: value.JUMBE_DEPLOYMENT ?? null,
@@ -156,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     httpIdleTimeoutMs: value.JUMBE_HTTP_IDLE_TIMEOUT_MS,
     whatsappUrl: value.JUMBE_WHATSAPP_URL ?? null,
     shutdownDelayMs: Math.round(value.JUMBE_SHUTDOWN_DELAY_SECONDS * 1_000),
+    webhookRetryBaseMs: value.JUMBE_WEBHOOK_RETRY_BASE_MS,
   };
 }
 

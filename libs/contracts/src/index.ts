@@ -3,3 +3,4 @@ export * from './coordination/access-invalidation';
 export * from './events/inbound-event';
 export * from './http';
 export * from './events/webhook';
+export * from './media/media-object';

@@ -3,6 +3,7 @@ import https from 'node:https';
 import { BlockedAddressError } from './blocked-address-error';
 import { checkUrlShape } from './check-url-shape';
 import { classifyAddress } from './classify-address';
+import type { ConnectionPool } from './connection-pool';
 import { createGuardedLookup } from './create-guarded-lookup';
 import { EgressInvalidUrlError } from './egress-invalid-url-error';
 import { EgressTimeoutError } from './egress-timeout-error';
@@ -23,6 +24,10 @@ export interface ExchangePlan {
   overflow: 'truncate' | 'fail';
   allowPrivateNetworks: boolean;
   resolver?: HostResolver;
+  /** Kept-alive connections to use (its policy must be this plan's); without it, a fresh socket. */
+  pool?: ConnectionPool;
+  /** Whose connections these are: a pooled connection is only reused under the same key. */
+  poolKey?: string;
   /** Runs when the headers arrive; throwing an EgressError ends the exchange before the body is read. */
   beforeBody?: (status: number, headers: IncomingHttpHeaders) => void;
 }
@@ -45,7 +50,6 @@ export async function exchange(plan: ExchangePlan): Promise<ExchangeResult> {
   const shape = checkUrlShape(plan.url);
   if (!shape.ok) throw new EgressInvalidUrlError(shape.reason);
   const { url } = shape;
-  const hostLabel = url.host;
 
   // Node connects to IP literals without calling `lookup`, so the guard cannot see them: check here.
   if (!plan.allowPrivateNetworks) {
@@ -54,6 +58,35 @@ export async function exchange(plan: ExchangePlan): Promise<ExchangeResult> {
     if (kind !== null && kind !== 'public') throw new BlockedAddressError(host, host, kind);
   }
 
+  if (plan.pool === undefined) return attempt(plan, url, false, started);
+  // The pool's agents force its own connect-time guard on new connections: it must be this policy.
+  const { pool } = plan;
+  if (
+    pool.allowPrivateNetworks !== plan.allowPrivateNetworks ||
+    (plan.resolver ?? pool.resolver) !== pool.resolver
+  ) {
+    throw new TypeError('exchange: the connection pool was built for another address policy');
+  }
+  try {
+    return await attempt(plan, url, pool.agentFor(url, plan.poolKey ?? ''), started);
+  } catch (error) {
+    if (!(error instanceof ReusedConnectionClosed)) throw error;
+    // The server closed the kept-alive connection as it was being reused, before answering: the
+    // request never reached it, so it goes once more on a connection of its own.
+    return attempt({ ...plan, resolver: pool.resolver }, url, false, started);
+  }
+}
+
+/** A reused connection failed before any answer: the server had closed it while it sat idle. */
+class ReusedConnectionClosed extends Error {}
+
+function attempt(
+  plan: ExchangePlan,
+  url: URL,
+  agent: http.Agent | false,
+  started: number,
+): Promise<ExchangeResult> {
+  const hostLabel = url.host;
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<ExchangeResult>((resolve, reject) => {
     let settled = false;
@@ -64,24 +97,32 @@ export async function exchange(plan: ExchangePlan): Promise<ExchangeResult> {
     const request = transport.request(url, {
       method: plan.method,
       headers: plan.headers,
-      // A fresh socket per exchange: nothing pooled is shared between customers, and destroying
-      // it after a truncated read cannot hurt another request.
-      agent: false,
+      // Without a pool, a fresh socket per exchange. A pooled connection is handed back only after
+      // its response was read to the end; on any other outcome it is destroyed below.
+      agent,
       lookup: createGuardedLookup({
         allowPrivateNetworks: plan.allowPrivateNetworks,
         resolver: plan.resolver,
       }),
     });
 
-    // One deadline for DNS, connect, TLS, headers and body alike: a slow trickle cannot outlast it.
-    const deadline = setTimeout(() => fail(new EgressTimeoutError(plan.timeoutMs)), plan.timeoutMs);
+    // One deadline for DNS, connect, TLS, headers and body alike (a retry included): a slow
+    // trickle cannot outlast it.
+    const deadline = setTimeout(
+      () => fail(new EgressTimeoutError(plan.timeoutMs)),
+      Math.max(0, plan.timeoutMs - (performance.now() - started)),
+    );
 
     function fail(error: unknown): void {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       request.destroy();
-      reject(toEgressError(error, hostLabel, answered));
+      if (request.reusedSocket && !answered && isClosedConnection(error)) {
+        reject(new ReusedConnectionClosed());
+      } else {
+        reject(toEgressError(error, hostLabel, answered));
+      }
     }
 
     function succeed(status: number, headers: IncomingHttpHeaders, truncated: boolean): void {
@@ -132,4 +173,9 @@ export async function exchange(plan: ExchangePlan): Promise<ExchangeResult> {
 
     request.end(plan.body);
   });
+}
+
+function isClosedConnection(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }

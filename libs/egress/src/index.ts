@@ -12,6 +12,7 @@ export * from './url-policy';
 
 // Connect-time enforcement and the requests built on it.
 export * from './create-guarded-lookup';
+export * from './connection-pool';
 export * from './safe-fetch';
 export * from './safe-download';
 

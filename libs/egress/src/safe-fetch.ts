@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { ConnectionPool } from './connection-pool';
 import { exchange } from './exchange';
 import type { HostResolver } from './host-resolver';
 
@@ -16,6 +17,13 @@ export interface SafeFetchOptions {
   allowPrivateNetworks?: boolean;
   /** Defaults to systemResolver; tests pass a fake. */
   resolver?: HostResolver;
+  /**
+   * Kept-alive connections to use, built for the same policy (allowPrivateNetworks and resolver;
+   * anything else is refused). Without it, each request has a connection of its own.
+   */
+  pool?: ConnectionPool;
+  /** Whose request this is (the account): a pooled connection is reused only under the same key. */
+  poolKey?: string;
   /** Redirects are never followed (CONTRACT §6: a 3xx is the answer); present only to say so. */
   followRedirects?: false;
 }
@@ -51,5 +59,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
     overflow: 'truncate',
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     resolver: options.resolver,
+    pool: options.pool,
+    poolKey: options.poolKey,
   });
 }

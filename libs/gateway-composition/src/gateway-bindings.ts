@@ -32,6 +32,7 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     deliveries: new WebhookDeliveryRepository(dataSource),
     webhookSecrets: new WebhookVault(infrastructure.secretKey),
     operator: new OperatorService(dataSource, infrastructure.invalidations),
+    mediaFiles: infrastructure.media,
     bus: infrastructure.bus,
     usageCounters: infrastructure.usageStore,
     invalidations: infrastructure.invalidations,

@@ -173,6 +173,78 @@ describe('the gateway in process (memory ports, inject)', () => {
       expect(response.json().data).toHaveLength(1);
     });
 
+    /** `count` sessions `s000`, `s001`, … of the account, stored in no particular order. */
+    function storeSessions(accountId: string, count: number) {
+      const ids = Array.from({ length: count }, (_, i) => `s${String(i).padStart(3, '0')}`).reverse();
+      for (const sessionId of ids) {
+        world.sessions.push({
+          accountId,
+          sessionId,
+          shard: 0,
+          state: 'starting',
+          phoneNumber: null,
+          reason: null,
+          ownerToken: 1,
+          updatedAt: new Date(),
+        });
+      }
+    }
+
+    it('lists every session as the spec says, { data } and nothing else, when no page is asked for', async () => {
+      const a = world.addCustomer();
+      storeSessions(a.accountId, 250);
+      const response = await call('GET', '/api/v1/sessions', a.key);
+      expect(response.statusCode).toBe(200);
+      expect(Object.keys(response.json())).toEqual(['data']);
+      expect(response.json().data).toHaveLength(250);
+    });
+
+    it('pages the sessions in session id order with limit and cursor, nextCursor null on the last page', async () => {
+      const a = world.addCustomer();
+      const b = world.addCustomer();
+      storeSessions(a.accountId, 5);
+      storeSessions(b.accountId, 5);
+      const first = await call('GET', '/api/v1/sessions?limit=2', a.key);
+      expect(first.statusCode).toBe(200);
+      expect(first.json().data.map((s: { sessionId: string }) => s.sessionId)).toEqual(['s000', 's001']);
+      expect(first.json().nextCursor).toEqual(expect.any(String));
+      const second = await call('GET', `/api/v1/sessions?limit=2&cursor=${first.json().nextCursor}`, a.key);
+      expect(second.json().data.map((s: { sessionId: string }) => s.sessionId)).toEqual(['s002', 's003']);
+      const last = await call('GET', `/api/v1/sessions?limit=2&cursor=${second.json().nextCursor}`, a.key);
+      expect(last.json()).toEqual({
+        data: [expect.objectContaining({ sessionId: 's004' })],
+        nextCursor: null,
+      });
+      // A cursor alone pages by the default size; an exact fit ends with nextCursor null too.
+      const rest = await call('GET', '/api/v1/sessions?cursor=s001', a.key);
+      expect(rest.json().data).toHaveLength(3);
+      expect(rest.json().nextCursor).toBeNull();
+      expect((await call('GET', '/api/v1/sessions?limit=5', a.key)).json().nextCursor).toBeNull();
+    });
+
+    it('refuses a bad page request with 400 and the field at fault in details', async () => {
+      const { key } = world.addCustomer();
+      for (const [query, path] of [
+        ['limit=0', '/limit'],
+        ['limit=1001', '/limit'],
+        ['limit=2.5', '/limit'],
+        ['limit=ten', '/limit'],
+        ['limit=', '/limit'],
+        ['limit=1&limit=2', '/limit'],
+        ['cursor=', '/cursor'],
+        ['cursor=not%20a%20cursor', '/cursor'],
+        [`cursor=${'x'.repeat(65)}`, '/cursor'],
+        ['page=2', '/page'],
+      ] as const) {
+        const response = await call('GET', `/api/v1/sessions?${query}`, key);
+        expect({ query, status: response.statusCode }).toEqual({ query, status: 400 });
+        expect(response.json().error).toMatchObject({
+          code: 'validation_error',
+          details: [expect.objectContaining({ path })],
+        });
+      }
+    });
+
     it('refuses a webhook URL on a private network with 400 invalid_webhook_url', async () => {
       const { key } = world.addCustomer();
       const response = await call('PATCH', '/api/v1/webhook', key, { url: 'http://127.0.0.1:9/hook' });
@@ -210,6 +282,40 @@ describe('the gateway in process (memory ports, inject)', () => {
       ]);
     });
 
+    it('retries nothing by default; retry {attempts: 1..10} is opt-in, kept by other saves, null turns it off', async () => {
+      const { key } = world.addCustomer();
+      const saved = await call('PATCH', '/api/v1/webhook', key, { url: 'https://93.184.216.34/hook' });
+      expect(saved.json().data.retry).toBeNull();
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toBeNull();
+
+      const opted = await call('PATCH', '/api/v1/webhook', key, { retry: { attempts: 3 } });
+      expect(opted.json().data.retry).toEqual({ attempts: 3 });
+      await call('PATCH', '/api/v1/webhook', key, { enabled: true });
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toEqual({ attempts: 3 });
+
+      for (const [retry, path] of [
+        [{ attempts: 0 }, '/retry/attempts'],
+        [{ attempts: 11 }, '/retry/attempts'],
+        [{ attempts: 2.5 }, '/retry/attempts'],
+        [{ attempts: '3' }, '/retry/attempts'],
+        [{}, '/retry/attempts'],
+        [{ attempts: 3, backoff: 'fast' }, '/retry/backoff'],
+        [3, '/retry'],
+      ] as const) {
+        const refused = await call('PATCH', '/api/v1/webhook', key, { retry });
+        expect({ retry, status: refused.statusCode }).toEqual({ retry, status: 400 });
+        expect(refused.json().error).toMatchObject({
+          code: 'validation_error',
+          details: [expect.objectContaining({ path })],
+        });
+      }
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toEqual({ attempts: 3 });
+
+      const off = await call('PATCH', '/api/v1/webhook', key, { retry: null });
+      expect(off.json().data.retry).toBeNull();
+      expect((await call('GET', '/api/v1/webhook', key)).json().data.retry).toBeNull();
+    });
+
     describe('a webhook URL with credentials', () => {
       // A public address literal: checked without DNS.
       const tokened = 'https://93.184.216.34/in?token=tok_s3cr3t&v=2';
@@ -238,6 +344,7 @@ describe('the gateway in process (memory ports, inject)', () => {
           enabled: false,
           hasSecret: true,
           events: ['message.received'],
+          retry: null,
         });
         expect(fullUrlOf(accountId)).toBe(tokened);
         await call('PATCH', '/api/v1/webhook', key, { enabled: true });
@@ -255,6 +362,7 @@ describe('the gateway in process (memory ports, inject)', () => {
           enabled: true,
           secretCiphertext: null,
           events: ['message.received'],
+          retryAttempts: null,
           updatedAt: new Date(),
         });
         expect((await call('GET', '/api/v1/webhook', key)).json().data.url).toBe(masked);

@@ -26,6 +26,8 @@ import { NumberLookups } from './contacts/number-lookups';
 import { KeysController } from './keys/keys.controller';
 import { MessageSender } from './messages/message-sender';
 import { MessagesController } from './messages/messages.controller';
+import { InboundMediaController } from './messages/inbound-media.controller';
+import { InboundMediaFiles } from './messages/inbound-media-files';
 import { UsageMeter } from './metering/usage-meter';
 import { DocsController } from './openapi/docs.controller';
 import { AccountLookup } from './ports/account-lookup';
@@ -33,6 +35,7 @@ import { ApiKeyLookup } from './ports/api-key-lookup';
 import { DeliveryHistory } from './ports/delivery-history';
 import type { GatewayPorts } from './ports/gateway-ports';
 import { IdempotencyStore } from './ports/idempotency-store';
+import { MediaFileReader } from './ports/media-file-reader';
 import { SendFailureLog } from './ports/send-failure-log';
 import { SessionCatalogue } from './ports/session-catalogue';
 import { DailyUsageLedger, UsageLedger } from './ports/usage-ledger';
@@ -66,6 +69,7 @@ function portProviders(ports: GatewayPorts): Provider[] {
     { provide: WebhookStore, useValue: ports.webhooks },
     { provide: DeliveryHistory, useValue: ports.deliveries },
     { provide: OperatorService, useValue: ports.operator },
+    { provide: MediaFileReader, useValue: ports.mediaFiles },
   ];
 }
 
@@ -82,6 +86,7 @@ export class GatewayModule {
         UsageController,
         SessionsController,
         MessagesController,
+        InboundMediaController,
         ChatsController,
         ContactsController,
         WebhookController,
@@ -122,6 +127,7 @@ export class GatewayModule {
         },
         SessionCommandClient,
         MessageSender,
+        InboundMediaFiles,
         NumberLookups,
         WebhookSettings,
         CustomerAuthGuard,

@@ -14,3 +14,6 @@ export * from './durable-event-log';
 export * from './micro-batcher';
 export * from './jetstream-event-source';
 export * from './namespaced-message-bus';
+export * from './media-object-store';
+export * from './jetstream-media-store';
+export * from './data-dir-media-store';

@@ -2,7 +2,12 @@ import { MicroBatcher } from './micro-batcher';
 
 /** A batch runner that records the batches it ran and answers each input doubled. */
 function doubling(
-  options: { holdFirst?: boolean; failWhen?: (inputs: number[]) => boolean; isolateFailures?: boolean } = {},
+  options: {
+    holdFirst?: boolean;
+    failWhen?: (inputs: number[]) => boolean;
+    isolateFailures?: boolean;
+    concurrency?: number;
+  } = {},
 ) {
   const batches: number[][] = [];
   let release: (() => void) | null = null;
@@ -14,7 +19,7 @@ function doubling(
       if (options.failWhen?.(inputs)) throw new Error(`refused ${inputs.join(',')}`);
       return inputs.map((input) => input * 2);
     },
-    { isolateFailures: options.isolateFailures },
+    { isolateFailures: options.isolateFailures, concurrency: options.concurrency },
   );
   return { batcher, batches, releaseFirst: () => release?.() };
 }
@@ -35,6 +40,21 @@ describe('MicroBatcher', () => {
       [1, 2],
       [3, 4, 5],
     ]);
+  });
+
+  it('with a concurrency of 2, runs the next batch while the first is still in flight', async () => {
+    const { batcher, batches, releaseFirst } = doubling({ holdFirst: true, concurrency: 2 });
+    const first = batcher.submit(1);
+    await nextTick();
+    const second = [batcher.submit(2), batcher.submit(3)];
+    await nextTick();
+    // The second batch ran to the end although the first is still held.
+    expect(await Promise.all(second)).toEqual([4, 6]);
+    // One slot is free again: the calls of this tick go together at once, the first still held.
+    const third = [batcher.submit(4), batcher.submit(5)];
+    releaseFirst();
+    expect(await Promise.all([first, ...third])).toEqual([2, 8, 10]);
+    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
   });
 
   it("fails only the caller whose input the batch was refused for (the others' are run alone)", async () => {

@@ -7,43 +7,57 @@ interface Waiting<I, R> {
 /**
  * Gathers calls into batches, so one round trip serves many: the calls made while a batch is in
  * flight form the next one. A lone call waits only for the current tick to end, and under load
- * batches grow by themselves, up to `maxBatch`.
+ * batches grow by themselves, up to `maxBatch`. With `concurrency` above 1, that many batches may
+ * be in flight at once (a store whose round trip is long, such as a commit, then serves more calls
+ * a second); calls wait only when every one of them is busy.
  *
  * When a batch of several inputs fails, each input is run again alone (unless told not to): one
  * input the store refuses fails its own caller only, never the others that shared its batch.
  */
 export class MicroBatcher<I, R> {
   private waiting: Waiting<I, R>[] = [];
-  private flushing = false;
+  /** A start of batches is due at the end of this tick. */
+  private scheduled = false;
+  private running = 0;
 
   private readonly maxBatch: number;
   private readonly isolateFailures: boolean;
+  private readonly concurrency: number;
 
   constructor(
     /** Runs one batch; resolves with one result per input, in order. */
     private readonly run: (inputs: I[]) => Promise<R[]>,
     /** `isolateFailures: false` where a failure can never be one input's fault (a read). */
-    options: { maxBatch?: number; isolateFailures?: boolean } = {},
+    options: { maxBatch?: number; isolateFailures?: boolean; concurrency?: number } = {},
   ) {
     this.maxBatch = options.maxBatch ?? 1_000;
     this.isolateFailures = options.isolateFailures ?? true;
+    this.concurrency = Math.max(1, options.concurrency ?? 1);
   }
 
   submit(input: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ input, resolve, reject });
-      if (this.flushing) return;
-      this.flushing = true;
-      // Calls made in the same tick (a burst handed over by the stream) join the first batch.
-      setImmediate(() => void this.flush());
+      // All batches busy: the first one to finish takes this call along.
+      if (this.scheduled || this.running >= this.concurrency) return;
+      this.scheduled = true;
+      // Calls made in the same tick (a burst handed over by the stream) join the same batch.
+      setImmediate(() => {
+        this.scheduled = false;
+        this.startBatches();
+      });
     });
   }
 
-  private async flush(): Promise<void> {
-    while (this.waiting.length > 0) {
-      await this.runBatch(this.waiting.splice(0, this.maxBatch));
+  private startBatches(): void {
+    while (this.waiting.length > 0 && this.running < this.concurrency) {
+      const batch = this.waiting.splice(0, this.maxBatch);
+      this.running += 1;
+      void this.runBatch(batch).finally(() => {
+        this.running -= 1;
+        this.startBatches();
+      });
     }
-    this.flushing = false;
   }
 
   private async runBatch(batch: Waiting<I, R>[]): Promise<void> {

@@ -10,6 +10,7 @@ import type {
   MessageBus,
 } from './message-bus';
 import type { MessagingLogger } from './messaging-logger';
+import { NatsReplyInbox } from './nats-reply-inbox';
 import { assertValidSubject } from './subject-pattern';
 
 /** How long a health check or a new subscription may wait for the server's PONG. */
@@ -32,14 +33,17 @@ export class NatsMessageBus implements MessageBus {
   private connected = true;
   private closing = false;
   private readonly served = new Set<NatsServedSubject>();
+  private readonly replies: NatsReplyInbox;
 
   private constructor(
     private readonly nc: NatsConnection,
     private readonly logger?: MessagingLogger,
   ) {
+    this.replies = new NatsReplyInbox(nc);
     void this.followStatus();
     void nc.closed().then((error) => {
       this.connected = false;
+      this.replies.close('the NATS connection closed');
       if (error) logger?.('nats connection closed with an error', error);
     });
   }
@@ -79,10 +83,7 @@ export class NatsMessageBus implements MessageBus {
     this.assertUsable();
     let reply: Msg;
     try {
-      reply = await this.nc.request(subject, body, {
-        timeout: options.timeoutMs,
-        headers: toNatsHeaders(options.headers),
-      });
+      reply = await this.replies.request(subject, body, options.timeoutMs, toNatsHeaders(options.headers));
     } catch (error) {
       throw this.translateRequestError(error, subject, options.timeoutMs);
     }
@@ -152,6 +153,8 @@ export class NatsMessageBus implements MessageBus {
   }
 
   private translateRequestError(error: unknown, subject: string, timeoutMs: number): Error {
+    if (error instanceof BusNoResponderError || error instanceof BusTimeoutError) return error;
+    if (error instanceof BusUnavailableError) return error;
     const code = (error as { code?: unknown } | undefined)?.code;
     switch (code) {
       case ErrorCode.NoResponders:

@@ -1,3 +1,4 @@
+import type { InboundMediaFile, MediaDownloadLimits } from './inbound-media-file';
 import type { NetworkSession } from './network-session';
 import type { SessionEvents } from './session-events';
 import type { SessionRef } from './session-ref';
@@ -14,6 +15,11 @@ export interface NetworkDriver {
    * (refused once a newer owner holds the session); the sandbox ignores it.
    */
   open(ref: SessionRef, events: SessionEvents, options: NetworkOpenOptions): Promise<NetworkSession>;
+  /**
+   * The file of a media message the session received (kept 7 days after it arrived), fetched from
+   * the network's media servers; no open connection is needed. Fails with MediaDownloadError.
+   */
+  downloadMedia(ref: SessionRef, messageId: string, limits: MediaDownloadLimits): Promise<InboundMediaFile>;
 }
 
 export interface NetworkOpenOptions {

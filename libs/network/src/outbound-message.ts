@@ -1,10 +1,18 @@
 import type { InteractiveAction } from '@jumbe/contracts';
 
 /**
+ * A reply: the id of a message of the same chat (`to`) to quote, one this session sent or
+ * received. A driver that has no record of it in that chat refuses the send (`message_not_found`).
+ */
+export interface Quoting {
+  quotedMessageId?: string;
+}
+
+/**
  * The messages a session sends, already validated by the gateway; `to` is always a JID. One
  * discriminated union, so adding a message kind means one member here and one case per driver.
  */
-export interface OutboundText {
+export interface OutboundText extends Quoting {
   kind: 'text';
   to: string;
   text: string;
@@ -12,7 +20,7 @@ export interface OutboundText {
 
 export type OutboundMediaType = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
-export interface OutboundMedia {
+export interface OutboundMedia extends Quoting {
   kind: 'media';
   to: string;
   /** http(s) URL the driver fetches the file from. */
@@ -25,7 +33,7 @@ export interface OutboundMedia {
   ptt?: boolean;
 }
 
-export interface OutboundInteractive {
+export interface OutboundInteractive extends Quoting {
   kind: 'interactive';
   to: string;
   text: string;
@@ -35,7 +43,7 @@ export interface OutboundInteractive {
   actions: InteractiveAction[];
 }
 
-export interface OutboundLocation {
+export interface OutboundLocation extends Quoting {
   kind: 'location';
   to: string;
   latitude: number;
@@ -44,7 +52,7 @@ export interface OutboundLocation {
   address?: string;
 }
 
-export interface OutboundContact {
+export interface OutboundContact extends Quoting {
   kind: 'contact';
   to: string;
   /** Shared as contact cards (vCards the driver builds). */

@@ -49,7 +49,7 @@ export {
   type IdempotencyClaim,
 } from './repositories/idempotency.repository';
 export { InboundEventRepository, type InboundEventRow } from './repositories/inbound-event.repository';
-export { WebhookRepository, type StoredWebhook } from './repositories/webhook.repository';
+export { WebhookRepository, type StoredWebhook, type WebhookToSave } from './repositories/webhook.repository';
 export { DeploymentSettingsRepository } from './repositories/deployment-settings.repository';
 export { WebhookDeliveryRepository, type DeliveryRecord } from './repositories/webhook-delivery.repository';
 export { InboundEventEntity } from './entities/inbound-event.entity';
@@ -70,9 +70,27 @@ export {
   TEST_SERVER_URL,
   type MigratedTestDatabase,
 } from './testing/migrated-test-database';
+export { createAccountFixture, type AccountFixture } from './testing/account-fixture';
 export {
   SentMessageRepository,
   SENT_MESSAGE_TTL_MS,
   SENT_MESSAGES_PER_SESSION,
 } from './repositories/sent-message.repository';
 export { InboundOutboxRepository, type OutboxEntry } from './repositories/inbound-outbox.repository';
+export {
+  ReceivedMessageRepository,
+  RECEIVED_MESSAGE_TTL_MS,
+  RECEIVED_MESSAGES_PER_SESSION,
+} from './repositories/received-message.repository';
+export {
+  InboundMediaRepository,
+  INBOUND_MEDIA_TTL_MS,
+  INBOUND_MEDIA_PER_SESSION,
+  type StoredInboundMedia,
+} from './repositories/inbound-media.repository';
+export {
+  ExpiredMessageRepository,
+  MESSAGE_RETENTION,
+  type ExpiredRowsDeleted,
+  type MessageRetention,
+} from './repositories/expired-message.repository';

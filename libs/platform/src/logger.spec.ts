@@ -1,21 +1,11 @@
 import pino from 'pino';
 import { createLogger } from './logger';
 
-/** Captures what `createLogger` writes, by pointing pino's destination at memory. */
+/** Captures what `createLogger` writes, by giving it a stand-in for stdout. */
 function capture(run: (logger: pino.Logger) => void): string {
   const lines: string[] = [];
-  const logger = createLogger('debug', 'test');
-  // pino writes to process.stdout by default; intercept it for the duration of the call.
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    lines.push(String(chunk));
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    run(logger);
-  } finally {
-    process.stdout.write = write;
-  }
+  const logger = createLogger('debug', 'test', { write: (chunk: string) => (lines.push(chunk), true) });
+  run(logger);
   return lines.join('');
 }
 
@@ -45,6 +35,18 @@ describe('createLogger', () => {
     }
     expect(output).toContain('QueryFailedError');
     expect(output).toContain('https://hooks.example/in?[redacted]');
+  });
+
+  it("censors sensitive fields at any depth and in a child logger's fields", () => {
+    const output = capture((logger) => {
+      logger.info({ command: { payload: { message: { text: 'deep private text' } } } }, 'nested');
+      logger.info({ attempts: [{ to: '254722000009' }] }, 'in a list');
+      logger.child({ phoneNumber: '254722000008' }).info('from a child');
+    });
+    for (const secret of ['deep private text', '254722000009', '254722000008']) {
+      expect(output).not.toContain(secret);
+    }
+    expect(output.match(/\[redacted\]/g)).toHaveLength(3);
   });
 
   describe('output', () => {

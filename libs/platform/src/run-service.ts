@@ -1,6 +1,7 @@
 import { exitOnConfigError } from '@jumbe/config';
 import { stopTracing } from '@jumbe/telemetry/tracing';
 import type { Logger } from 'pino';
+import { routeConsoleToLog } from './console-to-log';
 import { shutdownState } from './shutdown-state';
 
 export interface RunningService {
@@ -20,9 +21,10 @@ export interface RunningService {
  * Runs a service until SIGTERM or SIGINT, then shuts it down gracefully, once (a second signal
  * forces exit): readiness fails at once, the service keeps serving for the shutdown delay, then
  * stops and exits 0. A failure to start is logged and exits with status 1, never an unhandled
- * rejection.
+ * rejection. Whatever libraries print with `console` goes to the log, text only (console-to-log.ts).
  */
 export function runService(logger: Logger, start: () => Promise<RunningService>): void {
+  routeConsoleToLog(logger);
   start()
     .then((service) => {
       const shutdown = (signal: string) => {

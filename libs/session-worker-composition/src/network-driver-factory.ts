@@ -5,7 +5,13 @@ import {
   type SandboxStore,
   WhatsAppNetworkDriver,
 } from '@jumbe/network';
-import { InboundOutboxRepository, NetworkCredentialStore, SentMessageRepository } from '@jumbe/persistence';
+import {
+  InboundMediaRepository,
+  InboundOutboxRepository,
+  NetworkCredentialStore,
+  ReceivedMessageRepository,
+  SentMessageRepository,
+} from '@jumbe/persistence';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -21,10 +27,14 @@ export interface NetworkDriverDeps {
 /** The driver a worker connects sessions with: real WhatsApp by default, the sandbox on request. */
 export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps): NetworkDriver {
   if (config.network === 'sandbox') return new SandboxNetworkDriver(deps.sandboxStore);
+  // One instance: the outbox writes (and prunes) the quotable copies the driver reads.
+  const receivedMessages = new ReceivedMessageRepository(deps.dataSource);
   return new WhatsAppNetworkDriver({
     credentials: new NetworkCredentialStore(deps.dataSource),
     sentMessages: new SentMessageRepository(deps.dataSource),
-    inboundOutbox: new InboundOutboxRepository(deps.dataSource),
+    inboundOutbox: new InboundOutboxRepository(deps.dataSource, receivedMessages),
+    receivedMessages,
+    inboundMedia: new InboundMediaRepository(deps.dataSource),
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,

@@ -1,5 +1,10 @@
-import { BatchedSessionRepository, NetworkCredentialStore } from '@jumbe/persistence';
-import type { SessionWorkerPorts } from '@jumbe/session-worker';
+import {
+  BatchedSessionRepository,
+  ExpiredMessageRepository,
+  NetworkCredentialStore,
+  WebhookRepository,
+} from '@jumbe/persistence';
+import type { SessionWorkerPorts, WebhookSubscriptionLookup } from '@jumbe/session-worker';
 import { observeNetworkDriver } from '@jumbe/telemetry';
 import type { Infrastructure } from '@jumbe/composition';
 import { createNetworkDriver } from './network-driver-factory';
@@ -28,7 +33,21 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
     credentials: new NetworkCredentialStore(dataSource),
     bus: infrastructure.bus,
     events: infrastructure.events,
+    media: infrastructure.media,
     leases: ownership.leases,
     registry: ownership.registry,
+    subscriptions: webhookSubscriptions(new WebhookRepository(dataSource)),
+    invalidations: infrastructure.invalidations,
+    expiredMessages: new ExpiredMessageRepository(dataSource),
+  };
+}
+
+/** What the dispatcher would deliver to: an enabled webhook with a signing secret. */
+function webhookSubscriptions(webhooks: WebhookRepository): WebhookSubscriptionLookup {
+  return {
+    async eventsOf(accountId) {
+      const webhook = await webhooks.find(accountId);
+      return webhook && webhook.enabled && webhook.secretCiphertext !== null ? webhook.events : null;
+    },
   };
 }

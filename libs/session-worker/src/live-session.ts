@@ -15,6 +15,27 @@ import type { CredentialStore } from './ports/credential-store';
 import type { SessionStore } from './ports/session-store';
 import type { StatusRelay } from './status-relay';
 
+/** How a connection is opened: for a new login, or to restore a session that was linked. */
+export interface OpenOptions {
+  linked: boolean;
+  /** Before each reconnect the driver asks whether this worker still owns the shard. */
+  stillOwned: () => boolean;
+  /**
+   * A restore of a session stored as `connected`: its first `connecting` is held back this long
+   * (ms) and forgotten if the session is connected again, with the same number, by then.
+   */
+  quietReconnectMs?: number;
+}
+
+/** A restored session's quiet window (see `holdBack`). */
+interface HeldBack {
+  /** The facts stored when the session was restored: reconnecting to them is no change. */
+  stored: LinkFacts;
+  quietMs: number;
+  /** Set once its `connecting` is held back: records it when the window ends. */
+  timer: NodeJS.Timeout | null;
+}
+
 export interface LiveSessionDeps {
   sessions: SessionStore;
   credentials: CredentialStore;
@@ -35,6 +56,10 @@ export class LiveSession {
   private refusingDuplicate = false;
   /** The facts last announced as `session.status`: a QR refresh or a repeated end is no change. */
   private announced: LinkFacts;
+  /** Set while a restored session's reconnect may still turn out to be no change at all. */
+  private heldBack: HeldBack | null = null;
+  /** Called when the session leaves `connecting` (or ends): see `untilNotConnecting`. */
+  private readonly leftConnecting = new Set<() => void>();
 
   constructor(
     readonly ref: SessionRef,
@@ -49,8 +74,11 @@ export class LiveSession {
     this.announced = facts;
   }
 
-  /** `stillOwned` tells the driver, before each reconnect, whether this worker still owns the shard. */
-  async open(driver: NetworkDriver, linked: boolean, stillOwned: () => boolean): Promise<void> {
+  async open(driver: NetworkDriver, options: OpenOptions): Promise<void> {
+    const { linked, stillOwned, quietReconnectMs } = options;
+    if (quietReconnectMs !== undefined && this.facts.state === 'connected') {
+      this.heldBack = { stored: this.facts, quietMs: quietReconnectMs, timer: null };
+    }
     this.network = await driver.open(
       this.ref,
       {
@@ -89,6 +117,20 @@ export class LiveSession {
     return this.writes;
   }
 
+  /** Resolves once the session is anything but `connecting` (reconnected, or ended), or after `timeoutMs`. */
+  untilNotConnecting(timeoutMs: number): Promise<void> {
+    if (this.facts.state !== 'connecting') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.leftConnecting.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.leftConnecting.add(done);
+    });
+  }
+
   requestPairingCode(phoneNumber: string): Promise<string> {
     return this.connection().requestPairingCode(phoneNumber);
   }
@@ -98,7 +140,7 @@ export class LiveSession {
     const to = recipientJid(message.body.to);
     switch (message.kind) {
       case 'text':
-        return connection.send({ kind: 'text', to, text: message.body.text });
+        return connection.send({ kind: 'text', ...message.body, to });
       case 'media':
         return connection.send({ kind: 'media', ...message.body, to });
       case 'interactive':
@@ -136,6 +178,8 @@ export class LiveSession {
 
   /** Planned stop (shutdown, shard hand-over): the stored state stays for the next owner. */
   async close(): Promise<void> {
+    // A held-back `connecting` is not recorded either: the stored state is the next owner's to restore.
+    this.endQuietWindow();
     await this.network?.close();
     await this.settled();
   }
@@ -156,10 +200,53 @@ export class LiveSession {
       this.onEnded(this);
     }
     const next = applyLinkChange(this.facts, change);
-    if (next === null) return;
+    if (next === null) return this.notifyIfNotConnecting();
     this.facts = next;
+    this.notifyIfNotConnecting();
     const at = new Date();
+    if (this.holdBack(next, at)) return;
     this.updatedAt = at;
+    this.record(next, at);
+  }
+
+  /**
+   * A restored session goes `connecting`, then `connected` again a moment later: recording and
+   * announcing both would cost each of the thousands of sessions a worker restores two writes
+   * and two events for no change anyone can act on (it was connected, it is connected). So the
+   * first `connecting` of a restore is held back for the quiet window: connected again with the
+   * same number by then, nothing is recorded; still connecting at its end, the held-back change
+   * is recorded then; any other change ends the window and is recorded as usual. True when
+   * `next` is held back or is no change from what is stored.
+   */
+  private holdBack(next: LinkFacts, at: Date): boolean {
+    const held = this.heldBack;
+    if (held === null) return false;
+    if (next.state === 'connecting' && held.timer === null) {
+      held.timer = setTimeout(() => {
+        if (this.heldBack !== held) return;
+        this.heldBack = null;
+        this.updatedAt = at;
+        this.record(next, at);
+      }, held.quietMs);
+      held.timer.unref();
+      return true;
+    }
+    this.endQuietWindow();
+    return sameFacts(next, held.stored);
+  }
+
+  private endQuietWindow(): void {
+    if (this.heldBack?.timer) clearTimeout(this.heldBack.timer);
+    this.heldBack = null;
+  }
+
+  private notifyIfNotConnecting(): void {
+    if (this.facts.state === 'connecting' && this.network !== null) return;
+    for (const done of [...this.leftConnecting]) done();
+  }
+
+  /** Writes `next` after every earlier change, then announces it. */
+  private record(next: LinkFacts, at: Date): void {
     this.writes = this.writes
       .then(async () => {
         const recorded = await this.persist(next);
@@ -199,13 +286,7 @@ export class LiveSession {
 
   /** Publishes a recorded change as `session.status`, once per actual change of the facts. */
   private async announce(recorded: LinkFacts, at: Date): Promise<void> {
-    const previous = this.announced;
-    if (
-      previous.state === recorded.state &&
-      previous.reason === recorded.reason &&
-      previous.phoneNumber === recorded.phoneNumber
-    )
-      return;
+    if (sameFacts(this.announced, recorded)) return;
     this.announced = recorded;
     try {
       await this.deps.statuses.sessionChanged(this.ref, recorded, at);
@@ -215,3 +296,6 @@ export class LiveSession {
     }
   }
 }
+
+const sameFacts = (a: LinkFacts, b: LinkFacts): boolean =>
+  a.state === b.state && a.reason === b.reason && a.phoneNumber === b.phoneNumber;

@@ -14,7 +14,7 @@ import { SandboxNetworkDriver } from '@jumbe/network';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
 import { StatusRelay } from './status-relay';
-import { SessionHost } from './session-host';
+import { SessionHost, type SessionHostOptions } from './session-host';
 import { sessionInUnusedShard, startTestWorker, type TestWorker } from './test-support/host-harness';
 import { RecordingPublisher } from './test-support/recording-publisher';
 
@@ -49,8 +49,8 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
   });
   afterAll(() => db.close());
 
-  const worker = (store: MemorySandboxStore) => {
-    const started = startTestWorker(db.dataSource, store);
+  const worker = (store: MemorySandboxStore, options: Partial<SessionHostOptions> = {}) => {
+    const started = startTestWorker(db.dataSource, store, options);
     workers.push(started);
     return started;
   };
@@ -236,6 +236,33 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     expect(JSON.stringify(event?.payload)).toContain('hi from a contact');
   });
 
+  it('replies quoting a received message of the chat; a quote it has no record of is message_not_found (404)', async () => {
+    const ref = await newSession();
+    const w = worker(new MemorySandboxStore());
+    await w.adopt(ref.shard, 1);
+    await connect(w, ref, '255700000120');
+    const { id } = (await w.host.execute({
+      ...cmd(ref),
+      type: 'sandbox.inbound',
+      contact: { from: '255733333334', text: 'price?' },
+    })) as { id: string };
+    const reply = (body: { to: string; text: string; quotedMessageId: string }): SessionCommand => ({
+      ...cmd(ref),
+      type: 'message.send',
+      message: { kind: 'text', body },
+    });
+
+    await w.host.execute(reply({ to: '255733333334', text: '500', quotedMessageId: id }));
+    const [entry] = (await w.host.execute({ ...cmd(ref), type: 'sandbox.outbox', limit: 1 })) as {
+      content: object;
+    }[];
+    expect(entry?.content).toEqual({ text: '500', quotedMessageId: id });
+
+    const refused = w.host.execute(reply({ to: '255733333399', text: 'x', quotedMessageId: id }));
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ code: 'message_not_found', status: 404 });
+  });
+
   it('publishes every state change as session.status on the session subject, in order, never a QR value', async () => {
     const ref = await newSession();
     const w = worker(new MemorySandboxStore());
@@ -278,17 +305,22 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     );
   });
 
-  it('restores a stored, linked session as connected when it adopts the shard', async () => {
-    const ref = await newSession();
-    // What a previous worker left: a connected session in PostgreSQL, a linked device on the network.
+  /** What a previous worker left: a connected session in PostgreSQL, a linked device on the network. */
+  async function leftConnected(ref: Ref & { shard: number }, phone: string, store: MemorySandboxStore) {
     await sessions.claimStart(ref, ref.shard, 4, 3);
-    expect(
-      await sessions.saveState(ref, 4, { state: 'connected', phoneNumber: '255700000105', reason: null }),
-    ).toBe('saved');
-    const store = new MemorySandboxStore();
+    expect(await sessions.saveState(ref, 4, { state: 'connected', phoneNumber: phone, reason: null })).toBe(
+      'saved',
+    );
     await store.setPendingLogin(ref, { kind: 'qr', qr: 'old' }, 60_000);
-    await store.completeLogin(ref, '255700000105');
+    await store.completeLogin(ref, phone);
     await store.goOffline(ref);
+  }
+
+  it('restores a stored, linked session as connected when it adopts the shard, writing and announcing nothing', async () => {
+    const ref = await newSession();
+    const store = new MemorySandboxStore();
+    await leftConnected(ref, '255700000105', store);
+    const before = await stored(ref);
     // A disconnected session of the same shard stays down.
     const gone: Ref = { accountId: ref.accountId, sessionId: `${ref.sessionId}-gone` };
     await sessions.claimStart(gone, ref.shard, 4, 3);
@@ -296,14 +328,49 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
 
     const w = worker(store);
     await w.adopt(ref.shard, 5);
-    await eventually('connected', async () => (await stateOn(w, ref)) === 'connected');
+    // Adopted means restored, and restored means reconnected.
+    expect(await stateOn(w, ref)).toBe('connected');
     expect(await w.host.execute(status(ref))).toMatchObject({ connected: true, phoneNumber: '255700000105' });
-    await eventually('recorded', async () => (await stored(ref))?.state === 'connected');
-    expect(await stored(ref)).toMatchObject({ phoneNumber: '255700000105', ownerToken: 5 });
+    // Connected before, connected after: the take-over fenced the row, and that is all it wrote.
+    expect(await stored(ref)).toMatchObject({
+      state: 'connected',
+      phoneNumber: '255700000105',
+      ownerToken: 5,
+      updatedAt: before!.updatedAt,
+    });
+    expect(w.publisher.events).toEqual([]);
     expect(await stored(gone)).toMatchObject({ state: 'disconnected', ownerToken: 4 });
     expect(await w.host.execute(sendText(ref, '255711111111', 'back'))).toMatchObject({
       key: { fromMe: true },
     });
+  });
+
+  it('records and announces connecting, then connected, when a restore takes longer than the quiet window', async () => {
+    const ref = await newSession();
+    const store = new MemorySandboxStore();
+    const phone = newNumber();
+    await leftConnected(ref, phone, store);
+    // The network is slow to take the device back.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const goOnline = store.goOnline.bind(store);
+    store.goOnline = async (session) => {
+      await released;
+      return goOnline(session);
+    };
+
+    const w = worker(store, { quietReconnectMs: 50, restoreWaitMs: 5_000 });
+    const adopted = w.adopt(ref.shard, 5);
+    await eventually('connecting recorded', async () => (await stored(ref))?.state === 'connecting');
+    await eventually('connecting announced', () => w.publisher.events.length === 1);
+    release();
+    await adopted;
+    await eventually('connected recorded', async () => (await stored(ref))?.state === 'connected');
+    await eventually('connected announced', () => w.publisher.events.length === 2);
+    expect(
+      w.publisher.events.map((event) => (event.payload as { session: { state: string } }).session.state),
+    ).toEqual(['connecting', 'connected']);
+    expect(await stored(ref)).toMatchObject({ phoneNumber: phone, ownerToken: 5 });
   });
 
   describe('while adopting a shard', () => {
@@ -353,7 +420,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
-        { restoreConcurrency: 1, restoreWaitMs },
+        { restoreConcurrency: 1, restoreWaitMs, quietReconnectMs: 2_000 },
       );
       return host;
     }
@@ -407,7 +474,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       const ref = refs[0]!;
       // The database went away just as the shard was adopted: the sessions could not be listed.
       const unlisted: typeof sessions = Object.create(sessions);
-      unlisted.listActiveInShards = async () => {
+      unlisted.takeOverShard = async () => {
         throw new Error('the database is restarting');
       };
       const host = new SessionHost(
@@ -419,7 +486,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
-        { restoreConcurrency: 1, restoreWaitMs: 300 },
+        { restoreConcurrency: 1, restoreWaitMs: 300, quietReconnectMs: 2_000 },
       );
       await expect(host.adoptShard(shard, 5)).rejects.toThrow('restarting');
       await expect(host.execute(sendText(ref, '255711111111', 'hello'))).rejects.toMatchObject({
@@ -454,7 +521,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
-        { restoreConcurrency: 2, restoreWaitMs: 1_000 },
+        { restoreConcurrency: 2, restoreWaitMs: 1_000, quietReconnectMs: 2_000 },
       );
       await host.adoptShard(shard, 6);
       expect(mostOpen).toBe(2);

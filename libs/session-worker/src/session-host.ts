@@ -18,6 +18,7 @@ import {
   type SessionRef,
 } from '@jumbe/network';
 import { LiveSession, type LiveSessionDeps } from './live-session';
+import type { MediaFetcher } from './media-fetcher';
 import { SessionLocks } from './session-locks';
 import { type PendingRestore, RestoreQueue } from './restore-queue';
 import { ShardMovingError } from './shard-moving-error';
@@ -31,23 +32,25 @@ export interface SessionHostOptions {
   restoreConcurrency: number;
   /** How long a command for a session still being restored waits before `session_restoring`. */
   restoreWaitMs: number;
+  /**
+   * How long a restored session may be `connecting` before that is recorded and announced: one
+   * connected again by then was connected before and after, and costs no write and no event.
+   */
+  quietReconnectMs: number;
 }
 
 export const DEFAULT_SESSION_HOST_OPTIONS: SessionHostOptions = {
   restoreConcurrency: 32,
   restoreWaitMs: 5_000,
+  quietReconnectMs: 2_000,
 };
 
 const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
 
-/** A session being restored: its place in the restore queue, and when it is back for commands. */
+/** A session being restored: its place in the restore queue (done once it is back for commands). */
 interface Restoring {
   pending: PendingRestore;
-  back: Promise<void>;
 }
-
-/** How often a restored session is checked for having finished reconnecting. */
-const RECONNECT_POLL_MS = 50;
 
 /**
  * The sessions of the shards this worker owns: restores them when a shard is adopted, closes them
@@ -67,6 +70,8 @@ export class SessionHost {
     private readonly driver: NetworkDriver,
     private readonly deps: SessionHostDeps,
     private readonly options: SessionHostOptions = DEFAULT_SESSION_HOST_OPTIONS,
+    /** Serves `media.fetch`; a host without one answers it 503. */
+    private readonly media: MediaFetcher | null = null,
   ) {
     this.restores = new RestoreQueue(options.restoreConcurrency);
   }
@@ -88,14 +93,15 @@ export class SessionHost {
   }
 
   /**
-   * Takes a shard over: its active sessions (one query) reconnect here from their stored state,
+   * Takes a shard over: its active sessions are taken in PostgreSQL (one statement, which fences
+   * the previous owner before anything is read) and reconnect here from their stored state,
    * `restoreConcurrency` at a time over all shards. The shard serves commands from the moment this
    * is called: a command for a session not yet restored waits for it (see `untilRestored`).
    * Resolves when every session of the shard has been restored or has failed to.
    */
   async adoptShard(shard: number, token: number): Promise<void> {
     this.shardTokens.set(shard, token);
-    const listed = this.deps.sessions.listActiveInShards([shard]);
+    const listed = this.deps.sessions.takeOverShard(shard, token);
     this.listing.set(shard, listed);
     let records: SessionRecord[];
     try {
@@ -108,14 +114,14 @@ export class SessionHost {
       .filter((record) => !this.live.has(refKey(record)))
       .map((record) => {
         const key = refKey(record);
-        const pending = this.restores.add(() => this.restoreInTurn(record, token));
-        // Restored means reconnected (or given up), not merely reopened: a send must find it connected.
-        const restoring: Restoring = { pending, back: pending.done.then(() => this.reconnected(key)) };
+        const restoring: Restoring = {
+          pending: this.restores.add(() => this.restoreInTurn(record, token)),
+        };
         this.restoring.set(key, restoring);
-        void restoring.back.then(() => {
+        void restoring.pending.done.then(() => {
           if (this.restoring.get(key) === restoring) this.restoring.delete(key);
         });
-        return pending.done;
+        return restoring.pending.done;
       });
     await Promise.all(pending);
   }
@@ -177,6 +183,9 @@ export class SessionHost {
           phoneNumber: command.phoneNumber,
           ...(await this.onConnection(command, (network) => network.lookUp(command.phoneNumber))),
         };
+      case 'media.fetch':
+        if (!this.media) throw new ApiError('unavailable', 'This worker does not serve media files.');
+        return this.media.fetch(command, command.messageId);
       case 'sandbox.scan':
         return this.sandboxScan(command);
       case 'sandbox.inbound':
@@ -337,24 +346,21 @@ export class SessionHost {
     const restoring = this.restoring.get(refKey(ref));
     if (!restoring) return listed !== undefined;
     this.restores.hurry(restoring.pending);
-    if (!(await settlesWithin(restoring.back, deadline))) throw restoringError(ref);
+    if (!(await settlesWithin(restoring.pending.done, deadline))) throw restoringError(ref);
     return true;
   }
 
-  /** Resolves once the restored session is no longer `connecting` (or after `restoreWaitMs`). */
-  private async reconnected(key: string): Promise<void> {
-    const deadline = Date.now() + this.options.restoreWaitMs;
-    while (this.live.get(key)?.state === 'connecting' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, RECONNECT_POLL_MS));
-    }
-  }
-
-  /** One queued restore: skipped if the shard has moved on meanwhile, undone if it moved during it. */
+  /**
+   * One queued restore: skipped if the shard has moved on meanwhile, undone if it moved during it.
+   * Restored means reconnected (or given up after `restoreWaitMs`), not merely reopened: a send
+   * let in must find it connected, and the turn bounds how many reconnect at once.
+   */
   private async restoreInTurn(record: SessionRecord, token: number): Promise<void> {
     if (!this.holdsShard(record.shard, token)) return;
     const key = refKey(record);
     try {
       await this.locks.exclusive(key, () => this.restore(record, token));
+      await this.live.get(key)?.untilNotConnecting(this.options.restoreWaitMs);
     } catch (error) {
       this.deps.logger.error(
         { err: error, accountId: record.accountId, sessionId: record.sessionId },
@@ -368,17 +374,13 @@ export class SessionHost {
     }
   }
 
+  /** `record` was taken over under `token` (takeOverShard): the previous owner is fenced already. */
   private async restore(record: SessionRecord, token: number): Promise<void> {
     if (this.live.has(refKey(record))) return;
     if (this.shardTokens.get(record.shard) !== token) return;
-    // Fence the previous owner per session before its credentials are read (see takeOwnership).
-    if (!(await this.deps.sessions.takeOwnership(record, token))) {
-      this.deps.logger.warn({ ...refOf(record) }, 'session held by a newer owner; not restored here');
-      return;
-    }
     const linked =
       record.phoneNumber !== null && (record.state === 'connected' || record.state === 'connecting');
-    await this.connect({ ...record, ownerToken: token }, linked);
+    await this.connect(record, linked);
   }
 
   private async connect(record: SessionRecord, linked: boolean): Promise<LiveSession> {
@@ -397,13 +399,18 @@ export class SessionHost {
     );
     this.live.set(refKey(record), session);
     try {
-      await session.open(this.driver, linked, () => this.shardTokens.get(record.shard) === token);
+      await session.open(this.driver, {
+        linked,
+        stillOwned: () => this.shardTokens.get(record.shard) === token,
+        ...(linked ? { quietReconnectMs: this.options.quietReconnectMs } : {}),
+      });
     } catch (error) {
       this.live.delete(refKey(record));
       const message = `Could not reach the messaging network: ${(error as Error).message}`;
+      // Not reached is not unlinked: a linked session keeps its number, as after any dropped link.
       await this.deps.sessions.saveState(record, token, {
         state: 'disconnected',
-        phoneNumber: null,
+        phoneNumber: linked ? record.phoneNumber : null,
         reason: 'network_error',
       });
       throw new ApiError('network_error', message);
@@ -443,17 +450,14 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'chat.read': 'shared',
   'chat.presence': 'shared',
   'contact.check': 'shared',
+  // A file is fetched by its descriptor, whatever the connection does meanwhile.
+  'media.fetch': 'none',
   'session.status': 'none',
   'session.qr': 'none',
   'sandbox.inbound': 'none',
   'sandbox.outbox': 'none',
   'sandbox.status': 'none',
 };
-
-const refOf = (record: SessionRecord): SessionRef => ({
-  accountId: record.accountId,
-  sessionId: record.sessionId,
-});
 
 const viewOf = (record: SessionRecord): SessionView => sessionView({ ...record });
 

@@ -65,6 +65,7 @@ describe('StatusRelay: message.status', () => {
           stored.push(event);
         },
       },
+      undefined,
       { tries: 3, retryDelayMs: 1 },
     );
     await relay.messageStatus(ref, report('read'));

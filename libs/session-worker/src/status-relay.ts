@@ -9,6 +9,7 @@ import { type LinkFacts, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
 import type { MessageStatusReport, SentMessageStatus, SessionRef } from '@jumbe/network';
 import { LRUCache } from 'lru-cache';
+import { EVERY_EVENT, type EventTypeFilter } from './subscription-filter';
 
 export interface StatusRelayOptions {
   /** Tries to store one event before giving up on it (the stream may be briefly unreachable). */
@@ -42,13 +43,15 @@ export class StatusRelay {
 
   constructor(
     private readonly events: EventPublisher,
+    /** Keeps events off the stream that the account's webhook would not take anyway. */
+    private readonly wanted: EventTypeFilter = EVERY_EVENT,
     private readonly options: StatusRelayOptions = DEFAULT_OPTIONS,
   ) {}
 
   /** A state change the worker recorded at `at`. */
   async sessionChanged(ref: SessionRef, facts: LinkFacts, at: Date): Promise<void> {
     const event = sessionStatusEvent(ref.accountId, ref.sessionId, facts, at);
-    if (event === null) return;
+    if (event === null || !(await this.wanted.wants(ref.accountId, event.event))) return;
     const fact = `${at.getTime()}:${facts.state}:${facts.reason ?? ''}`;
     await this.publish(ref, sessionEventId(ref.accountId, ref.sessionId, event.event, fact), event);
   }
@@ -58,6 +61,7 @@ export class StatusRelay {
     const key = `${ref.accountId}/${ref.sessionId}/${report.messageId}`;
     const step = STEP[report.status];
     if ((this.reached.get(key) ?? 0) >= step) return;
+    if (!(await this.wanted.wants(ref.accountId, 'message.status'))) return;
     this.reached.set(key, step);
     const event = messageStatusEvent(ref.accountId, ref.sessionId, report, new Date());
     const fact = `${report.messageId}:${report.status}`;

@@ -165,6 +165,15 @@ export function countSend(type: string, outcome: string): void {
   telemetry().messagesSent.inc({ type, outcome });
 }
 
+/**
+ * What the dispatcher decided after an opted-in account's delivery failed: `retry` (scheduled
+ * after a backoff) or `give_up` (that was its last attempt).
+ */
+export function countRetryDecision(decision: 'retry' | 'give_up'): void {
+  const metrics = telemetry();
+  (decision === 'retry' ? metrics.webhookRetriesScheduled : metrics.webhookEventsGivenUp).inc();
+}
+
 function wrap<T extends object>(target: T, overrides: object): T {
   return Object.assign(Object.create(target) as T, overrides);
 }

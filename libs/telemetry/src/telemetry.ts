@@ -112,6 +112,16 @@ export class Telemetry {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  readonly webhookRetriesScheduled = new Counter({
+    name: 'jumbe_webhook_retries_scheduled_total',
+    help: 'Failed webhook deliveries of accounts that opted into retries, to be tried again after a backoff.',
+    registers: [this.registry],
+  });
+  readonly webhookEventsGivenUp = new Counter({
+    name: 'jumbe_webhook_events_given_up_total',
+    help: 'Events of accounts that opted into retries whose last attempt failed: never delivered.',
+    registers: [this.registry],
+  });
   readonly consumerPending = new Gauge({
     name: 'jumbe_event_consumer_pending',
     help: 'Events waiting on the event stream for the dispatcher consumer of a shard this process owns.',

@@ -7,6 +7,8 @@ import type { DeliveryLog } from './ports/delivery-log';
 export interface HandledEvent {
   eventId: string;
   record: DeliveryRecord | null;
+  /** A retry of it is due later: the event stays in the log (all-in-one) and unacknowledged. */
+  retrying?: boolean;
 }
 
 export interface DeliveryRecorderOptions {
@@ -17,6 +19,12 @@ export interface DeliveryRecorderOptions {
    * one record the database refuses never holds up the session's later events.
    */
   maxRecordTries: number;
+  /**
+   * Record batches committing at once. A commit is the recorder's long round trip (and a
+   * session's attempts wait for theirs before it POSTs more), so overlapping a few keeps
+   * sessions moving; the database groups their flushes.
+   */
+  concurrentRecords: number;
 }
 
 /** The payload kept for an attempt whose own payload the database refused. */
@@ -36,14 +44,17 @@ export class DeliveryRecorder {
     private readonly logger: Logger,
     private readonly options: DeliveryRecorderOptions,
   ) {
-    this.batches = new MicroBatcher<HandledEvent, void>(async (handled) => {
-      const records = handled.flatMap((event) => (event.record ? [event.record] : []));
-      await deliveries.recordBatch(
-        records,
-        handled.map((event) => event.eventId),
-      );
-      return handled.map(() => undefined);
-    });
+    this.batches = new MicroBatcher<HandledEvent, void>(
+      async (handled) => {
+        const records = handled.flatMap((event) => (event.record ? [event.record] : []));
+        await deliveries.recordBatch(
+          records,
+          handled.filter((event) => !event.retrying).map((event) => event.eventId),
+        );
+        return handled.map(() => undefined);
+      },
+      { concurrency: options.concurrentRecords },
+    );
   }
 
   /**
@@ -62,7 +73,7 @@ export class DeliveryRecorder {
     let record = handled.record;
     for (let tries = 1; !stopped(); tries += 1) {
       try {
-        await this.batches.submit({ eventId: handled.eventId, record });
+        await this.batches.submit({ ...handled, record });
         return true;
       } catch (error) {
         firstWriteOver();

@@ -1,10 +1,17 @@
 import type { StreamEvent } from '@jumbe/contracts';
-import { deliveryIdForEvent, type DeliveryRecord } from '@jumbe/domain';
+import {
+  DEFAULT_RETRY_BASE_MS,
+  deliveryIdForEvent,
+  type DeliveryRecord,
+  type LastAttempt,
+} from '@jumbe/domain';
 import { type DeliverableEvent, MicroBatcher } from '@jumbe/messaging';
+import { countRetryDecision } from '@jumbe/telemetry';
 import type { Logger } from 'pino';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { DeliveryRecorder, type DeliveryRecorderOptions } from './delivery-recorder';
 import type { DeliveryLog } from './ports/delivery-log';
+import { RetryPolicy } from './retry-policy';
 import type { WebhookDirectory } from './webhook-directory';
 import type { WebhookPoster } from './webhook-poster';
 
@@ -13,8 +20,19 @@ export type StreamDeliverable = DeliverableEvent<StreamEvent>;
 
 interface QueuedEvent {
   event: StreamDeliverable;
-  /** Whether its attempt is already recorded: asked on arrival, one query for all that arrive together. */
-  recorded: Promise<boolean>;
+  /**
+   * Its latest recorded attempt (null: none yet): asked on arrival, one query for all that arrive
+   * together; then kept up to date here while the event waits for a retry.
+   */
+  last: Promise<LastAttempt | null>;
+}
+
+/** The outcome of taking up a session's head event. */
+interface Attempted {
+  /** The attempt made, or null when nothing was sent. */
+  record: DeliveryRecord | null;
+  /** Set when the event is to be tried again then (opt-in retries): it stays at the head. */
+  retryAt: Date | null;
 }
 
 interface SessionQueue {
@@ -24,6 +42,8 @@ interface SessionQueue {
   unrecorded: number;
   /** Wakes the session's drain waiting for one of its attempts to be recorded. */
   wake: (() => void) | null;
+  /** Wakes the session's drain waiting out its head event's retry backoff. */
+  backoff: (() => void) | null;
 }
 
 export interface EventDispatcherOptions extends DeliveryRecorderOptions {
@@ -35,13 +55,23 @@ export interface EventDispatcherOptions extends DeliveryRecorderOptions {
    * most this many attempts per session.
    */
   maxUnrecordedPerSession: number;
+  /** The wait before an opted-in webhook's first retry of a failed event (JUMBE_WEBHOOK_RETRY_BASE_MS). */
+  retryBaseMs: number;
+  /**
+   * A session waiting out a retry's backoff looks again this often, so a retry setting turned off
+   * or a webhook disabled meanwhile ends the wait (a backoff can last hours).
+   */
+  backoffRecheckMs: number;
 }
 
 const DEFAULT_OPTIONS: EventDispatcherOptions = {
   retryDelayMs: 1_000,
   maxRecordTries: 5,
+  concurrentRecords: 4,
   maxParallelPosts: 64,
   maxUnrecordedPerSession: 4,
+  retryBaseMs: DEFAULT_RETRY_BASE_MS,
+  backoffRecheckMs: 60_000,
 };
 /** How often waiting events tell the stream they are still being worked on. */
 const KEEPALIVE_MS = 30_000;
@@ -61,13 +91,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * event is POSTed once, its attempt recorded (in a batch with the attempts finished meanwhile),
  * and only then acknowledged; an event whose attempt is already recorded (delivered by a
  * dispatcher that died before acknowledging) is not sent again.
+ *
+ * An account that opted into retries gets a failed event POSTed again after a backoff (see
+ * `RetryPolicy`), under the same delivery id, each attempt recorded. The event stays at the head
+ * of its session's queue meanwhile, unacknowledged and kept alive, so the session's later events
+ * wait behind it (ordered per session); what is recorded says where to go on after a restart.
  */
 export class EventDispatcher {
   private readonly queues = new Map<string, SessionQueue>();
   /** Every event here, queued or awaiting its record; a copy offered again meanwhile waits with it. */
   private readonly held = new Map<string, DeliverableEvent[]>();
   private readonly inHand = new Set<InHand>();
-  private readonly recordedChecks: MicroBatcher<string, boolean>;
+  private readonly lastAttempts: MicroBatcher<string, LastAttempt | null>;
+  private readonly retries: RetryPolicy;
   private readonly recorder: DeliveryRecorder;
   private readonly posts: ConcurrencyLimit;
   private readonly options: EventDispatcherOptions;
@@ -77,18 +113,20 @@ export class EventDispatcher {
   constructor(
     private readonly directory: WebhookDirectory,
     private readonly poster: WebhookPoster,
-    deliveries: Pick<DeliveryLog, 'recordBatch' | 'recordedAmong'>,
+    deliveries: Pick<DeliveryLog, 'recordBatch' | 'lastAttemptsAmong'>,
     private readonly logger: Logger,
     options: Partial<EventDispatcherOptions> = {},
   ) {
     this.options = { ...DEFAULT_OPTIONS, ...options };
-    this.recordedChecks = new MicroBatcher(
+    this.lastAttempts = new MicroBatcher(
       async (eventIds) => {
-        const recorded = await deliveries.recordedAmong(eventIds);
-        return eventIds.map((eventId) => recorded.has(eventId));
+        const recorded = await deliveries.lastAttemptsAmong(eventIds);
+        return eventIds.map((eventId) => recorded.get(eventId) ?? null);
       },
-      { isolateFailures: false },
+      // Each arriving event waits for its answer before its POST: a second query may overlap.
+      { isolateFailures: false, concurrency: 2 },
     );
+    this.retries = new RetryPolicy(this.options.retryBaseMs);
     this.recorder = new DeliveryRecorder(deliveries, logger, this.options);
     this.posts = new ConcurrencyLimit(this.options.maxParallelPosts);
     this.keepalive = setInterval(() => this.keepWaitingEventsAlive(), KEEPALIVE_MS);
@@ -102,8 +140,14 @@ export class EventDispatcher {
     if (copies) return void copies.push(event);
     this.held.set(event.eventId, [event]);
     const key = `${event.payload.customerId}/${event.payload.sessionId}`;
-    const queue = this.queues.get(key) ?? { events: [], running: false, unrecorded: 0, wake: null };
-    queue.events.push({ event, recorded: this.checkRecorded(event.eventId) });
+    const queue = this.queues.get(key) ?? {
+      events: [],
+      running: false,
+      unrecorded: 0,
+      wake: null,
+      backoff: null,
+    };
+    queue.events.push({ event, last: this.checkLastAttempt(event.eventId) });
     this.queues.set(key, queue);
     if (!queue.running) void this.drain(key, queue);
   }
@@ -112,7 +156,10 @@ export class EventDispatcher {
   stop(): void {
     this.stopped = true;
     clearInterval(this.keepalive);
-    for (const queue of this.queues.values()) queue.wake?.();
+    for (const queue of this.queues.values()) {
+      queue.wake?.();
+      queue.backoff?.();
+    }
     this.queues.clear();
     this.held.clear();
   }
@@ -125,6 +172,8 @@ export class EventDispatcher {
         this.held.delete(event.eventId);
         return false;
       });
+      // A head forgotten while waiting for its retry stops waiting here; its next owner waits the rest.
+      queue.backoff?.();
     }
   }
 
@@ -146,7 +195,13 @@ export class EventDispatcher {
         await this.roomIn(queue);
         if (queue.events[0] !== head) continue; // forgotten meanwhile: the shard changed hands
         over = this.takeInHand(head.event.payload);
-        const record = await this.attempt(head);
+        const { record, retryAt } = await this.attempt(head);
+        if (retryAt) {
+          await this.keepForRetry(head, record);
+          over();
+          await this.backoff(queue, retryAt);
+          continue;
+        }
         if (queue.events[0] === head) queue.events.shift();
         queue.unrecorded += 1;
         void this.settle(key, queue, head.event, record, over);
@@ -157,7 +212,7 @@ export class EventDispatcher {
           { err: error, eventId: head.event.eventId },
           'delivery could not be prepared; retrying',
         );
-        head.recorded = this.checkRecorded(head.event.eventId);
+        head.last = this.checkLastAttempt(head.event.eventId);
         await sleep(this.options.retryDelayMs);
       }
     }
@@ -223,31 +278,81 @@ export class EventDispatcher {
     }
   }
 
-  /** POSTs the event once; null when there is nothing to send (already recorded, or no enabled webhook). */
-  private async attempt(queued: QueuedEvent): Promise<DeliveryRecord | null> {
+  /**
+   * POSTs the event's next attempt, if one is due: none when there is nothing to send (delivered
+   * already, no retry left, or no enabled webhook), or when its retry is not due yet.
+   */
+  private async attempt(queued: QueuedEvent): Promise<Attempted> {
     const { event } = queued;
     const payload = event.payload;
-    if (await queued.recorded) return null;
+    const last = await queued.last;
+    if (last?.status === 'success') return { record: null, retryAt: null };
     // A disabled or missing webhook receives nothing and records nothing (CONTRACT §6), nor does
     // one that did not subscribe to the event's type.
     const webhook = await this.directory.targetFor(payload.customerId, payload.event);
-    if (!webhook) return null;
-    return this.posts.run(() =>
+    if (!webhook) return { record: null, retryAt: null };
+    const step = this.retries.nextStep(last, webhook, payload.timestamp);
+    if (step.kind === 'done') return { record: null, retryAt: null };
+    if (step.kind === 'wait') return { record: null, retryAt: step.until };
+    const record = await this.posts.run(() =>
       this.poster.post({
         accountId: payload.customerId,
         eventId: event.eventId,
-        // The same event always gets the same delivery id, so a resend after a crash can be de-duplicated.
+        // The same event always gets the same delivery id (its retries too), so receivers de-duplicate it.
         deliveryId: deliveryIdForEvent(event.eventId),
+        attempt: step.attempt,
         url: webhook.url,
         secret: webhook.secret,
         payload,
         trace: event.headers,
       }),
     );
+    const retryAt =
+      record.status === 'failed' ? this.retries.retryAt(record, webhook, payload.timestamp) : null;
+    if (record.status === 'failed' && webhook.retry) this.noteRetryDecision(record, retryAt);
+    return { record, retryAt };
   }
 
-  private checkRecorded(eventId: string): Promise<boolean> {
-    const answer = this.recordedChecks.submit(eventId);
+  /** Counts a failed attempt of an opted-in account as retried or given up; a give-up is logged (never the payload). */
+  private noteRetryDecision(record: DeliveryRecord, retryAt: Date | null): void {
+    countRetryDecision(retryAt ? 'retry' : 'give_up');
+    if (retryAt) return;
+    this.logger.warn(
+      { deliveryId: record.id, accountId: record.accountId, attempts: record.attempt },
+      'webhook event given up: its last attempt failed',
+    );
+  }
+
+  /**
+   * Records a failed attempt whose event is to be tried again, leaving the event unacknowledged
+   * (and, all-in-one, in the log). Committed before the next attempt is made, so a dispatcher
+   * taking the event over later never makes an attempt recorded here again.
+   */
+  private async keepForRetry(queued: QueuedEvent, record: DeliveryRecord | null): Promise<void> {
+    if (!record) return;
+    const kept = await this.recorder.settle(
+      { eventId: queued.event.eventId, record, retrying: true },
+      () => this.stopped,
+    );
+    if (kept) queued.last = Promise.resolve(record);
+  }
+
+  /** Waits until the session's retry is due, looking again now and then; woken when stopped or forgotten. */
+  private async backoff(queue: SessionQueue, until: Date): Promise<void> {
+    const wait = Math.min(Math.max(until.getTime() - Date.now(), 0), this.options.backoffRecheckMs);
+    if (this.stopped) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      queue.backoff = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    queue.backoff = null;
+  }
+
+  private checkLastAttempt(eventId: string): Promise<LastAttempt | null> {
+    const answer = this.lastAttempts.submit(eventId);
     // Awaited when the event's turn comes; an event forgotten before then never reads it.
     answer.catch(() => undefined);
     return answer;

@@ -21,6 +21,7 @@ describe('WebhookDirectory.targetFor: which events reach a webhook', () => {
       enabled,
       secretCiphertext: vault.sealSigningSecret('whsec_test'),
       events,
+      retryAttempts: null,
       updatedAt: new Date(),
     });
     await invalidations.publish(

@@ -1,6 +1,6 @@
 import { ACCESS_INVALIDATION_TOPIC, decodeAccessInvalidation, isSubscribedTo } from '@jumbe/contracts';
 import type { InvalidationBus } from '@jumbe/coordination';
-import type { WebhookVault } from '@jumbe/domain';
+import type { RetrySetting, WebhookVault } from '@jumbe/domain';
 import type { WebhookLookup } from './ports/webhook-lookup';
 import { LRUCache } from 'lru-cache';
 
@@ -12,6 +12,8 @@ export interface WebhookTarget {
   secret: string;
   /** Event types it receives (`webhook.test` always goes). */
   events: readonly string[];
+  /** Opt-in retries of a failed event; null: none (the spec). */
+  retry: RetrySetting | null;
 }
 
 type Cached = { target: WebhookTarget | null };
@@ -51,6 +53,7 @@ export class WebhookDirectory {
             enabled: stored.enabled,
             secret: this.vault.openSigningSecret(stored.secretCiphertext),
             events: stored.events,
+            retry: stored.retryAttempts === null ? null : { attempts: stored.retryAttempts },
           }
         : null;
     this.cache.set(accountId, { target });

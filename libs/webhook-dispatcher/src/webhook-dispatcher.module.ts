@@ -30,7 +30,9 @@ class WebhookDispatcherService {
     const { deliveries, logger, config } = ports;
     const poster = observeWebhookPoster(new WebhookPoster(config.allowPrivateNetworks));
     this.directory = new WebhookDirectory(ports.webhooks, ports.webhookSecrets, ports.invalidations);
-    this.dispatcher = new EventDispatcher(this.directory, poster, deliveries, logger);
+    this.dispatcher = new EventDispatcher(this.directory, poster, deliveries, logger, {
+      retryBaseMs: config.webhookRetryBaseMs,
+    });
     this.commands = new DispatchCommandHandler(this.directory, poster, deliveries, logger);
     observeConsumerPending(ports.events);
     const dispatcherId = newMemberId();

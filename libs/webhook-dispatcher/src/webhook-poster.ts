@@ -1,5 +1,5 @@
 import { maskWebhookUrl, signWebhook } from '@jumbe/domain';
-import { EgressError, safeFetch } from '@jumbe/egress';
+import { ConnectionPool, EgressError, safeFetch } from '@jumbe/egress';
 import type { DeliveryRecord } from '@jumbe/domain';
 
 /** CONTRACT §6: 10 s per attempt, and at most 1 KiB of the receiver's answer is kept. */
@@ -10,6 +10,8 @@ export interface Delivery {
   accountId: string;
   eventId: string | null;
   deliveryId: string;
+  /** Which attempt of the delivery this is (1 unless retrying; a retry keeps the delivery id). */
+  attempt?: number;
   /** The full URL posted to; the record keeps only its masked form. */
   url: string;
   secret: string;
@@ -24,7 +26,15 @@ export interface Delivery {
  * addresses refused at connect time) and describes the outcome as the record to store.
  */
 export class WebhookPoster {
-  constructor(private readonly allowPrivateNetworks: boolean) {}
+  /**
+   * Kept-alive connections per account, so a busy webhook does not pay a handshake per delivery;
+   * every new connection still passes the connect-time address check.
+   */
+  private readonly connections: ConnectionPool;
+
+  constructor(private readonly allowPrivateNetworks: boolean) {
+    this.connections = new ConnectionPool({ allowPrivateNetworks });
+  }
 
   async post(delivery: Delivery): Promise<DeliveryRecord> {
     const { event, ...rest } = delivery.payload;
@@ -53,6 +63,7 @@ export class WebhookPoster {
       payload,
       createdAt: new Date(delivery.payload.timestamp),
       attemptedAt,
+      attempt: delivery.attempt ?? 1,
     };
     const started = Date.now();
     try {
@@ -63,6 +74,8 @@ export class WebhookPoster {
         timeoutMs: DELIVERY_TIMEOUT_MS,
         maxResponseBytes: RESPONSE_KEPT_BYTES,
         allowPrivateNetworks: this.allowPrivateNetworks,
+        pool: this.connections,
+        poolKey: delivery.accountId,
       });
       const ok = response.status >= 200 && response.status < 300;
       return {

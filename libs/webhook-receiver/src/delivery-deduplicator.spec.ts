@@ -86,4 +86,34 @@ describe('DeliveryDeduplicator', () => {
     }
     expect(handled).toEqual(['dup-1']);
   });
+
+  it("with Jumbe's opt-in retries: a retry (same id, new timestamp and signature) after a failed handling is handled, after a success is not", () => {
+    const secret = 'whsec_JOsmAir4/OVdXIyrwFj67fwhCnEavtEWPMvnj7ugDmg=';
+    const body = JSON.stringify({ event: 'message.received', deliveryId: 'retried-1', sessionId: 'default' });
+    const attempt = (secondsLater: number) => ({
+      'x-service-event': 'message.received',
+      'x-service-delivery': 'retried-1',
+      ...signWebhook({
+        secret,
+        deliveryId: 'retried-1',
+        timestamp: new Date(Date.now() + secondsLater * 1_000),
+        body,
+      }),
+    });
+    const dedupe = new DeliveryDeduplicator();
+    const outcomes: string[] = [];
+    let databaseUp = false;
+    // The receiver's own store is down for the first attempt: it forgets the id and answers 503.
+    for (const headers of [attempt(0), attempt(30), attempt(120)]) {
+      const { deliveryId } = verifyDelivery({ body, headers, secret });
+      if (dedupe.seen(deliveryId)) {
+        outcomes.push('duplicate');
+      } else if (!databaseUp) {
+        dedupe.forget(deliveryId);
+        outcomes.push('failed');
+        databaseUp = true;
+      } else outcomes.push('handled');
+    }
+    expect(outcomes).toEqual(['failed', 'handled', 'duplicate']);
+  });
 });

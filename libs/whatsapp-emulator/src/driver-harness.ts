@@ -35,6 +35,8 @@ export class DriverHarness {
       reconnectMaxMs: 200,
       connectSpacingMs: 0,
       redeliveryIntervalMs: 100,
+      // Media sends fetch from a file server on 127.0.0.1.
+      allowPrivateNetworks: true,
     });
   }
 

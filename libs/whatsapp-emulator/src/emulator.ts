@@ -126,5 +126,6 @@ export class WhatsAppEmulator extends EventEmitter {
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.emit('stopped');
   }
 }

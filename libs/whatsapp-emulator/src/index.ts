@@ -6,3 +6,6 @@ export { parseLinkingQr, type LinkingQr } from './linking-qr';
 export { SignalParty, type PreKeyBundle } from './signal-party';
 export { NoiseServerSession, certificateChain } from './noise-server';
 export { EMULATOR_ROOT } from './root-key';
+export { WorkerLink } from './worker-link';
+export { type EmulatedGroup } from './groups';
+export { EmulatedMediaHost, type UploadedMedia } from './media-host';

@@ -3,11 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { signedDeviceIdentity, verifyDeviceSignature } from './device-identity';
 import { answerDeviceIq } from './device-iqs';
+import { answerGroupIq, type EmulatedGroup } from './groups';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
 import { bigEndian, bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
+import { downloadAndDecrypt } from './media-download';
+import { EmulatedMediaHost } from './media-host';
 import { advSecretFromFinish, unwrapWithCode, wrapWithCode } from './pairing-code';
 import { newKeyPair } from './root-key';
 import {
@@ -77,14 +80,25 @@ export class EmulatedNetwork extends EventEmitter {
   private readonly devices = new Map<string, LinkedDevice>();
   private readonly online = new Map<string, EmulatedConnection>();
   private readonly registrations = new Map<string, Registration>();
+  private readonly groups = new Map<string, EmulatedGroup>();
+  private nextGroup = 1;
+  /** The media CDN devices upload to (`media_conn`), started on the first request. */
+  readonly media = new EmulatedMediaHost();
   private nextLid = 100_000_000_000_001;
   private loginRefusal: { reason: number; remaining: number } | null = null;
   /** Logins refused so far (by refuseLogins or unknown credentials). */
   refusedLogins = 0;
+  /** Recipients whose phone fails to decrypt the next N messages from devices (see failToDecrypt). */
+  private readonly decryptionFailures = new Map<EmulatedUser, number>();
+  /** Retry receipts each phone sent, per message id (their `count`). */
+  private readonly retriesSent = new Map<string, number>();
+  /** Logins waiting for `holdLogins`' release (null: logins are answered at once). */
+  private heldLogins: (() => void)[] | null = null;
 
   constructor(readonly emulator: WhatsAppEmulator) {
     super();
     emulator.on('connection', (connection: EmulatedConnection) => this.accept(connection));
+    emulator.on('stopped', () => void this.media.stop());
   }
 
   /** The user with this phone number, created on first use (with a fresh LID and keys). */
@@ -299,6 +313,24 @@ export class EmulatedNetwork extends EventEmitter {
     this.loginRefusal = reason === null ? null : { reason, remaining: times };
   }
 
+  /**
+   * Logins wait, unanswered, until the returned release is called (a slow server): a test can act
+   * between a device's handshake and its `<success>`, e.g. hand a session over between the scan
+   * and the first `connected`. A connection that closes meanwhile is never answered.
+   */
+  holdLogins(): () => void {
+    const held: (() => void)[] = (this.heldLogins ??= []);
+    return () => {
+      if (this.heldLogins === held) this.heldLogins = null;
+      for (const answer of held.splice(0)) answer();
+    };
+  }
+
+  /** Logins waiting for a release of `holdLogins`. */
+  get loginsHeld(): number {
+    return this.heldLogins?.length ?? 0;
+  }
+
   /** The bundle a device JID publishes: a user's phone (device 0) or one of its linked devices. */
   bundleOf(jid: string): PreKeyBundle | undefined {
     const user = this.findUser(jid);
@@ -312,6 +344,31 @@ export class EmulatedNetwork extends EventEmitter {
   /** What a user's phone received from linked devices. */
   receivedBy(user: EmulatedUser): ReceivedMessage[] {
     return this.received.filter((message) => message.recipient === user);
+  }
+
+  /**
+   * `creator` makes a group with `members` (the creator is a member too): linked devices of any
+   * member can ask for its metadata and send to it; every member's phone decrypts what they send.
+   */
+  createGroup(subject: string, creator: EmulatedUser, members: EmulatedUser[]): EmulatedGroup {
+    const jid = `1203630${String(this.nextGroup++).padStart(11, '0')}@g.us`;
+    const group: EmulatedGroup = {
+      jid,
+      subject,
+      creator,
+      members: [creator, ...members.filter((member) => member !== creator)],
+      creation: Number(unixNow()),
+    };
+    this.groups.set(jid, group);
+    return group;
+  }
+
+  /**
+   * What the recipient's phone gets when it opens a media message a device sent: the file
+   * downloaded from the media host by its direct path, checked and decrypted (throws on a mismatch).
+   */
+  downloadMedia(received: ReceivedMessage): Promise<Buffer> {
+    return downloadAndDecrypt(received.message, (where) => this.media.fetch(where));
   }
 
   /**
@@ -392,15 +449,42 @@ export class EmulatedNetwork extends EventEmitter {
     const sender = this.devices.get(message.sender);
     const connection = sender ? this.connectionOf(sender) : undefined;
     if (!connection) return false;
+    this.sendRetryReceipt(connection, recipient, message.id);
+    return true;
+  }
+
+  /**
+   * `recipient`'s phone fails to decrypt the next `times` messages linked devices send it (as after
+   * a lost session): it keeps no plaintext, records the stanza in `undecryptable`, and answers
+   * each with a retry receipt (count 1, 2, ... per message), so the device must send it again.
+   */
+  failToDecrypt(recipient: EmulatedUser, times = 1): void {
+    this.decryptionFailures.set(recipient, times);
+  }
+
+  /** Stanzas a phone failed to decrypt on purpose (failToDecrypt), oldest first. */
+  readonly undecryptable: { recipient: EmulatedUser; stanza: BinaryNode }[] = [];
+
+  private sendRetryReceipt(connection: EmulatedConnection, recipient: EmulatedUser, id: string): void {
+    const key = `${recipient.phoneNumber}/${id}`;
+    const count = (this.retriesSent.get(key) ?? 0) + 1;
+    this.retriesSent.set(key, count);
     const t = unixNow();
     connection.send({
       tag: 'receipt',
-      attrs: { from: recipient.jid, id: message.id, type: 'retry', t },
+      attrs: { from: recipient.jid, id, type: 'retry', t },
       content: [
-        { tag: 'retry', attrs: { count: '1', id: message.id, t, v: '1' } },
+        { tag: 'retry', attrs: { count: String(count), id, t, v: '1' } },
         { tag: 'registration', attrs: {}, content: bigEndian(recipient.phone.registrationId, 4) },
       ],
     });
+  }
+
+  /** True (once per remaining failure) when `recipient`'s phone must fail this decryption. */
+  private failsDecryption(recipient: EmulatedUser): boolean {
+    const remaining = this.decryptionFailures.get(recipient) ?? 0;
+    if (remaining <= 0) return false;
+    this.decryptionFailures.set(recipient, remaining - 1);
     return true;
   }
 
@@ -442,7 +526,8 @@ export class EmulatedNetwork extends EventEmitter {
 
   /**
    * A device sent a message: every recipient phone (device 0) decrypts its copy; the server acks
-   * to the sender and each recipient's phone sends a delivery receipt.
+   * to the sender and each recipient's phone sends a delivery receipt. A group message carries the
+   * content once, as an `skmsg`, and pre-key copies of the sender key for members who lack it.
    */
   private async receiveFromDevice(
     device: LinkedDevice,
@@ -454,36 +539,70 @@ export class EmulatedNetwork extends EventEmitter {
       enc: child(to, 'enc'),
     }));
     const direct = child(node, 'enc');
-    if (direct) copies.push({ jid: node.attrs.to ?? '', enc: direct });
+    const skmsg = direct?.attrs.type === 'skmsg' ? direct : undefined;
+    if (direct && !skmsg) copies.push({ jid: node.attrs.to ?? '', enc: direct });
     const chat = node.attrs.to ?? '';
     const id = node.attrs.id ?? '';
+    const sender = deviceJid(device);
     connection.send({ tag: 'ack', attrs: { class: 'message', id, from: chat, t: unixNow() } });
+    const readers = new Set<EmulatedUser>();
     for (const { jid, enc } of copies) {
       const recipient = this.findUser(jid);
       const ciphertext = bytesOf(enc);
       if (!recipient || !ciphertext || deviceNumberOf(jid) !== 0) continue;
+      if (recipient !== device.user && this.failsDecryption(recipient)) {
+        this.undecryptable.push({ recipient, stanza: node });
+        this.sendRetryReceipt(connection, recipient, id);
+        continue;
+      }
       try {
         const type = enc?.attrs.type as SignalMessageType;
-        const plaintext = await this.serially(() =>
-          recipient.phone.decrypt(deviceJid(device), type, ciphertext),
-        );
-        const received: ReceivedMessage = {
-          id,
-          sender: deviceJid(device),
-          chat,
-          recipient,
-          message: unpaddedMessage(plaintext),
-          stanza: node,
-        };
-        this.received.push(received);
-        this.emit('received', received);
-        if (recipient !== device.user) {
-          connection.send({ tag: 'receipt', attrs: { from: recipient.jid, id, t: unixNow() } });
-        }
+        const plaintext = await this.serially(() => recipient.phone.decrypt(sender, type, ciphertext));
+        const message = unpaddedMessage(plaintext);
+        const distribution = message.senderKeyDistributionMessage?.axolotlSenderKeyDistributionMessage;
+        if (skmsg && distribution) {
+          await this.serially(() => recipient.phone.processSenderKey(chat, sender, distribution));
+          readers.add(recipient);
+        } else this.keepReceived({ id, sender, chat, recipient, message, stanza: node }, device, connection);
       } catch (error) {
         this.failures.push({ stanza: node, error });
       }
     }
+    const ciphertext = bytesOf(skmsg);
+    if (!ciphertext) return;
+    // Members who got the sender key with an earlier message read this one with it too.
+    for (const member of this.groups.get(chat)?.members ?? []) {
+      if (member.phone.hasSenderKey(chat, sender)) readers.add(member);
+    }
+    for (const recipient of readers) {
+      try {
+        const plaintext = await this.serially(() =>
+          recipient.phone.decryptFromGroup(chat, sender, ciphertext),
+        );
+        const message = unpaddedMessage(plaintext);
+        this.keepReceived({ id, sender, chat, recipient, message, stanza: node }, device, connection);
+      } catch (error) {
+        this.failures.push({ stanza: node, error });
+      }
+    }
+  }
+
+  /** A recipient's phone read a device's message: kept for assertions, and the phone's delivery receipt. */
+  private keepReceived(
+    received: ReceivedMessage,
+    device: LinkedDevice,
+    connection: EmulatedConnection,
+  ): void {
+    this.received.push(received);
+    this.emit('received', received);
+    if (received.recipient === device.user) return;
+    const { id, chat, recipient } = received;
+    connection.send({
+      tag: 'receipt',
+      attrs: chat.endsWith('@g.us')
+        ? { from: chat, participant: recipient.jid, id, t: unixNow() }
+        : { from: recipient.jid, id, t: unixNow() },
+    });
   }
 
   // ── Connections ──
@@ -572,6 +691,13 @@ export class EmulatedNetwork extends EventEmitter {
    * using the noise key it linked with; a device already connected elsewhere is replaced (440).
    */
   private logIn(connection: EmulatedConnection, payload: proto.ClientPayload): void {
+    if (this.heldLogins) {
+      this.heldLogins.push(() => {
+        if (connection.noise.established && this.emulator.connections.has(connection))
+          this.logIn(connection, payload);
+      });
+      return;
+    }
     const jid = `${String(payload.username)}:${payload.device ?? 0}@s.whatsapp.net`;
     const device = this.devices.get(jid);
     const known = device !== undefined && connection.noise.clientStatic?.equals(device.noiseKey) === true;
@@ -598,7 +724,8 @@ export class EmulatedNetwork extends EventEmitter {
       attrs: { t: unixNow(), lid: deviceLid(device), location: 'emulator' },
     });
     const backlog = device.backlog.splice(0);
-    for (const stanza of backlog) connection.send(stanza);
+    // Kept until answered like any delivery: a device that dies during its backlog gets it again.
+    for (const stanza of backlog) this.deliver(device, stanza);
     connection.send({
       tag: 'ib',
       attrs: {},
@@ -642,6 +769,14 @@ export class EmulatedNetwork extends EventEmitter {
     }
     if (node.tag === 'receipt' || (node.tag === 'ack' && node.attrs.class === 'message')) {
       this.answered(device, node);
+      return;
+    }
+    if (node.tag === 'iq' && node.attrs.xmlns === 'w:m' && child(node, 'media_conn')) {
+      void this.media.mediaConnNode().then((mediaConn) => connection.send(iqResult(node, [mediaConn])));
+      return;
+    }
+    if (node.tag === 'iq' && node.attrs.xmlns === 'w:g2') {
+      connection.send(answerGroupIq(node, device.user, this.groups.get(node.attrs.to ?? '')));
       return;
     }
     if (node.tag === 'iq' && (node.attrs.type === 'get' || node.attrs.type === 'set')) {

@@ -2,6 +2,7 @@ import { jidDecode } from '@whiskeysockets/baileys';
 import {
   GroupCipher,
   GroupSessionBuilder,
+  SenderKeyDistributionMessage,
   SenderKeyName,
   SenderKeyRecord,
 } from '@whiskeysockets/baileys/lib/Signal/Group/index.js';
@@ -168,4 +169,25 @@ export class SignalParty {
     const ciphertext = await new GroupCipher(this.senderKeyStore, name).encrypt(plaintext);
     return { distribution: distribution.serialize(), ciphertext };
   }
+
+  /** Keeps the sender key `senderJid` (a device) distributed for `groupJid` (a `senderKeyDistributionMessage`). */
+  async processSenderKey(groupJid: string, senderJid: string, distribution: Uint8Array): Promise<void> {
+    const message = new SenderKeyDistributionMessage(null, null, null, null, distribution);
+    await new GroupSessionBuilder(this.senderKeyStore).process(senderKeyName(groupJid, senderJid), message);
+  }
+
+  /** This party holds `senderJid`'s sender key for the group (it can read its `skmsg`). */
+  hasSenderKey(groupJid: string, senderJid: string): boolean {
+    return this.senderKeys.has(senderKeyName(groupJid, senderJid).toString());
+  }
+
+  /** Decrypts a group `skmsg` from `senderJid` with the sender key it distributed earlier. */
+  async decryptFromGroup(groupJid: string, senderJid: string, ciphertext: Uint8Array): Promise<Uint8Array> {
+    return new GroupCipher(this.senderKeyStore, senderKeyName(groupJid, senderJid)).decrypt(ciphertext);
+  }
+}
+
+/** Baileys' name for a sender key: the group and the sending device's Signal address. */
+function senderKeyName(groupJid: string, senderJid: string): SenderKeyName {
+  return new SenderKeyName(groupJid, signalAddress(senderJid) as unknown as { id: string; deviceId: number });
 }

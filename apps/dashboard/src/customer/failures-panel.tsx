@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, type Credential, type SendFailure } from '../api';
-import { LoadError, Panel, useLoader, when } from '../ui';
+import { LoadError, Panel, useLoader, when, Table } from '../ui';
 
 /** The failed-send log, newest first, filtered by session (server side) and error code. */
 export function FailuresPanel({ credential }: { credential: Credential }) {
@@ -39,34 +39,20 @@ export function FailuresPanel({ credential }: { credential: Credential }) {
       <LoadError error={failures.error} />
       {failures.value && shown.length === 0 && <p>No failed sends{code || sessionId ? ' match' : ''}.</p>}
       {shown.length > 0 && (
-        <div class="table-wrap">
-          <table data-testid="failures">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Session</th>
-                <th scope="col">To</th>
-                <th scope="col">Type</th>
-                <th scope="col">Code</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((f) => (
-                <tr key={f.id}>
-                  <td>{when(f.createdAt)}</td>
-                  <td>{f.sessionId}</td>
-                  <td>{f.to ?? '—'}</td>
-                  <td>{f.type}</td>
-                  <td>
-                    <code>{f.code}</code>
-                  </td>
-                  <td>{f.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['When', 'Session', 'To', 'Type', 'Code', 'Message']} testId="failures">
+          {shown.map((f) => (
+            <tr key={f.id}>
+              <td>{when(f.createdAt)}</td>
+              <td>{f.sessionId}</td>
+              <td>{f.to ?? '—'}</td>
+              <td>{f.type}</td>
+              <td>
+                <code>{f.code}</code>
+              </td>
+              <td>{f.message}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Panel>
   );

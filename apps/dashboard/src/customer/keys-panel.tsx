@@ -1,6 +1,16 @@
 import { useState } from 'preact/hooks';
 import { type ApiKey, call, type Credential } from '../api';
-import { ConfirmButton, LoadError, Outcome, Panel, ShownOnce, useAction, useLoader, when } from '../ui';
+import {
+  ConfirmButton,
+  LoadError,
+  Outcome,
+  Panel,
+  ShownOnce,
+  useAction,
+  useLoader,
+  when,
+  Table,
+} from '../ui';
 
 /** The account's API keys: list, create (shown once), revoke. */
 export function KeysPanel({ credential }: { credential: Credential }) {
@@ -27,52 +37,35 @@ export function KeyTable(props: {
   if (!props.keys) return null;
   return (
     <>
-      <div class="table-wrap">
-        <table data-testid="keys">
-          <thead>
-            <tr>
-              <th scope="col">Prefix</th>
-              <th scope="col">Name</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Revoked</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.keys.map((key) => (
-              <tr key={key.id} data-key={key.prefix}>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>{key.name ?? '—'}</td>
-                <td>{key.scope}</td>
-                <td>{when(key.createdAt)}</td>
-                <td>{key.lastUsedAt ? when(key.lastUsedAt) : 'never'}</td>
-                <td>{key.revokedAt ? when(key.revokedAt) : '—'}</td>
-                <td>
-                  {!key.revokedAt && (
-                    <ConfirmButton
-                      label={`Revoke ${key.prefix}`}
-                      question={`Revoke key ${key.prefix}…? Requests with it are refused at once.`}
-                      onConfirm={() =>
-                        void action.run(async () => {
-                          const result = await props.onRevoke(key.id);
-                          await props.reload();
-                          return result.message ?? 'Key revoked.';
-                        })
-                      }
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={['Prefix', 'Name', 'Scope', 'Created', 'Last used', 'Revoked']} testId="keys" actions>
+        {props.keys.map((key) => (
+          <tr key={key.id} data-key={key.prefix}>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>{key.name ?? '—'}</td>
+            <td>{key.scope}</td>
+            <td>{when(key.createdAt)}</td>
+            <td>{key.lastUsedAt ? when(key.lastUsedAt) : 'never'}</td>
+            <td>{key.revokedAt ? when(key.revokedAt) : '—'}</td>
+            <td>
+              {!key.revokedAt && (
+                <ConfirmButton
+                  label={`Revoke ${key.prefix}`}
+                  question={`Revoke key ${key.prefix}…? Requests with it are refused at once.`}
+                  onConfirm={() =>
+                    void action.run(async () => {
+                      const result = await props.onRevoke(key.id);
+                      await props.reload();
+                      return result.message ?? 'Key revoked.';
+                    })
+                  }
+                />
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
       <Outcome outcome={action.outcome} />
     </>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { call, callText, type Credential, type Session, type Usage } from '../api';
-import { ConfirmButton, LoadError, Outcome, Panel, useAction, useLoader, when } from '../ui';
+import { ConfirmButton, LoadError, Outcome, Panel, useAction, useLoader, when, Table } from '../ui';
 
 const POLL_MS = 2_000;
 
@@ -22,42 +22,26 @@ export function SessionsPanel({ credential, readOnly }: { credential: Credential
         <LoadError error={sessions.error} />
         {sessions.value && sessions.value.length === 0 && <p>No sessions yet. Start one below.</p>}
         {sessions.value && sessions.value.length > 0 && (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Phone</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.value.map((session) => (
-                  <tr key={session.sessionId} data-session={session.sessionId}>
-                    <td>{session.sessionId}</td>
-                    <td>
-                      <span class={`state state-${session.state}`} data-testid="session-state">
-                        {session.state}
-                      </span>
-                    </td>
-                    <td>{session.reason ?? '—'}</td>
-                    <td>{session.phoneNumber ?? '—'}</td>
-                    <td>{when(session.updatedAt)}</td>
-                    <td>
-                      <button type="button" onClick={() => setSelected(session.sessionId)}>
-                        Open {session.sessionId}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Session', 'State', 'Reason', 'Phone', 'Updated']} actions>
+            {sessions.value.map((session) => (
+              <tr key={session.sessionId} data-session={session.sessionId}>
+                <td>{session.sessionId}</td>
+                <td>
+                  <span class={`state state-${session.state}`} data-testid="session-state">
+                    {session.state}
+                  </span>
+                </td>
+                <td>{session.reason ?? '—'}</td>
+                <td>{session.phoneNumber ?? '—'}</td>
+                <td>{when(session.updatedAt)}</td>
+                <td>
+                  <button type="button" onClick={() => setSelected(session.sessionId)}>
+                    Open {session.sessionId}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
         {!readOnly && (
           <form

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, type Credential, type WebhookState } from '../api';
-import { LoadError, Outcome, Panel, ShownOnce, useAction, useLoader, when } from '../ui';
+import { LoadError, Outcome, Panel, ShownOnce, useAction, useLoader, when, Table } from '../ui';
 
 /** The webhook: destination, on/off, secret rotation, a test event, and the 20 latest deliveries. */
 export function WebhookPanel({ credential, readOnly }: { credential: Credential; readOnly: boolean }) {
@@ -98,58 +98,44 @@ export function WebhookPanel({ credential, readOnly }: { credential: Credential;
       <h3>Latest deliveries</h3>
       {state.value && state.value.deliveries.length === 0 && <p>No deliveries yet.</p>}
       {state.value && state.value.deliveries.length > 0 && (
-        <div class="table-wrap">
-          <table data-testid="deliveries">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-                <th scope="col">Duration</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.value.deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td>{when(d.attemptedAt)}</td>
-                  <td>{d.event}</td>
-                  <td>
-                    <span class={`delivery-${d.status}`}>
-                      {d.status}
-                      {d.statusCode !== null ? ` (${d.statusCode})` : ''}
-                    </span>
-                  </td>
-                  <td>{d.error ?? '—'}</td>
-                  <td>{d.durationMs} ms</td>
-                  <td>
-                    {!readOnly && (
-                      <button
-                        type="button"
-                        onClick={() =>
-                          void action.run(async () => {
-                            const result = await call(
-                              credential,
-                              'POST',
-                              `/webhook/deliveries/${d.id}/redeliver`,
-                            );
-                            await state.reload();
-                            return result.message ?? 'Redelivered.';
-                          })
-                        }
-                      >
-                        Redeliver
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['When', 'Event', 'Status', 'Error', 'Duration']} testId="deliveries" actions>
+          {state.value.deliveries.map((d) => (
+            // A retried event's attempts share its delivery id.
+            <tr key={`${d.id}/${d.attempt}`}>
+              <td>{when(d.attemptedAt)}</td>
+              <td>{d.event}</td>
+              <td>
+                <span class={`delivery-${d.status}`}>
+                  {d.status}
+                  {d.statusCode !== null ? ` (${d.statusCode})` : ''}
+                </span>
+                {d.attempt > 1 ? ` · attempt ${d.attempt}` : ''}
+              </td>
+              <td>{d.error ?? '—'}</td>
+              <td>{d.durationMs} ms</td>
+              <td>
+                {!readOnly && (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void action.run(async () => {
+                        const result = await call(
+                          credential,
+                          'POST',
+                          `/webhook/deliveries/${d.id}/redeliver`,
+                        );
+                        await state.reload();
+                        return result.message ?? 'Redelivered.';
+                      })
+                    }
+                  >
+                    Redeliver
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Panel>
   );

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { type Account, type ApiKey, call, type Credential, type Plan, type Session } from '../api';
 import { CreateKey, KeyTable } from '../customer/keys-panel';
 import { UsagePanel } from '../customer/usage-panel';
-import { LoadError, Outcome, Panel, useAction, useLoader, when } from '../ui';
+import { LoadError, Outcome, Panel, useAction, useLoader, when, Table } from '../ui';
 
 /** The operator's view (admin token): plans, accounts, and any account's keys, usage and sessions. */
 export function OperatorView({ credential }: { credential: Credential }) {
@@ -22,33 +22,18 @@ export function OperatorView({ credential }: { credential: Credential }) {
         <LoadError error={accounts.error} />
         <CreateAccount credential={credential} plans={plans.value ?? []} reload={accounts.reload} />
         {accounts.value && (
-          <div class="table-wrap">
-            <table data-testid="accounts">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Plan</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {accounts.value.map((account) => (
-                  <AccountRow
-                    key={account.id}
-                    credential={credential}
-                    account={account}
-                    plans={plans.value ?? []}
-                    reload={accounts.reload}
-                    onOpen={() => setSelected(account.id)}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Name', 'Plan', 'Status', 'Created']} testId="accounts" actions>
+            {accounts.value.map((account) => (
+              <AccountRow
+                key={account.id}
+                credential={credential}
+                account={account}
+                plans={plans.value ?? []}
+                reload={accounts.reload}
+                onOpen={() => setSelected(account.id)}
+              />
+            ))}
+          </Table>
         )}
       </Panel>
       {selected && (
@@ -297,31 +282,19 @@ function AccountSessions({ credential, accountId }: { credential: Credential; ac
       <LoadError error={sessions.error} />
       {sessions.value && sessions.value.length === 0 && <p>No sessions.</p>}
       {sessions.value && sessions.value.length > 0 && (
-        <div class="table-wrap">
-          <table data-testid="account-sessions">
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">State</th>
-                <th scope="col">Phone number</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.value.map((session) => (
-                <tr key={session.sessionId}>
-                  <td>{session.sessionId}</td>
-                  <td>
-                    {session.state}
-                    {session.reason ? ` (${session.reason})` : ''}
-                  </td>
-                  <td>{session.phoneNumber ?? '—'}</td>
-                  <td>{session.updatedAt ? when(session.updatedAt) : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Session', 'State', 'Phone number', 'Updated']} testId="account-sessions">
+          {sessions.value.map((session) => (
+            <tr key={session.sessionId}>
+              <td>{session.sessionId}</td>
+              <td>
+                {session.state}
+                {session.reason ? ` (${session.reason})` : ''}
+              </td>
+              <td>{session.phoneNumber ?? '—'}</td>
+              <td>{session.updatedAt ? when(session.updatedAt) : '—'}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Panel>
   );

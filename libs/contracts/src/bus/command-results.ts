@@ -12,6 +12,7 @@ import {
   chatReadResultSchema,
   contactCheckResultSchema,
 } from '../http/schemas/chats';
+import { inboundMediaFileSchema } from '../http/schemas/inbound-media';
 import type { SessionCommandType } from './session-command';
 
 /** The result each command answers with when it succeeds; the gateway validates replies with it. */
@@ -26,6 +27,7 @@ export const COMMAND_RESULT_SCHEMAS = {
   'chat.read': chatReadResultSchema,
   'chat.presence': chatPresenceResultSchema,
   'contact.check': contactCheckResultSchema,
+  'media.fetch': inboundMediaFileSchema,
   'sandbox.scan': sessionSchema,
   'sandbox.inbound': z.object({ id: z.string() }),
   'sandbox.outbox': z.array(outboxEntrySchema),

@@ -28,6 +28,7 @@ const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
   'chat.read': { ...ref, type: 'chat.read', chat: `${PHONE}@s.whatsapp.net`, messageIds: ['IN1'] },
   'chat.presence': { ...ref, type: 'chat.presence', chat: `${PHONE}@s.whatsapp.net`, state: 'typing' },
   'contact.check': { ...ref, type: 'contact.check', phoneNumber: PHONE },
+  'media.fetch': { ...ref, type: 'media.fetch', messageId: '3A0123' },
   'sandbox.scan': { ...ref, type: 'sandbox.scan', phoneNumber: PHONE },
   'sandbox.inbound': { ...ref, type: 'sandbox.inbound', contact: { from: PHONE, text: 'hi' } },
   'sandbox.outbox': { ...ref, type: 'sandbox.outbox', limit: 50 },
@@ -193,6 +194,7 @@ describe('command result schemas', () => {
     'chat.read': { chat: `${PHONE}@s.whatsapp.net`, messageIds: ['IN1'] },
     'chat.presence': { chat: `${PHONE}@s.whatsapp.net`, state: 'typing' },
     'contact.check': { phoneNumber: PHONE, onWhatsApp: true, recipientId: `${PHONE}@s.whatsapp.net` },
+    'media.fetch': { object: 'a'.repeat(64), mimetype: 'image/jpeg', fileName: null, size: 1024 },
     'sandbox.scan': session,
     'sandbox.inbound': { id: 'IN1' },
     'sandbox.outbox': [

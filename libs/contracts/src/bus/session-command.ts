@@ -15,6 +15,7 @@ import {
   uniqueActionIds,
 } from '../http/schemas/messages';
 import { PRESENCE_STATES } from '../http/schemas/chats';
+import { inboundMediaQuerySchema } from '../http/schemas/inbound-media';
 import { sandboxDisconnectSchema, sandboxInboundSchema, sandboxStatusSchema } from '../http/schemas/sandbox';
 
 /**
@@ -61,6 +62,7 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...ref, type: z.literal('chat.presence'), chat: z.string(), state: z.enum(PRESENCE_STATES) }),
   z.object({ ...ref, type: z.literal('contact.check'), phoneNumber: z.string() }),
+  z.object({ ...ref, type: z.literal('media.fetch'), messageId: inboundMediaQuerySchema.shape.messageId }),
   z.object({ ...ref, type: z.literal('sandbox.scan'), phoneNumber: z.string() }),
   z.object({
     ...ref,

@@ -13,6 +13,7 @@ export interface DeliveryFacts {
   durationMs: number;
   createdAt: Date;
   attemptedAt: Date;
+  attempt: number;
 }
 
 /** The Delivery object of CONTRACT §6. */
@@ -30,5 +31,6 @@ export function deliveryView(record: DeliveryFacts) {
     durationMs: record.durationMs,
     createdAt: record.createdAt.toISOString(),
     attemptedAt: record.attemptedAt.toISOString(),
+    attempt: record.attempt,
   };
 }

@@ -22,7 +22,21 @@ export const ERRORS = {
   not_found: { status: 404, message: 'Not found.' },
   message_not_found: {
     status: 404,
-    message: 'This session has no record of that message (sent messages are kept for 24 hours).',
+    message:
+      'This session has no record of that message in this chat (sent messages are kept for 24 hours, received ones for 7 days).',
+  },
+  media_not_found: {
+    status: 404,
+    message:
+      'This session received no media file with that message id (inbound media can be fetched for 7 days after it arrived).',
+  },
+  media_expired: {
+    status: 410,
+    message: 'The media file is no longer available: past the 7 days Jumbe keeps it, or WhatsApp deleted it.',
+  },
+  media_too_large: {
+    status: 422,
+    message: 'The media file is larger than this deployment downloads (JUMBE_MEDIA_MAX_BYTES).',
   },
   conflict: { status: 409, message: 'Conflicts with the current state.' },
   session_not_connected: {
@@ -58,6 +72,15 @@ export const ERRORS = {
   internal_error: { status: 500, message: 'Internal error. It has been logged.' },
   network_error: { status: 502, message: 'The network did not accept the message.' },
   media_fetch_failed: { status: 502, message: 'The media file could not be fetched from its URL.' },
+  media_download_failed: {
+    status: 502,
+    message: "The media file could not be downloaded from WhatsApp's media servers. Retry shortly.",
+  },
+  media_busy: {
+    status: 503,
+    message:
+      'The worker is downloading as many media files as it may at once. Retry after the time in Retry-After.',
+  },
   unavailable: { status: 503, message: 'A service Jumbe depends on is unavailable. Retry shortly.' },
   session_restoring: {
     status: 503,

@@ -7,6 +7,7 @@ export * from './schemas/common';
 export * from './schemas/messages';
 export * from './schemas/conversation-messages';
 export * from './schemas/chats';
+export * from './schemas/inbound-media';
 export * from './schemas/responses';
 export * from './schemas/sandbox';
 export * from './schemas/sessions';

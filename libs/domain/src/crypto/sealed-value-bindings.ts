@@ -20,5 +20,13 @@ export const sentMessageBinding = (ref: SealedSessionRef, messageId: string): st
 export const inboundMessageBinding = (ref: SealedSessionRef, messageId: string): string =>
   `inbound:${ref.accountId}/${ref.sessionId}/${messageId}`;
 
+/** A received message kept so replies can quote it (`received_messages.value`). */
+export const receivedMessageBinding = (ref: SealedSessionRef, messageId: string): string =>
+  `received-message:${ref.accountId}/${ref.sessionId}/${messageId}`;
+
+/** How to download a received media file (`inbound_media.value`). */
+export const inboundMediaBinding = (ref: SealedSessionRef, messageId: string): string =>
+  `inbound-media:${ref.accountId}/${ref.sessionId}/${messageId}`;
+
 /** A webhook signing secret (`webhooks.secret_ciphertext`) is sealed without associated data. */
 export const WEBHOOK_SECRET_BINDING = '';

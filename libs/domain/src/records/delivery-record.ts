@@ -15,6 +15,18 @@ export interface DeliveryRecord {
   payload: unknown;
   createdAt: Date;
   attemptedAt: Date;
+  /**
+   * 1 for an event's first POST; its retries (opt-in) are 2, 3, … under the same `id`, each
+   * recorded on its own.
+   */
+  attempt: number;
   /** The X-Request-Id of the API request that asked for it (a test send); null for stream events. */
   requestId?: string | null;
+}
+
+/** An event's latest recorded attempt: what a dispatcher goes on from after a restart. */
+export interface LastAttempt {
+  attempt: number;
+  status: 'success' | 'failed';
+  attemptedAt: Date;
 }

@@ -11,5 +11,7 @@ export interface StoredWebhook {
   secretCiphertext: string | null;
   /** Event types it receives (`webhook.test` always goes). */
   events: string[];
+  /** Retries of a failed event (1–10); null: none, as the spec says. */
+  retryAttempts: number | null;
   updatedAt: Date;
 }

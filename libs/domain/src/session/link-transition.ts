@@ -14,6 +14,9 @@ export interface LinkFacts {
   reason: string | null;
 }
 
+/** Closes after which the device is no longer linked (its credentials are deleted). */
+const UNLINKING_REASONS = new Set(['logged_out', 'number_in_use']);
+
 /**
  * The session state machine: the facts after a link change, or null when the change must not be
  * recorded. A planned `shutdown` (process stop, shard hand-over) is not a state change: the
@@ -31,10 +34,12 @@ export function applyLinkChange(current: LinkFacts, change: LinkChange): LinkFac
       return { state: 'connected', phoneNumber: change.phoneNumber, reason: null };
     case 'disconnected':
       if (change.reason === 'shutdown') return null;
-      // Once unlinked the number is free for another session; keep it only while it may come back.
+      // Once unlinked the number is free for another session. Every other close (a dropped
+      // connection, 440 connection_replaced, 403, 405 client_outdated…) keeps the credentials,
+      // and `POST /session/start` resumes without a scan: the session still is that number.
       return {
         state: 'disconnected',
-        phoneNumber: change.reason === 'network_error' ? current.phoneNumber : null,
+        phoneNumber: UNLINKING_REASONS.has(change.reason) ? null : current.phoneNumber,
         reason: change.reason,
       };
   }

@@ -32,6 +32,19 @@ describe('session state machine', () => {
     );
   });
 
+  it('keeps the number through closes that keep the link (a new start resumes without a scan)', () => {
+    for (const reason of ['network_error', 'connection_replaced', 'forbidden', 'client_outdated']) {
+      expect(applyLinkChange(connected, { type: 'disconnected', reason })).toEqual({
+        state: 'disconnected',
+        phoneNumber: '254700000001',
+        reason,
+      });
+    }
+    expect(
+      applyLinkChange(connected, { type: 'disconnected', reason: 'number_in_use' })?.phoneNumber,
+    ).toBeNull();
+  });
+
   it('does not record a planned shutdown', () => {
     expect(applyLinkChange(connected, { type: 'disconnected', reason: 'shutdown' })).toBeNull();
   });

@@ -4,3 +4,4 @@ export * from './sign-webhook';
 export * from './delivery-id';
 export * from './masked-webhook-url';
 export * from './webhook-vault';
+export * from './delivery-retry';

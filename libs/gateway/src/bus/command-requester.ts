@@ -114,7 +114,9 @@ async function requestOnce(
   if (!reply.data.ok) {
     const { code, message, moving } = reply.data.error;
     const headers: Record<string, string> =
-      code === 'unavailable' || code === 'session_restoring' ? { 'Retry-After': '1' } : {};
+      code === 'unavailable' || code === 'session_restoring' || code === 'media_busy'
+        ? { 'Retry-After': '1' }
+        : {};
     const apiError = new ApiError(code, message, undefined, headers);
     throw moving ? new HandOverError(apiError) : apiError;
   }

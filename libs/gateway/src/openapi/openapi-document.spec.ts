@@ -120,9 +120,8 @@ describe('buildOpenApiDocument', () => {
   it('documents a success response with a schema, and the error responses of routes that need a key', () => {
     for (const route of ROUTES) {
       const responses = document.paths[route.path][route.method.toLowerCase()].responses;
-      expect(
-        responses[String(route.successStatus ?? 200)]?.content?.['application/json']?.schema,
-      ).toBeDefined();
+      const mediaType = route.file ? 'application/octet-stream' : 'application/json';
+      expect(responses[String(route.successStatus ?? 200)]?.content?.[mediaType]?.schema).toBeDefined();
       if (route.auth === 'key') {
         // unauthorized, monthly_limit_reached, account_suspended/forbidden, rate_limited, unavailable
         for (const status of ['401', '402', '403', '429', '503']) {
@@ -140,6 +139,23 @@ describe('buildOpenApiDocument', () => {
   it('survives JSON serialisation without losing or changing anything', () => {
     const text = JSON.stringify(document);
     expect(JSON.parse(text)).toStrictEqual(document);
+  });
+
+  it('documents the opt-in webhook retry (1–10, nullable) and each delivery attempt', () => {
+    const resolve = (schema: any): any => (schema?.$ref ? resolve(resolvePointer(schema.$ref)) : schema);
+    const body = resolve(
+      document.paths['/api/v1/webhook'].patch.requestBody.content['application/json'].schema,
+    );
+    const retry = JSON.stringify(resolve(body.properties.retry));
+    expect(retry).toContain('"minimum":1');
+    expect(retry).toContain('"maximum":10');
+    expect(retry).toContain('null');
+    const state = resolve(
+      document.paths['/api/v1/webhook'].get.responses['200'].content['application/json'].schema,
+    );
+    const data = resolve(state.properties.data);
+    expect(Object.keys(data.properties)).toContain('retry');
+    expect(Object.keys(resolve(resolve(data.properties.deliveries).items).properties)).toContain('attempt');
   });
 
   it('documents every webhook event type, with the delivery id in its body', () => {

@@ -88,10 +88,16 @@ function webhookOperations(): Record<string, unknown> {
 
 function operation(route: RouteDescription): Record<string, unknown> {
   const responses: Record<string, unknown> = {
-    [String(route.successStatus ?? 200)]: {
-      description: 'Success',
-      content: { 'application/json': { schema: toSchema(route.response, 'output') } },
-    },
+    [String(route.successStatus ?? 200)]: route.file
+      ? {
+          description: route.file,
+          headers: FILE_HEADERS,
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        }
+      : {
+          description: 'Success',
+          content: { 'application/json': { schema: toSchema(route.response, 'output') } },
+        },
   };
   for (const code of new Set([
     ...COMMON_ERRORS[route.auth],
@@ -122,6 +128,16 @@ function operation(route: RouteDescription): Record<string, unknown> {
     responses,
   };
 }
+
+/** The headers a file response always carries. */
+const FILE_HEADERS = {
+  'Content-Type': { schema: { type: 'string' }, description: "The file's MIME type." },
+  'Content-Length': { schema: { type: 'integer' }, description: "The file's size in bytes." },
+  'Content-Disposition': {
+    schema: { type: 'string' },
+    description: '`attachment; filename="…"; filename*=UTF-8\'\'…`',
+  },
+};
 
 const bodyErrors: ErrorCode[] = [
   'validation_error',

@@ -8,6 +8,7 @@ import {
   deliverySchema,
   envelope,
   failuresQuerySchema,
+  inboundMediaQuerySchema,
   healthSchema,
   outboxEntrySchema,
   pairingCodeResultSchema,
@@ -37,8 +38,10 @@ import {
   sendTextSchema,
   sentMessageSchema,
   sessionBodySchema,
+  sessionListSchema,
   sessionQuerySchema,
   sessionSchema,
+  sessionsQuerySchema,
   statusDocumentSchema,
   updateAccountSchema,
   updatePlanSchema,
@@ -68,6 +71,8 @@ export interface RouteDescription {
   query?: z.ZodType;
   params?: z.ZodType;
   response: z.ZodType;
+  /** The success response is a file, described here, instead of `response` as JSON. */
+  file?: string;
   successStatus?: number;
   errors?: ErrorCode[];
   /** Served only on this network: the sandbox's control routes do not exist on WhatsApp (CONTRACT §9). */
@@ -85,6 +90,8 @@ const SEND_ERRORS: ErrorCode[] = [
   'session_restoring',
   'timeout',
 ];
+/** Sends that can be replies: `quotedMessageId` names a message the worker must know (404 otherwise). */
+const REPLY_ERRORS: ErrorCode[] = [...SEND_ERRORS, 'message_not_found'];
 const sentMessage = envelope(sentMessageSchema);
 const session = envelope(sessionSchema);
 const accountKeyParams = z.object({ id: z.string(), keyId: z.string() });
@@ -143,9 +150,11 @@ export const ROUTES: RouteDescription[] = [
     method: 'GET',
     path: '/api/v1/sessions',
     tag: 'Sessions',
-    summary: 'List the sessions of the account',
+    summary: 'List the sessions of the account (every one, or a page of them with limit/cursor)',
     auth: 'key',
-    response: envelope(z.array(sessionSchema)),
+    query: sessionsQuerySchema,
+    response: sessionListSchema,
+    errors: ['validation_error'],
   },
   {
     method: 'POST',
@@ -213,7 +222,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendTextSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',
@@ -223,7 +232,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendMediaSchema,
     response: sentMessage,
-    errors: [...SEND_ERRORS, 'invalid_media_url', 'media_fetch_failed'],
+    errors: [...REPLY_ERRORS, 'invalid_media_url', 'media_fetch_failed'],
   },
   {
     method: 'POST',
@@ -233,7 +242,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendInteractiveSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',
@@ -243,7 +252,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendLocationSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',
@@ -253,7 +262,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sendContactSchema,
     response: sentMessage,
-    errors: SEND_ERRORS,
+    errors: REPLY_ERRORS,
   },
   {
     method: 'POST',
@@ -318,6 +327,28 @@ export const ROUTES: RouteDescription[] = [
   },
   {
     method: 'GET',
+    path: '/api/v1/messages/media',
+    tag: 'Messages',
+    summary: 'The file of a media message a session received, for 7 days after it arrived (extension)',
+    auth: 'key',
+    query: inboundMediaQuerySchema,
+    response: z.string(),
+    file: "The file, streamed: `Content-Type` as the sender stated it, `Content-Length`, and `Content-Disposition: attachment` with the sender's file name (documents) or `<messageId>.<extension>`. Files over `JUMBE_MEDIA_MAX_BYTES` (64 MiB) are 422 `media_too_large`; 503 `media_busy` (with `Retry-After`) when the worker is downloading `JUMBE_MEDIA_DOWNLOADS` files already.",
+    errors: [
+      'validation_error',
+      'invalid_session_id',
+      'media_not_found',
+      'media_expired',
+      'media_too_large',
+      'media_download_failed',
+      'media_busy',
+      'unavailable',
+      'session_restoring',
+      'timeout',
+    ],
+  },
+  {
+    method: 'GET',
     path: '/api/v1/messages/failures',
     tag: 'Messages',
     summary: 'Failed sends, newest first',
@@ -337,7 +368,7 @@ export const ROUTES: RouteDescription[] = [
     method: 'PATCH',
     path: '/api/v1/webhook',
     tag: 'Webhook',
-    summary: 'Save the webhook (secret shown on first save and rotation only)',
+    summary: 'Save the webhook: URL, events, opt-in retry (secret shown on first save and rotation only)',
     auth: 'key',
     body: updateWebhookSchema,
     response: envelope(webhookConfigSchema).extend({ secret: z.string().optional() }),

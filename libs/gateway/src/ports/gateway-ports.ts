@@ -9,6 +9,7 @@ import type { AccountLookup } from './account-lookup';
 import type { ApiKeyLookup } from './api-key-lookup';
 import type { DeliveryHistory } from './delivery-history';
 import type { IdempotencyStore } from './idempotency-store';
+import type { MediaFileReader } from './media-file-reader';
 import type { SendFailureLog } from './send-failure-log';
 import type { SessionCatalogue } from './session-catalogue';
 import type { DailyUsageLedger, UsageLedger } from './usage-ledger';
@@ -34,6 +35,8 @@ export interface GatewayPorts {
   /** Seals webhook signing secrets, and URLs that carry credentials, at rest. */
   webhookSecrets: WebhookVault;
   operator: OperatorService;
+  /** Received media files workers downloaded, streamed by `GET /messages/media`. */
+  mediaFiles: MediaFileReader;
   bus: MessageBus;
   usageCounters: UsageCounterStore;
   invalidations: InvalidationBus;

@@ -7,3 +7,4 @@ export * from './send-failure-log';
 export * from './session-catalogue';
 export * from './usage-ledger';
 export * from './webhook-store';
+export * from './media-file-reader';

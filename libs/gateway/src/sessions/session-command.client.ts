@@ -29,17 +29,21 @@ export class SessionCommandClient {
     @Inject(CONFIG) private readonly config: JumbeConfig,
   ) {}
 
-  /** `requestId`: the X-Request-Id of the API request that sends it (see requestCommand). */
+  /**
+   * `requestId`: the X-Request-Id of the API request that sends it (see requestCommand);
+   * `timeoutMs`: a longer wait than JUMBE_COMMAND_TIMEOUT_MS, for commands that take long.
+   */
   async send<C extends Unversioned<SessionCommand>>(
     command: C,
     requestId?: string,
+    options: { timeoutMs?: number } = {},
   ): Promise<CommandResult<C['type']>> {
     const subject = shardSubject(shardOf(command.accountId, command.sessionId));
     const raw = await requestCommand(
       this.bus,
       subject,
       { v: SESSION_COMMAND_VERSION, ...command },
-      this.config.commandTimeoutMs,
+      options.timeoutMs ?? this.config.commandTimeoutMs,
       WORKER,
       requestId,
     );

@@ -2,8 +2,10 @@ import {
   ApiError,
   pairingCodeSchema,
   qrQuerySchema,
+  SESSIONS_PAGE_DEFAULT,
   sessionBodySchema,
   sessionQuerySchema,
+  sessionsQuerySchema,
 } from '@jumbe/contracts';
 import { sessionView } from '@jumbe/domain';
 import { Controller, Delete, Get, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
@@ -26,10 +28,25 @@ export class SessionsController {
     private readonly sessions: SessionCatalogue,
   ) {}
 
+  /** Every session (the spec), or with `limit`/`cursor` one page of them and the next page's cursor. */
   @Get('sessions')
-  async list(@Customer() customer: CustomerContext) {
-    const records = await orUnavailable('database', () => this.sessions.list(customer.access.accountId));
-    return { data: records.map((record) => sessionView(record)) };
+  async list(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(sessionsQuerySchema) query: z.output<typeof sessionsQuerySchema>,
+  ) {
+    const { accountId } = customer.access;
+    if (query.limit === undefined && query.cursor === undefined) {
+      const records = await orUnavailable('database', () => this.sessions.list(accountId));
+      return { data: records.map((record) => sessionView(record)) };
+    }
+    const limit = query.limit ?? SESSIONS_PAGE_DEFAULT;
+    // One more than asked: whether it comes back says if there is a next page.
+    const records = await orUnavailable('database', () =>
+      this.sessions.listPage(accountId, query.cursor ?? null, limit + 1),
+    );
+    const page = records.slice(0, limit);
+    const nextCursor = records.length > limit ? (page.at(-1)?.sessionId ?? null) : null;
+    return { data: page.map((record) => sessionView(record)), nextCursor };
   }
 
   @Post('session/start')

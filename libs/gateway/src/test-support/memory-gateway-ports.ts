@@ -20,6 +20,7 @@ import {
 } from '@jumbe/domain';
 import { InProcessMessageBus } from '@jumbe/messaging';
 import type { OperatorService } from '@jumbe/operator';
+import { Readable } from 'node:stream';
 import pino from 'pino';
 import type { GatewayPorts } from '../ports/gateway-ports';
 
@@ -35,6 +36,8 @@ export class MemoryGatewayWorld {
   readonly sessions: SessionRecord[] = [];
   readonly webhooks = new Map<string, StoredWebhook>();
   readonly bus = new InProcessMessageBus();
+  /** The media store's files by object name, as a worker would have put them. */
+  readonly mediaFiles = new Map<string, { mimetype: string; fileName: string | null; data: Buffer }>();
   private nextId = 1;
 
   /** An account on a plan, with one key of the given scope; returns the key. */
@@ -96,6 +99,11 @@ export class MemoryGatewayWorld {
       },
       sessions: {
         list: async (accountId) => this.sessions.filter((s) => s.accountId === accountId),
+        listPage: async (accountId, after, limit) =>
+          this.sessions
+            .filter((s) => s.accountId === accountId && (after === null || s.sessionId > after))
+            .sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1))
+            .slice(0, limit),
         countActive: async (accountId) =>
           this.sessions.filter((s) => s.accountId === accountId && s.state !== 'disconnected').length,
       },
@@ -124,6 +132,19 @@ export class MemoryGatewayWorld {
       webhookSecrets: new WebhookVault('0'.repeat(64)),
       // The admin routes' operations need PostgreSQL: the end-to-end suites cover them.
       operator: {} as OperatorService,
+      mediaFiles: {
+        open: async (name) => {
+          const file = this.mediaFiles.get(name);
+          if (!file) return null;
+          const info = {
+            mimetype: file.mimetype,
+            fileName: file.fileName,
+            size: file.data.length,
+            storedAt: new Date(),
+          };
+          return { info, data: Readable.from([file.data]) };
+        },
+      },
       bus: this.bus,
       usageCounters: new MemoryUsageCounterStore(),
       invalidations: new MemoryInvalidationBus(),

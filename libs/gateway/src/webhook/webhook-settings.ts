@@ -19,7 +19,16 @@ import { WebhookStore } from '../ports/webhook-store';
 /** GET /webhook lists this many deliveries (spec "Limits"). */
 const LISTED_DELIVERIES = 20;
 
-const UNCONFIGURED = { url: null, enabled: false, hasSecret: false, events: [...DEFAULT_WEBHOOK_EVENTS] };
+const UNCONFIGURED = {
+  url: null,
+  enabled: false,
+  hasSecret: false,
+  events: [...DEFAULT_WEBHOOK_EVENTS],
+  retry: null,
+};
+
+/** The `retry` setting as the API shows it; null: no retries (the spec). */
+const retryView = (attempts: number | null) => (attempts === null ? null : { attempts });
 
 /**
  * The account's webhook configuration (CONTRACT §6): one destination, one secret that is shown
@@ -52,6 +61,7 @@ export class WebhookSettings {
           enabled: webhook.enabled,
           hasSecret: webhook.secretCiphertext !== null,
           events: webhook.events,
+          retry: retryView(webhook.retryAttempts),
         }
       : UNCONFIGURED;
     return { ...config, deliveries: deliveries.map(deliveryView) };
@@ -69,6 +79,9 @@ export class WebhookSettings {
     const secret = !existing?.secretCiphertext || input.rotateSecret ? generateWebhookSecret() : null;
     const enabled = input.enabled ?? existing?.enabled ?? true;
     const events = input.events ?? existing?.events ?? [...DEFAULT_WEBHOOK_EVENTS];
+    // Absent keeps the setting; null turns retries off.
+    const retryAttempts =
+      input.retry === undefined ? (existing?.retryAttempts ?? null) : (input.retry?.attempts ?? null);
     await orUnavailable('database', () =>
       this.webhooks.save({
         accountId,
@@ -78,10 +91,17 @@ export class WebhookSettings {
           ? this.vault.sealSigningSecret(secret)
           : (existing?.secretCiphertext ?? null),
         events,
+        retryAttempts,
       }),
     );
     await this.announce(accountId);
-    const data = { url: maskWebhookUrl(url), enabled, hasSecret: true, events };
+    const data = {
+      url: maskWebhookUrl(url),
+      enabled,
+      hasSecret: true,
+      events,
+      retry: retryView(retryAttempts),
+    };
     return secret
       ? { message: 'Webhook saved. Store the secret now: it is shown only this once.', data, secret }
       : { message: 'Webhook saved', data };

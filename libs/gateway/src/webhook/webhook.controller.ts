@@ -23,7 +23,10 @@ const DISPATCH_TIMEOUT_MS = 15_000;
 
 type Unversioned<C> = C extends unknown ? Omit<C, 'v'> : never;
 
-const dispatchResultSchema = z.object({ delivery: deliverySchema });
+// A dispatcher of the release before retries answers without `attempt`: its deliveries are first attempts.
+const dispatchResultSchema = z.object({
+  delivery: deliverySchema.extend({ attempt: deliverySchema.shape.attempt.default(1) }),
+});
 
 const DISPATCHER = { name: 'The webhook dispatcher', absence: 'none is running, or they are restarting' };
 

@@ -2,12 +2,22 @@ import type { InboundNetworkMessage } from '@jumbe/domain';
 import { sessionRefKey, type SessionRef } from '../session-ref';
 import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
 import {
+  SANDBOX_MEDIA_FILES_PER_SESSION,
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxLoginOutcome,
+  type SandboxMediaFile,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
+  SANDBOX_RECEIVED_CAPACITY,
+  SANDBOX_RECEIVED_TTL_MS,
+  type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
+
+/** Media files the in-process network holds at most; the oldest go first. */
+const MEMORY_MEDIA_FILES = 1_000;
+
+const mediaKey = (ref: SessionRef, messageId: string) => `${sessionRefKey(ref)}/${messageId}`;
 
 interface SessionRecord {
   login: { value: SandboxPendingLogin; expiresAt: number } | null;
@@ -16,6 +26,8 @@ interface SessionRecord {
   outbox: SandboxOutboxEntry[];
   /** Insertion order is delivery order. */
   inbound: Map<string, InboundNetworkMessage>;
+  /** Newest first. */
+  received: SandboxReceivedEntry[];
 }
 
 /**
@@ -28,7 +40,35 @@ export class MemorySandboxStore implements SandboxStore {
   /** Number → key of the session it is linked to. */
   private readonly numbers = new Map<string, string>();
 
+  /** Files of received media messages, oldest first (bounded: this is one process's memory). */
+  private readonly media = new Map<string, { file: SandboxMediaFile; expiresAt: number }>();
+
   constructor(private readonly now: () => number = Date.now) {}
+
+  async putMediaFile(
+    ref: SessionRef,
+    messageId: string,
+    file: SandboxMediaFile,
+    ttlMs: number,
+  ): Promise<void> {
+    const key = mediaKey(ref, messageId);
+    this.media.delete(key);
+    this.media.set(key, { file: { ...file, data: Buffer.from(file.data) }, expiresAt: this.now() + ttlMs });
+    const ofSession = [...this.media.keys()].filter((each) => each.startsWith(`${sessionRefKey(ref)}/`));
+    for (const old of ofSession.slice(0, Math.max(0, ofSession.length - SANDBOX_MEDIA_FILES_PER_SESSION))) {
+      this.media.delete(old);
+    }
+    for (const old of this.media.keys()) {
+      if (this.media.size <= MEMORY_MEDIA_FILES) break;
+      this.media.delete(old);
+    }
+  }
+
+  async mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null> {
+    const entry = this.media.get(mediaKey(ref, messageId));
+    if (!entry || entry.expiresAt <= this.now()) return null;
+    return { ...entry.file, data: Buffer.from(entry.file.data) };
+  }
 
   async setPendingLogin(ref: SessionRef, login: SandboxPendingLogin, ttlMs: number): Promise<void> {
     this.record(ref).login = { value: copy(login), expiresAt: this.now() + ttlMs };
@@ -124,6 +164,18 @@ export class MemorySandboxStore implements SandboxStore {
     this.sessions.get(sessionRefKey(ref))?.inbound.delete(messageId);
   }
 
+  async rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void> {
+    const received = this.record(ref).received;
+    received.unshift(copy(entry));
+    if (received.length > SANDBOX_RECEIVED_CAPACITY) received.length = SANDBOX_RECEIVED_CAPACITY;
+  }
+
+  async received(ref: SessionRef): Promise<SandboxReceivedEntry[]> {
+    const since = this.now() - SANDBOX_RECEIVED_TTL_MS;
+    const received = this.sessions.get(sessionRefKey(ref))?.received ?? [];
+    return received.filter((entry) => Date.parse(entry.createdAt) > since).map(copy);
+  }
+
   private liveLogin(ref: SessionRef): SandboxPendingLogin | null {
     const session = this.sessions.get(sessionRefKey(ref));
     if (!session?.login) return null;
@@ -138,7 +190,7 @@ export class MemorySandboxStore implements SandboxStore {
     const key = sessionRefKey(ref);
     let session = this.sessions.get(key);
     if (!session) {
-      session = { login: null, number: null, online: false, outbox: [], inbound: new Map() };
+      session = { login: null, number: null, online: false, outbox: [], inbound: new Map(), received: [] };
       this.sessions.set(key, session);
     }
     return session;

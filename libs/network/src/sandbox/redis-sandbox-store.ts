@@ -2,12 +2,18 @@ import type Redis from 'ioredis';
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import { withRedisFailuresTranslated } from '@jumbe/coordination';
 import { sessionRefKey, type SessionRef } from '../session-ref';
+import { CallBatcher } from './call-batcher';
 import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
 import {
+  SANDBOX_MEDIA_FILES_PER_SESSION,
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxLoginOutcome,
+  type SandboxMediaFile,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
+  SANDBOX_RECEIVED_CAPACITY,
+  SANDBOX_RECEIVED_TTL_MS,
+  type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
 
@@ -18,6 +24,9 @@ export const SANDBOX_KEY_PREFIX = 'jumbe:sandbox:';
 //   online:S        '1' while some worker holds it        number:N  S of the session linked to N
 //   outbox:S        list of JSON entries, newest first
 //   inbound:S       list of pending message ids (order)   inbound-data:S  hash id → JSON message
+//   received:S      list of JSON received entries (quotable), newest first, expiring a week after the newest
+//   media:S:ID      JSON { mimetype, fileName, data (base64) } of a received file, with a TTL
+//   media-ids:S     list of the session's media:S:ID keys, newest first (bounds them)
 // Logging in touches the number registry and other sessions' keys, so every sandbox key shares
 // one `{sandbox}` hash tag: one cluster slot, scripts stay legal. The sandbox is a test network,
 // not a throughput path, so giving up sharding costs nothing.
@@ -42,12 +51,31 @@ redis.call('DEL', KEYS[1])
 return 'linked'
 `;
 
-// KEYS[1] link:S, KEYS[2] online:S → number or nil
+// KEYS: link:S, online:S of each session → per session its number, or nil when not linked.
+// Many sessions in one call: a worker taking shards over reconnects thousands at once.
 const GO_ONLINE_SCRIPT = `
-local number = redis.call('GET', KEYS[1])
-if not number then return false end
-redis.call('SET', KEYS[2], '1')
-return number
+local numbers = {}
+for i = 1, #KEYS, 2 do
+  local number = redis.call('GET', KEYS[i])
+  if number then redis.call('SET', KEYS[i + 1], '1') end
+  numbers[#numbers + 1] = number
+end
+return numbers
+`;
+
+// KEYS: inbound:S, inbound-data:S of each session → per session its pending messages' JSON, in
+// order (an id whose data is gone is skipped). Many sessions in one call, as above.
+const PENDING_INBOUND_SCRIPT = `
+local pending = {}
+for i = 1, #KEYS, 2 do
+  local found = {}
+  for _, id in ipairs(redis.call('LRANGE', KEYS[i], 0, -1)) do
+    local json = redis.call('HGET', KEYS[i + 1], id)
+    if json then found[#found + 1] = json end
+  end
+  pending[#pending + 1] = found
+end
+return pending
 `;
 
 // KEYS[1] link:S, KEYS[2] online:S, KEYS[3] login:S, KEYS[4] inbound:S, KEYS[5] inbound-data:S;
@@ -70,9 +98,37 @@ redis.call('LTRIM', KEYS[1], 0, ARGV[2])
 return 1
 `;
 
+// KEYS[1] media:S:ID, KEYS[2] media-ids:S; ARGV[1] JSON file, ARGV[2] TTL ms, ARGV[3] files kept.
+// The list holds full key names (KEYS carry the client's prefix), newest first; the oldest files
+// beyond the cap are deleted, so a session's files are bounded however many it is sent.
+const PUT_MEDIA_FILE_SCRIPT = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('LREM', KEYS[2], 0, KEYS[1])
+redis.call('LPUSH', KEYS[2], KEYS[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do
+  redis.call('DEL', redis.call('RPOP', KEYS[2]))
+end
+return 1
+`;
+
+// KEYS[1] received:S; ARGV[1] JSON entry, ARGV[2] last index kept, ARGV[3] time to live (ms).
+const REMEMBER_RECEIVED_SCRIPT = `
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], 0, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`;
+
 // Prefixed names: other libs define their own scripts on the same shared client.
 interface SandboxScripts {
   jumbeSandboxAppendOutbox(outbox: string, entry: string, lastIndex: string): Promise<number>;
+  jumbeSandboxRememberReceived(
+    received: string,
+    entry: string,
+    lastIndex: string,
+    ttlMs: string,
+  ): Promise<number>;
   jumbeSandboxCompleteLogin(
     login: string,
     link: string,
@@ -82,7 +138,16 @@ interface SandboxScripts {
     phoneNumber: string,
     base: string,
   ): Promise<SandboxLoginOutcome>;
-  jumbeSandboxGoOnline(link: string, online: string): Promise<string | null>;
+  /** Key counts vary: ioredis takes the count as the first argument. */
+  jumbeSandboxGoOnline(keyCount: number, ...keys: string[]): Promise<(string | null)[]>;
+  jumbeSandboxPendingInbound(keyCount: number, ...keys: string[]): Promise<string[][]>;
+  jumbeSandboxPutMediaFile(
+    file: string,
+    ids: string,
+    json: string,
+    ttlMs: string,
+    kept: string,
+  ): Promise<number>;
   jumbeSandboxUnlink(
     link: string,
     online: string,
@@ -103,6 +168,9 @@ export class RedisSandboxStore implements SandboxStore {
    * client's `keyPrefix` (a deployment namespace) the way KEYS do, so it is added here.
    */
   private readonly scriptBase: string;
+  /** Reconnects and inbound checks of many sessions, batched (see CallBatcher). */
+  private readonly onlineCalls: CallBatcher<SessionRef, string | null>;
+  private readonly pendingCalls: CallBatcher<SessionRef, string[]>;
 
   /** `keyPrefix` lets tests use a namespace of their own on a shared Redis. */
   constructor(
@@ -113,10 +181,21 @@ export class RedisSandboxStore implements SandboxStore {
     this.scriptBase = `${redis.options.keyPrefix ?? ''}${this.base}`;
     // defineCommand runs EVALSHA and falls back to EVAL after a Redis restart (NOSCRIPT).
     redis.defineCommand('jumbeSandboxCompleteLogin', { numberOfKeys: 4, lua: COMPLETE_LOGIN_SCRIPT });
-    redis.defineCommand('jumbeSandboxGoOnline', { numberOfKeys: 2, lua: GO_ONLINE_SCRIPT });
+    redis.defineCommand('jumbeSandboxGoOnline', { lua: GO_ONLINE_SCRIPT });
+    redis.defineCommand('jumbeSandboxPendingInbound', { lua: PENDING_INBOUND_SCRIPT });
     redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
     redis.defineCommand('jumbeSandboxAppendOutbox', { numberOfKeys: 1, lua: APPEND_OUTBOX_SCRIPT });
+    redis.defineCommand('jumbeSandboxPutMediaFile', { numberOfKeys: 2, lua: PUT_MEDIA_FILE_SCRIPT });
+    redis.defineCommand('jumbeSandboxRememberReceived', { numberOfKeys: 1, lua: REMEMBER_RECEIVED_SCRIPT });
     this.scripts = redis as unknown as SandboxScripts;
+    this.onlineCalls = new CallBatcher((refs) => {
+      const keys = refs.flatMap((ref) => [this.key('link', ref), this.key('online', ref)]);
+      return this.run('goOnline', () => this.scripts.jumbeSandboxGoOnline(keys.length, ...keys));
+    });
+    this.pendingCalls = new CallBatcher((refs) => {
+      const keys = refs.flatMap((ref) => [this.key('inbound', ref), this.key('inbound-data', ref)]);
+      return this.run('pendingInbound', () => this.scripts.jumbeSandboxPendingInbound(keys.length, ...keys));
+    });
   }
 
   async setPendingLogin(ref: SessionRef, login: SandboxPendingLogin, ttlMs: number): Promise<void> {
@@ -150,9 +229,7 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   async goOnline(ref: SessionRef): Promise<string | null> {
-    return this.run('goOnline', () =>
-      this.scripts.jumbeSandboxGoOnline(this.key('link', ref), this.key('online', ref)),
-    );
+    return this.onlineCalls.call(ref);
   }
 
   async goOffline(ref: SessionRef): Promise<void> {
@@ -210,12 +287,7 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   async pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]> {
-    const ids = await this.run('pendingInbound', () => this.redis.lrange(this.key('inbound', ref), 0, -1));
-    if (ids.length === 0) return [];
-    const jsons = await this.run('pendingInbound', () =>
-      this.redis.hmget(this.key('inbound-data', ref), ...ids),
-    );
-    return jsons.filter((json): json is string => json !== null).map(inboundMessageFromJson);
+    return (await this.pendingCalls.call(ref)).map(inboundMessageFromJson);
   }
 
   async acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void> {
@@ -229,8 +301,56 @@ export class RedisSandboxStore implements SandboxStore {
     );
   }
 
+  async rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void> {
+    await this.run('rememberReceived', () =>
+      this.scripts.jumbeSandboxRememberReceived(
+        this.key('received', ref),
+        JSON.stringify(entry),
+        String(SANDBOX_RECEIVED_CAPACITY - 1),
+        String(SANDBOX_RECEIVED_TTL_MS),
+      ),
+    );
+  }
+
+  async received(ref: SessionRef): Promise<SandboxReceivedEntry[]> {
+    const since = Date.now() - SANDBOX_RECEIVED_TTL_MS;
+    const entries = await this.run('received', () => this.redis.lrange(this.key('received', ref), 0, -1));
+    return entries
+      .map((json) => JSON.parse(json) as SandboxReceivedEntry)
+      .filter((entry) => Date.parse(entry.createdAt) > since);
+  }
+
+  async putMediaFile(
+    ref: SessionRef,
+    messageId: string,
+    file: SandboxMediaFile,
+    ttlMs: number,
+  ): Promise<void> {
+    const json = JSON.stringify({ ...file, data: file.data.toString('base64') });
+    await this.run('putMediaFile', () =>
+      this.scripts.jumbeSandboxPutMediaFile(
+        this.mediaKey(ref, messageId),
+        this.key('media-ids', ref),
+        json,
+        String(Math.max(1, Math.ceil(ttlMs))),
+        String(SANDBOX_MEDIA_FILES_PER_SESSION),
+      ),
+    );
+  }
+
+  async mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null> {
+    const json = await this.run('mediaFile', () => this.redis.get(this.mediaKey(ref, messageId)));
+    if (json === null) return null;
+    const stored = JSON.parse(json) as { mimetype: string; fileName: string | null; data: string };
+    return { mimetype: stored.mimetype, fileName: stored.fileName, data: Buffer.from(stored.data, 'base64') };
+  }
+
+  private mediaKey(ref: SessionRef, messageId: string): string {
+    return `${this.base}media:${sessionRefKey(ref)}:${messageId}`;
+  }
+
   private key(
-    kind: 'login' | 'link' | 'online' | 'outbox' | 'inbound' | 'inbound-data',
+    kind: 'login' | 'link' | 'online' | 'outbox' | 'inbound' | 'inbound-data' | 'media-ids' | 'received',
     ref: SessionRef,
   ): string {
     return `${this.base}${kind}:${sessionRefKey(ref)}`;

@@ -22,6 +22,8 @@ export interface SandboxContactMessage {
     fileName?: string | null;
     caption?: string | null;
     seconds?: number | null;
+    /** The file itself, base64: the sandbox's media servers keep it for GET /messages/media. */
+    data?: string | null;
   } | null;
   interaction?: { type: string; id?: string | null; label?: string | null } | null;
   /** Instead of saying something, the message changes an earlier one (at most one of these). */

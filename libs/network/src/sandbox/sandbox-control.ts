@@ -5,7 +5,12 @@ import { NotReadyError } from '../not-ready-error';
 import type { SessionRef } from '../session-ref';
 import { contactMessageToInbound, type SandboxContactMessage } from './sandbox-contact-message';
 import type { SandboxSession } from './sandbox-session';
-import { SANDBOX_OUTBOX_CAPACITY, type SandboxOutboxEntry, type SandboxStore } from './sandbox-store';
+import {
+  SANDBOX_MEDIA_TTL_MS,
+  SANDBOX_OUTBOX_CAPACITY,
+  type SandboxOutboxEntry,
+  type SandboxStore,
+} from './sandbox-store';
 
 /** How a contact or the network disturbs a session (CONTRACT §9, `POST /sandbox/disconnect`). */
 export type SandboxDisconnectKind = 'network' | 'logged_out';
@@ -50,6 +55,19 @@ export class SandboxControl {
     const session = this.liveSession(ref);
     if (!session) throw new NetworkSendError('session_not_connected', 'the session is not connected');
     const inbound = contactMessageToInbound(message, this.now());
+    // On the media servers before the message arrives: a bot may fetch it as soon as it hears of it.
+    if (inbound.media && message.media?.data) {
+      const file = {
+        mimetype: inbound.media.mimetype ?? 'application/octet-stream',
+        fileName: inbound.media.fileName,
+      };
+      await this.store.putMediaFile(
+        ref,
+        inbound.id,
+        { ...file, data: Buffer.from(message.media.data, 'base64') },
+        SANDBOX_MEDIA_TTL_MS,
+      );
+    }
     await session.receive(inbound);
     return { id: inbound.id };
   }

@@ -289,6 +289,57 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       expect(other.events.statuses).toEqual([]);
     });
 
+    it('quote a message of the chat the session received or sent, and refuse any other (message_not_found)', async () => {
+      const network = driver();
+      const { session, ref, events } = await connected(network);
+      const contact = '254700000001@s.whatsapp.net';
+      const received = await network.control().inbound(ref, { from: '254700000001', text: 'Bei gani?' });
+      const viaLid = await network.control().inbound(ref, { from: '254700000002', lid: true, text: 'lid' });
+      await eventually('both messages delivered', () => events.inbound.length === 2);
+
+      const reply = await session.send({
+        kind: 'text',
+        to: contact,
+        text: '500',
+        quotedMessageId: received.id,
+      });
+      const again = await session.send({
+        kind: 'location',
+        to: contact,
+        latitude: 1,
+        longitude: 2,
+        quotedMessageId: reply.id,
+      });
+      // The event told the customer to answer a LID sender at their number: the quote is found there.
+      await session.send({
+        kind: 'text',
+        to: '254700000002@s.whatsapp.net',
+        text: 'ok',
+        quotedMessageId: viaLid.id,
+      });
+      const outbox = await network.control().outbox(ref, 3);
+      expect(outbox.map((entry) => entry.content['quotedMessageId'])).toEqual([
+        viaLid.id,
+        reply.id,
+        received.id,
+      ]);
+      expect(outbox[2]?.content).toEqual({ text: '500', quotedMessageId: received.id });
+
+      const other = await connected(network);
+      for (const [on, to, quotedMessageId] of [
+        [session, contact, '3EB0FFFFFFFFFFFFFFFF'],
+        [session, '254700000009@s.whatsapp.net', received.id],
+        [session, '254700000009@s.whatsapp.net', reply.id],
+        [other.session, contact, received.id],
+        [other.session, contact, again.id],
+      ] as const) {
+        await expect(on.send({ kind: 'text', to, text: 'x', quotedMessageId })).rejects.toMatchObject({
+          code: 'message_not_found',
+        });
+      }
+      expect(await network.control().outbox(ref, 10)).toHaveLength(3);
+    });
+
     it('fail with session_not_connected while the session waits for a login', async () => {
       const network = driver();
       const { session, events } = await open(network, freshRef(), false);
@@ -454,6 +505,51 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       expect(delivered[0]?.id).toBe(id);
       expect(events.deliveryAttempts).toBeGreaterThanOrEqual(4);
       await eventually('acknowledged', async () => (await store.pendingInbound(ref)).length === 0);
+    });
+  });
+
+  describe('received media files', () => {
+    const contact = '254711000222';
+    const read = async (stream: NodeJS.ReadableStream) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    };
+
+    it('serves the file a contact attached, byte for byte, from any worker of the network', async () => {
+      const network = driver();
+      const { ref } = await connected(network);
+      const bytes = Buffer.from([0xff, 0xd8, 0xff, 0x00, 0x42]);
+      const { id } = await network
+        .control()
+        .inbound(ref, { from: contact, media: { type: 'image', data: bytes.toString('base64') } });
+      const file = await driver({}, otherWorkerStore).downloadMedia(ref, id, { maxBytes: 100 });
+      expect({ mimetype: file.mimetype, fileName: file.fileName, size: file.size }).toEqual({
+        mimetype: 'image/jpeg',
+        fileName: null,
+        size: bytes.length,
+      });
+      expect((await read(file.data)).equals(bytes)).toBe(true);
+    });
+
+    it('has no file for media sent without one, nor for another session; refuses one over the cap', async () => {
+      const network = driver();
+      const { ref } = await connected(network);
+      const codeOf = (promise: Promise<unknown>) =>
+        promise.then(
+          () => null,
+          (error: { code?: string }) => error.code,
+        );
+      const bare = await network.control().inbound(ref, { from: contact, media: { type: 'video' } });
+      const big = await network.control().inbound(ref, {
+        from: contact,
+        media: { type: 'document', data: Buffer.alloc(101).toString('base64') },
+      });
+      expect(await codeOf(network.downloadMedia(ref, bare.id, { maxBytes: 100 }))).toBe('media_not_found');
+      expect(await codeOf(network.downloadMedia(ref, big.id, { maxBytes: 100 }))).toBe('media_too_large');
+      expect(
+        await codeOf(network.downloadMedia({ ...ref, sessionId: 'other' }, big.id, { maxBytes: 1_000 })),
+      ).toBe('media_not_found');
     });
   });
 

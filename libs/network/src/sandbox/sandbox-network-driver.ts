@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { type InboundMediaFile, MediaDownloadError, type MediaDownloadLimits } from '../inbound-media-file';
 import type { NetworkDriver, NetworkOpenOptions } from '../network-driver';
 import type { NetworkSession } from '../network-session';
 import type { SessionEvents } from '../session-events';
@@ -49,6 +51,33 @@ export class SandboxNetworkDriver implements NetworkDriver {
       throw error;
     }
     return session;
+  }
+
+  /** A file a simulated contact attached (`POST /sandbox/inbound` with `media.data`). */
+  async downloadMedia(
+    ref: SessionRef,
+    messageId: string,
+    limits: MediaDownloadLimits,
+  ): Promise<InboundMediaFile> {
+    const file = await this.store.mediaFile(ref, messageId);
+    if (!file) {
+      throw new MediaDownloadError(
+        'media_not_found',
+        `The session received no media file with id ${messageId}.`,
+      );
+    }
+    if (file.data.length > limits.maxBytes) {
+      throw new MediaDownloadError(
+        'media_too_large',
+        `The file has ${file.data.length} bytes; at most ${limits.maxBytes} are downloaded.`,
+      );
+    }
+    return {
+      mimetype: file.mimetype,
+      fileName: file.fileName,
+      size: file.data.length,
+      data: Readable.from([file.data]),
+    };
   }
 
   /** The phone's and the network's side of the sessions open in this driver. */

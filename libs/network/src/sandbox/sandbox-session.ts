@@ -1,4 +1,4 @@
-import { changeRefusal, isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
+import { changeRefusal, inboundSender, isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
 import type { MessageStatusReport } from '../message-status-report';
@@ -13,6 +13,7 @@ import type {
   OutboundMessage,
   OutboundRevoke,
   OutboundText,
+  Quoting,
 } from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
@@ -24,6 +25,7 @@ import {
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
+  type SandboxReceivedEntry,
   type SandboxStore,
 } from './sandbox-store';
 
@@ -100,7 +102,10 @@ export class SandboxSession implements NetworkSession {
     return code;
   }
 
-  send(message: OutboundMessage): Promise<SentKey> {
+  async send(message: OutboundMessage): Promise<SentKey> {
+    if ('quotedMessageId' in message && message.quotedMessageId !== undefined) {
+      await this.requireQuotable(message);
+    }
     switch (message.kind) {
       case 'text':
         return this.sendText(message);
@@ -116,6 +121,29 @@ export class SandboxSession implements NetworkSession {
         const { to, kind, ...content } = message;
         return this.record(to, kind, withoutUndefined(content));
       }
+    }
+  }
+
+  /**
+   * Like the WhatsApp driver: a reply quotes a message of its own chat that this session sent
+   * (still in its outbox) or received (in the last week); anything else is `message_not_found`.
+   */
+  private async requireQuotable(message: Quoting & { to: string }): Promise<void> {
+    if (this.phase !== 'connected')
+      throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    const id = message.quotedMessageId;
+    const [sent, received] = await Promise.all([
+      this.store.outbox(this.ref, SANDBOX_OUTBOX_CAPACITY),
+      this.store.received(this.ref),
+    ]);
+    const known =
+      sent.some((entry) => entry.id === id && entry.to === message.to && QUOTABLE_SENDS.has(entry.type)) ||
+      received.some((entry) => entry.id === id && entry.chats.includes(message.to));
+    if (!known) {
+      throw new NetworkSendError(
+        'message_not_found',
+        `This session has no record of message ${id} in this chat to quote (the sandbox keeps what it received for 7 days and its outbox).`,
+      );
     }
   }
 
@@ -137,7 +165,11 @@ export class SandboxSession implements NetworkSession {
   }
 
   private sendText(message: OutboundText): Promise<SentKey> {
-    return this.record(message.to, 'text', { text: message.text });
+    return this.record(
+      message.to,
+      'text',
+      withoutUndefined({ text: message.text, quotedMessageId: message.quotedMessageId }),
+    );
   }
 
   private sendMedia(message: OutboundMedia): Promise<SentKey> {
@@ -213,6 +245,8 @@ export class SandboxSession implements NetworkSession {
   /** A contact's message reaches the network; it is delivered now, or once the session is connected. */
   async receive(message: InboundNetworkMessage): Promise<void> {
     this.requireLinked();
+    // Reactions, edits and deletions change a message; they are nothing a reply quotes.
+    if (!message.change) await this.store.rememberReceived(this.ref, quotableEntry(message));
     await this.store.addPendingInbound(this.ref, message);
     void this.redelivery.kick();
   }
@@ -360,6 +394,22 @@ export class SandboxSession implements NetworkSession {
   private describe(): string {
     return `${this.ref.accountId}/${this.ref.sessionId}`;
   }
+}
+
+/** Sends a reply can quote (not reactions, edits, deletions, receipts or presence). */
+const QUOTABLE_SENDS = new Set<SandboxOutboxEntry['type']>([
+  'text',
+  'media',
+  'interactive',
+  'location',
+  'contact',
+]);
+
+/** A received message as a reply may quote it: in its chat, or in the chat the event says to reply to. */
+function quotableEntry(message: InboundNetworkMessage): SandboxReceivedEntry {
+  const replyTo = inboundSender(message).replyTo;
+  const chats = replyTo && replyTo !== message.chat ? [message.chat, replyTo] : [message.chat];
+  return { id: message.id, chats, createdAt: new Date().toISOString() };
 }
 
 function withoutUndefined(fields: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,12 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { SessionRef } from '../session-ref';
-import { SANDBOX_OUTBOX_CAPACITY, type SandboxOutboxEntry, type SandboxStore } from './sandbox-store';
+import {
+  SANDBOX_MEDIA_FILES_PER_SESSION,
+  SANDBOX_OUTBOX_CAPACITY,
+  SANDBOX_RECEIVED_CAPACITY,
+  type SandboxOutboxEntry,
+  type SandboxStore,
+} from './sandbox-store';
 import { memoryStores, redisStores, type SandboxStoreKind } from './test-support/sandbox-store-fixtures';
 import { delay } from './test-support/session-recorder';
 
@@ -157,6 +163,26 @@ describe.each(kinds)('$name', (kind) => {
     });
   });
 
+  describe('received messages (quotable)', () => {
+    const received = (n: number, createdAt = new Date().toISOString()) => ({
+      id: `IN${n}`,
+      chats: ['1@lid', '254711000111@s.whatsapp.net'],
+      createdAt,
+    });
+
+    it('are newest first, per session, capped, and forgotten after a week', async () => {
+      for (let n = 1; n <= SANDBOX_RECEIVED_CAPACITY + 2; n += 1) void store.rememberReceived(A, received(n));
+      await store.rememberReceived(B, received(0));
+      await store.rememberReceived(B, received(-1, new Date(Date.now() - 8 * 24 * 3_600_000).toISOString()));
+      const all = await sameNetwork.received(A);
+      expect(all).toHaveLength(SANDBOX_RECEIVED_CAPACITY);
+      expect(all[0]).toEqual(received(SANDBOX_RECEIVED_CAPACITY + 2, all[0]?.createdAt));
+      expect(all.at(-1)?.id).toBe('IN3');
+      expect((await store.received(B)).map((entry) => entry.id)).toEqual(['IN0']);
+      expect(await store.received(C)).toEqual([]);
+    });
+  });
+
   describe('pending inbound', () => {
     it('keeps arrival order until acknowledged, with its timestamp as a Date', async () => {
       await store.addPendingInbound(A, inbound('m1', 'one'));
@@ -176,6 +202,34 @@ describe.each(kinds)('$name', (kind) => {
       await store.addPendingInbound(A, inbound('m2', 'two'));
       await store.addPendingInbound(A, inbound('m1', 'one'));
       expect((await store.pendingInbound(A)).map((message) => message.id)).toEqual(['m2', 'm1']);
+    });
+  });
+
+  describe('media files', () => {
+    const file = { mimetype: 'image/png', fileName: 'receipt.png', data: Buffer.from([0, 1, 2, 250, 255]) };
+
+    it('holds the bytes of a received file for its session only, byte for byte', async () => {
+      await store.putMediaFile(A, 'm1', file, 10_000);
+      expect(await sameNetwork.mediaFile(A, 'm1')).toEqual(file);
+      expect(await sameNetwork.mediaFile(B, 'm1')).toBeNull();
+      expect(await sameNetwork.mediaFile(A, 'm2')).toBeNull();
+    });
+
+    it('keeps the newest files of each session only', async () => {
+      for (let n = 0; n <= SANDBOX_MEDIA_FILES_PER_SESSION; n++) {
+        await store.putMediaFile(B, `f${n}`, file, 10_000);
+      }
+      await store.putMediaFile(C, 'f0', file, 10_000);
+      expect(await sameNetwork.mediaFile(B, 'f0')).toBeNull();
+      expect(await sameNetwork.mediaFile(B, 'f1')).toEqual(file);
+      expect(await sameNetwork.mediaFile(B, `f${SANDBOX_MEDIA_FILES_PER_SESSION}`)).toEqual(file);
+      expect(await sameNetwork.mediaFile(C, 'f0')).toEqual(file);
+    });
+
+    it('lets a file lapse after its time to live', async () => {
+      await store.putMediaFile(C, 'm1', file, 50);
+      await delay(120);
+      expect(await store.mediaFile(C, 'm1')).toBeNull();
     });
   });
 });

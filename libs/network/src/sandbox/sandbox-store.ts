@@ -31,6 +31,32 @@ export interface SandboxOutboxEntry {
 /** The outbox is a debugging aid, not an archive: each session keeps its newest entries only. */
 export const SANDBOX_OUTBOX_CAPACITY = 1_000;
 
+/** A message a contact sent the session, as a reply may quote it (issue 12 item 6). */
+export interface SandboxReceivedEntry {
+  /** The network message id (`message.id` of the event). */
+  id: string;
+  /** The chats a reply may quote it in: where it arrived, and the event's `replyTo` when that differs. */
+  chats: string[];
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** Received messages a session can quote: the newest ones, for a week (as on the real network). */
+export const SANDBOX_RECEIVED_CAPACITY = 1_000;
+export const SANDBOX_RECEIVED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A file a simulated contact attached to a media message, for `GET /messages/media`. */
+export interface SandboxMediaFile {
+  mimetype: string;
+  fileName: string | null;
+  data: Buffer;
+}
+
+/** How long the simulated media servers keep a file: as long as Jumbe promises to serve it. */
+export const SANDBOX_MEDIA_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Files the simulated media servers keep per session; the oldest go first. */
+export const SANDBOX_MEDIA_FILES_PER_SESSION = 100;
+
 export type SandboxLoginOutcome = 'linked' | 'not_ready' | 'number_in_use';
 
 /**
@@ -73,4 +99,19 @@ export interface SandboxStore {
   /** Unacknowledged messages, oldest first. */
   pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]>;
   acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void>;
+
+  /**
+   * Keeps a message a contact sent for replies to quote: prepended, the oldest dropped beyond
+   * SANDBOX_RECEIVED_CAPACITY, and all forgotten SANDBOX_RECEIVED_TTL_MS after the newest.
+   */
+  rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void>;
+  /** Newest first, those younger than SANDBOX_RECEIVED_TTL_MS. */
+  received(ref: SessionRef): Promise<SandboxReceivedEntry[]>;
+  /**
+   * The file of a received media message, held by the "media servers" for `ttlMs`, the newest
+   * SANDBOX_MEDIA_FILES_PER_SESSION of each session.
+   */
+  putMediaFile(ref: SessionRef, messageId: string, file: SandboxMediaFile, ttlMs: number): Promise<void>;
+  /** Null when the message carried no file, or it expired. */
+  mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null>;
 }

@@ -23,14 +23,17 @@ export class InboundInbox {
     private readonly logger: Pick<Logger, 'error'>,
   ) {}
 
-  /** Stores a received message (once per id; one already delivered is ignored). */
-  async keep(message: InboundNetworkMessage): Promise<void> {
+  /**
+   * Stores a received message (once per id; one already delivered is ignored), with `quote`, its
+   * sealed quotable copy, in the same write.
+   */
+  async keep(message: InboundNetworkMessage, quote?: Buffer): Promise<void> {
     if (this.memory.delivered.has(message.id)) return;
     const sealed = this.cipher.sealBytes(
       Buffer.from(JSON.stringify(message), 'utf8'),
       this.boundTo(message.id),
     );
-    await this.outbox.add(this.ref, message.id, sealed);
+    await this.outbox.add(this.ref, message.id, sealed, quote);
   }
 
   /**

@@ -5,7 +5,11 @@ import type { SessionRef } from '../session-ref';
  * through InboundOutboxRepository of @jumbe/persistence. Values arrive sealed.
  */
 export interface InboundOutbox {
-  add(ref: SessionRef, messageId: string, value: Buffer): Promise<void>;
+  /**
+   * `quote`: the sealed copy a reply may quote (QuoteArchive.sealReceived), stored with the
+   * message in the same write (`received_messages`).
+   */
+  add(ref: SessionRef, messageId: string, value: Buffer, quote?: Buffer): Promise<void>;
   oldest(ref: SessionRef, limit: number): Promise<{ messageId: string; value: Buffer }[]>;
   remove(ref: SessionRef, messageId: string): Promise<void>;
 }
@@ -17,7 +21,8 @@ export interface InboundOutbox {
 export class ProcessInboundOutbox implements InboundOutbox {
   private readonly entries = new Map<string, Map<string, Buffer>>();
 
-  async add(ref: SessionRef, messageId: string, value: Buffer): Promise<void> {
+  /** Quotes are not kept here: without a database, the session's memory of recent ones serves. */
+  async add(ref: SessionRef, messageId: string, value: Buffer, _quote?: Buffer): Promise<void> {
     const session = this.session(ref);
     if (!session.has(messageId)) session.set(messageId, value);
   }

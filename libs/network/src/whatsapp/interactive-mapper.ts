@@ -89,6 +89,11 @@ export const PRIVACY_MODE_TS_OFFSET_S = 77_980_457;
  * shapes such as `cta_url` have been refused by the server); direct chats also carry
  * `<bot biz_bot="1"/>`, group messages do not.
  */
+/** Whether a sent message is one of ours that needs nativeFlowStanzaNodes (an interactive message). */
+export function carriesNativeFlow(message: proto.IMessage): boolean {
+  return Boolean(message.interactiveMessage?.nativeFlowMessage);
+}
+
 export function nativeFlowStanzaNodes(to: string, nowMs: number): BinaryNode[] {
   const biz: BinaryNode = {
     tag: 'biz',

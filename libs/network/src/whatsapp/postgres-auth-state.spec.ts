@@ -1,4 +1,6 @@
 import {
+  type AccountFixture,
+  createAccountFixture,
   NetworkCredentialStore,
   openMigratedTestDatabase,
   type MigratedTestDatabase,
@@ -31,28 +33,17 @@ const cipher = new SecretBox('a-secret-key-of-at-least-32-characters!', SECRET_P
 
 let db: MigratedTestDatabase;
 let store: NetworkCredentialStore;
-let accountId: string;
+let account: AccountFixture;
 
 beforeAll(async () => {
   db = await openMigratedTestDatabase();
   store = new NetworkCredentialStore(db.dataSource);
-  const [plan] = (await db.dataSource.query(
-    `INSERT INTO plans (name, monthly_api_hits, max_sessions) VALUES ('p', 1000, 5) RETURNING id`,
-  )) as [{ id: string }];
-  const [account] = (await db.dataSource.query(
-    `INSERT INTO accounts (name, plan_id) VALUES ('a', $1) RETURNING id`,
-    [plan.id],
-  )) as [{ id: string }];
-  accountId = account.id;
+  account = await createAccountFixture(db);
 }, 30_000);
 afterAll(() => db.close());
 
-async function newSession(sessionId: string): Promise<SessionRef> {
-  await db.dataSource.query(
-    `INSERT INTO sessions (account_id, session_id, shard, state, owner_token) VALUES ($1, $2, 0, 'starting', $3)`,
-    [accountId, sessionId, TOKEN],
-  );
-  return { accountId, sessionId };
+function newSession(sessionId: string): Promise<SessionRef> {
+  return account.session(sessionId, { state: 'starting', ownerToken: TOKEN });
 }
 
 function options(
@@ -135,7 +126,7 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
     await auth.state.keys.set({ 'lid-mapping': { '255700000001': 'plain-lid-value@lid' } });
     const rows = (await db.dataSource.query(
       `SELECT kind, key_id, value FROM network_credentials WHERE account_id = $1 AND session_id = $2`,
-      [accountId, ref.sessionId],
+      [ref.accountId, ref.sessionId],
     )) as { kind: string; value: Buffer }[];
     expect(rows.map((row) => row.kind).sort()).toEqual(['creds', 'lid-mapping']);
     for (const row of rows) {
@@ -157,7 +148,7 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
     const auth = await PostgresAuthState.fresh(options(ref, { onFenced: () => fencedCalls.push('fenced') }));
     await db.dataSource.query(
       `UPDATE sessions SET owner_token = $3 WHERE account_id = $1 AND session_id = $2`,
-      [accountId, ref.sessionId, TOKEN + 1],
+      [ref.accountId, ref.sessionId, TOKEN + 1],
     );
     await auth.state.keys.set({ 'lid-mapping': { x: 'y@lid' } });
     auth.state.creds.nextPreKeyId = 500;
@@ -174,6 +165,19 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
     const auth = await PostgresAuthState.fresh(options(ref));
     await auth.state.keys.set({ 'pre-key': { '1': Curve.generateKeyPair() } });
     await auth.clear();
+    expect(await store.count(ref)).toBe(0);
+  });
+
+  it('discard deletes for good: a write still running lands first, a later one never (a key stored as the phone unlinked)', async () => {
+    const ref = await newSession('discard');
+    const auth = await PostgresAuthState.fresh(options(ref));
+    const running = auth.state.keys.set({ session: { '100000000000001_1.0': Buffer.from('record') } });
+    const discarded = auth.discard();
+    await auth.state.keys.set({ 'pre-key': { '2': Curve.generateKeyPair() } });
+    auth.state.creds.nextPreKeyId = 900;
+    await auth.saveCreds();
+    await Promise.all([running, discarded]);
+    await auth.state.keys.set({ 'sender-key-memory': { 'group@g.us': { x: true } } });
     expect(await store.count(ref)).toBe(0);
   });
 

@@ -42,6 +42,8 @@ export class PostgresAuthState {
   private pending = new Set<Promise<unknown>>();
   private credsQueue: Promise<void> = Promise.resolve();
   private fenced = false;
+  /** The session ended and its credentials were deleted: nothing is written any more. */
+  private discarded = false;
 
   private constructor(
     private readonly options: PostgresAuthStateOptions,
@@ -94,6 +96,17 @@ export class PostgresAuthState {
     if (result === 'fenced') this.noteFenced();
   }
 
+  /**
+   * Deletes everything stored for good (the phone unlinked the device, a logout): writes already
+   * running finish first and every later one is dropped, so a key Baileys was still storing when
+   * the connection ended never lands after the delete (it did, found with the WhatsApp emulator).
+   */
+  async discard(): Promise<void> {
+    this.discarded = true;
+    await this.flush();
+    await this.clear();
+  }
+
   /** Resolves when every write started so far has finished (before a hand-over). */
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
@@ -129,7 +142,7 @@ export class PostgresAuthState {
   }
 
   private async commit(changes: CredentialItemChange[]): Promise<void> {
-    if (this.fenced) return;
+    if (this.fenced || this.discarded) return;
     const result = await this.options.store.write(this.options.ref, this.options.token, changes);
     if (result === 'fenced') this.noteFenced();
   }

@@ -26,14 +26,19 @@ export class SentMessageArchive {
   ) {}
 
   /** Kept before the send is answered; a failed write is logged, never fails the send. */
-  async remember(messageId: string, message: proto.IMessage | null | undefined): Promise<void> {
+  async remember(
+    messageId: string,
+    message: proto.IMessage | null | undefined,
+    chat?: string,
+  ): Promise<void> {
     if (!message) return;
     this.memory.rememberSent(messageId, message);
     this.rememberSendTime(messageId);
     if (!this.store) return;
     try {
       const bytes = Buffer.from(proto.Message.encode(message).finish());
-      await this.store.save(this.ref, messageId, this.cipher.sealBytes(bytes, this.boundTo(messageId)));
+      const sealed = this.cipher.sealBytes(bytes, this.boundTo(messageId));
+      await this.store.save(this.ref, messageId, sealed, chat);
     } catch (error) {
       this.logger.warn({ err: error, messageId }, 'could not keep a sent message for retry requests');
     }
@@ -50,6 +55,27 @@ export class SentMessageArchive {
       return message;
     } catch (error) {
       this.logger.warn({ err: error, messageId }, 'could not read a sent message for a retry request');
+      return undefined;
+    }
+  }
+
+  /**
+   * A message this session sent with the chat it went to, for a reply that quotes it; undefined
+   * when unknown, or when its chat is not known (stored before chats were kept).
+   */
+  async findWithChat(messageId: string): Promise<{ message: proto.IMessage; chat: string } | undefined> {
+    const recent = this.memory.sent.get<proto.IMessage>(messageId);
+    const recentChat = this.memory.sentTo.get(messageId);
+    if (recent && recentChat) return { message: recent, chat: recentChat };
+    if (!this.store) return undefined;
+    const stored = await this.store.findWithChat(this.ref, messageId);
+    if (!stored?.chat) return undefined;
+    try {
+      const message = proto.Message.decode(this.cipher.openBytes(stored.value, this.boundTo(messageId)));
+      return { message, chat: stored.chat };
+    } catch (error) {
+      // Sealed under another secret key, or damaged: as good as unknown.
+      this.logger.warn({ err: error, messageId }, 'a kept sent message could not be opened for a quote');
       return undefined;
     }
   }

@@ -7,8 +7,11 @@ import type { SessionRef } from '../session-ref';
  * message content.
  */
 export interface SentMessageStore {
-  save(ref: SessionRef, messageId: string, value: Buffer): Promise<void>;
+  /** `chat`: the JID it went to, so a reply quotes it only in that chat. */
+  save(ref: SessionRef, messageId: string, value: Buffer, chat?: string): Promise<void>;
   find(ref: SessionRef, messageId: string): Promise<Buffer | null>;
+  /** The message with the chat it went to (null for rows stored before chats were kept). */
+  findWithChat(ref: SessionRef, messageId: string): Promise<{ value: Buffer; chat: string | null } | null>;
   /** When the message was sent (stored), or null when it is unknown or expired. */
   sentAt(ref: SessionRef, messageId: string): Promise<Date | null>;
 }

@@ -1,6 +1,7 @@
 import type { proto } from '@whiskeysockets/baileys';
 import { LRUCache } from 'lru-cache';
 import { BoundedCache } from './bounded-cache';
+import type { QuotableMessage } from './quotable-message';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -18,6 +19,15 @@ export class SessionMemory {
    * reported, those of messages sent from the phone are not. Older sends are found in the archive.
    */
   readonly sentTo = new LRUCache<string, string>({ max: 10_000, ttl: 7 * 24 * HOUR });
+  /**
+   * Recently received messages as replies quote them; older ones are read from the store. Bounded
+   * in bytes (each entry's stored size), not only in entries: any contact can send large messages.
+   */
+  readonly received = new LRUCache<string, QuotableMessage>({
+    max: 256,
+    maxSize: 128 * 1024,
+    ttl: 7 * 24 * HOUR,
+  });
   /** Baileys' retry counters: one cache for the session's life, so reconnects do not reset them. */
   readonly retryCounters = new BoundedCache({ max: 1_000, ttlMs: HOUR });
   readonly userDevices = new BoundedCache({ max: 2_000, ttlMs: 5 * 60 * 1000 });

@@ -398,6 +398,36 @@ describe('WhatsAppNetworkDriver: sends', () => {
     ]);
   });
 
+  it('reports a status that arrives while Baileys is still sending (the server acks at once; found by the WhatsApp emulator)', async () => {
+    // The archive answers late, as PostgreSQL does under load: the send is recorded meanwhile.
+    const sentMessages = new MemorySentMessageStore();
+    const find = sentMessages.find.bind(sentMessages);
+    sentMessages.find = async (...args) => {
+      const found = await find(...args);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return found;
+    };
+    const { session, socket, events } = await connectedSession({ sentMessages });
+    const sendMessage = socket.sendMessage.bind(socket);
+    socket.sendMessage = async (jid, content) => {
+      const message = await sendMessage(jid, content);
+      // The server's ack and the contact's receipt come in before Baileys' sendMessage returns.
+      const key = { remoteJid: jid, id: message?.key.id, fromMe: true };
+      socket.emit('messages.update', [{ key, update: { status: 2, messageTimestamp: 1_767_225_600 } }]);
+      socket.emit('messages.update', [{ key, update: { status: 3, messageTimestamp: 1_767_225_601 } }]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return message;
+    };
+
+    const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'Haraka' });
+
+    await events.until(() => events.statuses.length === 2, 'both statuses');
+    expect(events.statuses.map((status) => [status.messageId, status.status])).toEqual([
+      [key.id, 'server_ack'],
+      [key.id, 'delivered'],
+    ]);
+  });
+
   it('serves a recipient’s retry request for a sent message through getMessage', async () => {
     const { session, socket } = await connectedSession();
     const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'again?' });

@@ -1,5 +1,6 @@
 import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import { LRUCache } from 'lru-cache';
+import type { InboundMediaFile, MediaDownloadLimits } from '../inbound-media-file';
 import type { NetworkDriver, NetworkOpenOptions } from '../network-driver';
 import type { NetworkSession } from '../network-session';
 import type { SessionEvents } from '../session-events';
@@ -8,6 +9,8 @@ import { BoundedCache } from './bounded-cache';
 import type { BaileysLogger } from './whatsapp-socket';
 import { InboundInbox } from './inbound-inbox';
 import { type InboundOutbox, ProcessInboundOutbox } from './inbound-outbox';
+import type { InboundMediaArchive } from './inbound-media-archive';
+import { type InboundMediaStore, ProcessInboundMediaStore } from './inbound-media-store';
 import { LaunchQueue } from './launch-queue';
 import { SessionMemory } from './session-memory';
 import { parseWaVersion, WaVersionSource } from './wa-version-source';
@@ -39,12 +42,15 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
   private runtime: Promise<Runtime> | null = null;
   private readonly versions: WaVersionSource;
   private readonly inboundOutbox: InboundOutbox;
+  private readonly inboundMedia: InboundMediaStore;
+  private mediaArchive: InboundMediaArchive | null = null;
 
   constructor(options: WhatsAppNetworkOptions) {
     this.settings = whatsAppSettings(options);
     this.cipher = new SecretBox(options.secretKey, SECRET_PURPOSES.networkCredentials);
     this.launches = new LaunchQueue(this.settings.connectSpacingMs);
     this.inboundOutbox = this.settings.inboundOutbox ?? new ProcessInboundOutbox();
+    this.inboundMedia = this.settings.inboundMedia ?? new ProcessInboundMediaStore();
     const pinned = this.settings.version === undefined ? undefined : parseWaVersion(this.settings.version);
     if (pinned === null) throw new Error(`not a WhatsApp Web version: ${this.settings.version}`);
     this.versions = new WaVersionSource(
@@ -126,6 +132,13 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     const stored = await runtime.PostgresAuthState.load(authOptions);
     const auth = stored.linked || expectLinked ? stored : await runtime.PostgresAuthState.fresh(authOptions);
 
+    const sent = new runtime.SentMessageArchive(
+      { ...ref },
+      memory,
+      this.settings.sentMessages,
+      this.cipher,
+      logger,
+    );
     session = new runtime.WhatsAppSession({
       ref: { ...ref },
       events,
@@ -133,14 +146,17 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       socketFactory: this.settings.socketFactory ?? runtime.baileysSocketFactory,
       auth,
       memory,
-      sent: new runtime.SentMessageArchive(
+      sent,
+      quotes: new runtime.QuoteArchive(
         { ...ref },
         memory,
-        this.settings.sentMessages,
+        this.settings.receivedMessages,
+        sent,
         this.cipher,
         logger,
       ),
       inbox: new InboundInbox({ ...ref }, this.inboundOutbox, this.cipher, memory, logger),
+      media: this.archiveOf(runtime),
       logger,
       baileysLogger,
       schedule: (start) => this.launches.schedule(start),
@@ -157,6 +173,32 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       session.failImmediately('logged_out');
     } else session.beginReconnect();
     return session;
+  }
+
+  /**
+   * The file of a media message a session received, from WhatsApp's media servers (decrypted with
+   * the descriptor kept when it arrived). Needs no open connection: only the descriptor.
+   */
+  async downloadMedia(
+    ref: SessionRef,
+    messageId: string,
+    limits: MediaDownloadLimits,
+  ): Promise<InboundMediaFile> {
+    const runtime = await this.loadRuntime();
+    const descriptor = await this.archiveOf(runtime).open(ref, messageId);
+    return runtime.downloadInboundMedia(descriptor, limits, {
+      host: this.settings.mediaHost,
+      timeoutMs: this.settings.mediaTimeoutMs,
+    });
+  }
+
+  private archiveOf(runtime: Runtime): InboundMediaArchive {
+    this.mediaArchive ??= new runtime.InboundMediaArchive(
+      this.inboundMedia,
+      this.cipher,
+      this.settings.logger,
+    );
+    return this.mediaArchive;
   }
 
   private loadRuntime(): Promise<Runtime> {

@@ -8,6 +8,9 @@ import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
 export { PostgresAuthState } from './postgres-auth-state';
 export { SentMessageArchive } from './sent-message-archive';
+export { QuoteArchive } from './quote-archive';
+export { InboundMediaArchive } from './inbound-media-archive';
+export { downloadInboundMedia } from './inbound-media-download';
 export { WhatsAppSession } from './whatsapp-session';
 
 /** LID ↔ phone-number mappings kept in memory per session (the rest are read from PostgreSQL). */

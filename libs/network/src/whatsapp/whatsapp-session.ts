@@ -9,6 +9,7 @@ import {
 import {
   type AnyMessageContent,
   Browsers,
+  type MiscMessageGenerationOptions,
   type ConnectionState,
   type GroupMetadata,
   generateWAMessageFromContent,
@@ -33,6 +34,7 @@ import type {
   OutboundEdit,
   OutboundRevoke,
   OutboundText,
+  Quoting,
 } from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
@@ -43,8 +45,11 @@ import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { type OwnMessageStatus, statusOfAck, statusOfReceipt, statusOfUpdate } from './status-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { fetchMedia, mediaMessageContent } from './media-content';
+import { NodeCarryingResends } from './node-carrying-resends';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
+import type { InboundMediaArchive } from './inbound-media-archive';
+import type { QuoteArchive } from './quote-archive';
 import type { SentMessageArchive } from './sent-message-archive';
 import type { SessionMemory } from './session-memory';
 import type { WaVersionSource } from './wa-version-source';
@@ -68,6 +73,10 @@ export interface WhatsAppSessionContext {
   sent: SentMessageArchive;
   /** What this session received, until the event stream has it (the durable outbox). */
   inbox: InboundInbox;
+  /** What replies of this session can quote: messages it received or sent. */
+  quotes: QuoteArchive;
+  /** How to download received media files later (GET /messages/media); apart from the inbox. */
+  media: InboundMediaArchive;
   logger: Logger;
   baileysLogger: BaileysLogger;
   /** Runs `start` when this driver may open its next socket (staggering); returns a cancel. */
@@ -95,6 +104,12 @@ export class WhatsAppSession implements NetworkSession {
   private attempts = 0;
   /** Refusal closes (402, 405, 406, 500) in a row since the last open. */
   private refusals = 0;
+  /**
+   * Sends handed to Baileys and not yet recorded as ours: WhatsApp's ack (or a fast receipt) can
+   * arrive before `relay` has remembered the message id, and must wait for it instead of being
+   * taken for a message sent from the phone.
+   */
+  private readonly unrecordedSends = new Set<Promise<unknown>>();
   /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
   private offeredLogin: 'qr' | 'pairing_code' | null = null;
   private loginExpired = false;
@@ -107,6 +122,8 @@ export class WhatsAppSession implements NetworkSession {
   private receiving: Promise<void> = Promise.resolve();
 
   private readonly redelivery: InboundRedelivery;
+  /** Answers retry receipts of interactive messages on the current socket (null: Baileys does). */
+  private resends: NodeCarryingResends | null = null;
 
   constructor(private readonly context: WhatsAppSessionContext) {
     this.redelivery = new InboundRedelivery(() => this.deliverRound(), context.settings.redeliveryIntervalMs);
@@ -178,18 +195,16 @@ export class WhatsAppSession implements NetworkSession {
       case 'interactive':
         return this.sendInteractive(message);
       case 'location':
-        return this.relay(message.to, (socket) =>
-          socket.sendMessage(message.to, {
-            location: {
-              degreesLatitude: message.latitude,
-              degreesLongitude: message.longitude,
-              ...(message.name ? { name: message.name } : {}),
-              ...(message.address ? { address: message.address } : {}),
-            },
-          }),
-        );
+        return this.sendContent(message, {
+          location: {
+            degreesLatitude: message.latitude,
+            degreesLongitude: message.longitude,
+            ...(message.name ? { name: message.name } : {}),
+            ...(message.address ? { address: message.address } : {}),
+          },
+        });
       case 'contact':
-        return this.relay(message.to, (socket) => socket.sendMessage(message.to, contactCards(message)));
+        return this.sendContent(message, contactCards(message));
       case 'reaction':
         return this.sendReaction(message);
       case 'revoke':
@@ -232,13 +247,36 @@ export class WhatsAppSession implements NetworkSession {
   }
 
   private sendText(message: OutboundText): Promise<SentKey> {
-    return this.relay(message.to, (socket) =>
-      socket.sendMessage(message.to, { text: message.text, linkPreview: null }),
-    );
+    return this.sendContent(message, { text: message.text, linkPreview: null });
+  }
+
+  /** One message Baileys builds from `content`, quoting what the message replies to. */
+  private async sendContent(message: Quoting & { to: string }, content: AnyMessageContent): Promise<SentKey> {
+    const reply = await this.replyOptions(message);
+    return this.relay(message.to, (socket) => socket.sendMessage(message.to, content, reply));
+  }
+
+  /**
+   * Baileys' options for a reply: the quoted message, found among what this session received or
+   * sent in the same chat; `message_not_found` (sending nothing) when it has no record of it there.
+   */
+  private async replyOptions(message: Quoting & { to: string }): Promise<MiscMessageGenerationOptions> {
+    const id = message.quotedMessageId;
+    if (id === undefined) return {};
+    this.connectedSocket();
+    const quoted = await this.context.quotes.find(id, message.to);
+    if (!quoted) {
+      throw new NetworkSendError(
+        'message_not_found',
+        `This session has no record of message ${id} in this chat to quote (received messages are kept for 7 days, sent ones for 24 hours).`,
+      );
+    }
+    return { quoted };
   }
 
   private async sendMedia(message: OutboundMedia): Promise<SentKey> {
     this.connectedSocket();
+    const reply = await this.replyOptions(message);
     const { settings } = this.context;
     const media = await fetchMedia(message.url, {
       allowPrivateNetworks: settings.allowPrivateNetworks,
@@ -247,17 +285,22 @@ export class WhatsAppSession implements NetworkSession {
       resolver: settings.mediaResolver,
     });
     const content = mediaMessageContent(message, media);
-    return this.relay(message.to, (socket) => socket.sendMessage(message.to, content));
+    return this.relay(message.to, (socket) => socket.sendMessage(message.to, content, reply));
   }
 
-  private sendInteractive(message: OutboundInteractive): Promise<SentKey> {
+  private async sendInteractive(message: OutboundInteractive): Promise<SentKey> {
+    const { quoted } = await this.replyOptions(message);
     return this.relay(message.to, async (socket) => {
       const userJid = socket.user?.id ?? this.context.auth.state.creds.me?.id ?? '';
-      const built = generateWAMessageFromContent(message.to, buildInteractiveContent(message), { userJid });
+      const built = generateWAMessageFromContent(message.to, buildInteractiveContent(message), {
+        userJid,
+        ...(quoted ? { quoted } : {}),
+      });
       await socket.relayMessage(message.to, built.message ?? {}, {
         messageId: built.key.id ?? undefined,
         additionalNodes: nativeFlowStanzaNodes(message.to, Date.now()),
       });
+      if (built.key.id && this.socket === socket) this.resends?.forgetInBaileys(built.key.id);
       return built;
     });
   }
@@ -365,6 +408,13 @@ export class WhatsAppSession implements NetworkSession {
       return;
     }
     this.socket = socket;
+    this.resends?.stop();
+    this.resends = NodeCarryingResends.attach(
+      socket,
+      this.context.sent,
+      this.context.memory.retryCounters,
+      this.context.logger,
+    );
     socket.ev.on('connection.update', (update) => this.onConnectionUpdate(socket, update));
     socket.ev.on('creds.update', () => {
       if (this.finished) return;
@@ -440,7 +490,11 @@ export class WhatsAppSession implements NetworkSession {
       // Without it, every group send asks the server for the group's participants first.
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       // Serves a recipient's retry request for a message this session sent.
-      getMessage: async (key) => (key.id ? this.context.sent.find(key.id) : undefined),
+      // An interactive message is resent by NodeCarryingResends (with its <biz> node), never by Baileys.
+      getMessage: async (key) => {
+        const message = key.id ? await this.context.sent.find(key.id) : undefined;
+        return this.resends && NodeCarryingResends.handles(message) ? undefined : message;
+      },
       msgRetryCounterCache: memory.retryCounters,
       userDevicesCache: memory.userDevices,
       placeholderResendCache: memory.placeholderResends,
@@ -478,6 +532,7 @@ export class WhatsAppSession implements NetworkSession {
     }
     if (update.connection === 'close') {
       this.socket = null;
+      this.resends?.stop();
       const error = update.lastDisconnect?.error as
         (Error & { output?: { statusCode?: number } }) | undefined;
       this.onSocketClosed(error?.output?.statusCode, error?.message ?? '');
@@ -529,6 +584,7 @@ export class WhatsAppSession implements NetworkSession {
   private detachSocket(): WhatsAppSocket | null {
     const socket = this.socket;
     this.socket = null;
+    this.resends?.stop();
     this.clearScheduledStart();
     return socket;
   }
@@ -619,6 +675,20 @@ export class WhatsAppSession implements NetworkSession {
     work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
   ): Promise<SentKey> {
     const socket = this.connectedSocket();
+    const sending = this.sendAndRecord(socket, to, work);
+    this.unrecordedSends.add(sending);
+    try {
+      return await sending;
+    } finally {
+      this.unrecordedSends.delete(sending);
+    }
+  }
+
+  private async sendAndRecord(
+    socket: WhatsAppSocket,
+    to: string,
+    work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
+  ): Promise<SentKey> {
     let sent: WAMessage | undefined;
     try {
       sent = await withTimeout(work(socket), this.context.settings.sendTimeoutMs);
@@ -628,8 +698,8 @@ export class WhatsAppSession implements NetworkSession {
     }
     const id = sent?.key.id;
     if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
-    await this.context.sent.remember(id, sent?.message);
     const remoteJid = sent?.key.remoteJid ?? to;
+    await this.context.sent.remember(id, sent?.message, remoteJid);
     this.context.memory.sentTo.set(id, remoteJid);
     return { remoteJid, fromMe: true, id };
   }
@@ -642,14 +712,27 @@ export class WhatsAppSession implements NetworkSession {
    */
   private async reportStatus(own: OwnMessageStatus | null): Promise<void> {
     if (own === null) return;
+    // Taken before any await: a send still in flight now may be the one this status is about,
+    // even if it is recorded while the archive is being asked (found by the WhatsApp emulator).
+    const inFlight = [...this.unrecordedSends];
     try {
-      const remembered = this.context.memory.sentTo.get(own.messageId);
-      const to = remembered ?? ((await this.context.sent.find(own.messageId)) ? own.chat : undefined);
+      let to = await this.sentDestination(own);
+      if (to === undefined && inFlight.length > 0) {
+        await Promise.allSettled(inFlight);
+        to = await this.sentDestination(own);
+      }
       if (to === undefined) return;
       this.context.events.onMessageStatus({ messageId: own.messageId, to, status: own.status, at: own.at });
     } catch (error) {
       this.context.logger.warn({ err: error, messageId: own.messageId }, 'message status not reported');
     }
+  }
+
+  /** Where a message this session sent through the API went; undefined for any other message. */
+  private async sentDestination(own: OwnMessageStatus): Promise<string | undefined> {
+    const remembered = this.context.memory.sentTo.get(own.messageId);
+    if (remembered !== undefined) return remembered;
+    return (await this.context.sent.find(own.messageId)) ? own.chat : undefined;
   }
 
   // ── Inbound ──
@@ -679,15 +762,19 @@ export class WhatsAppSession implements NetworkSession {
         this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
         continue;
       }
-      if (message !== null) await this.keepUntilStored(message);
+      if (message === null) continue;
+      await this.keepUntilStored(message, this.context.quotes.sealReceived(raw, message));
+      // Inbound media hook, after the message is durable and before this batch is delivered (the
+      // kick below), so a bot that fetches the file as soon as it hears of it finds it.
+      if (message.media) await this.context.media.remember(this.ref, raw);
     }
     void this.redelivery.kick();
   }
 
-  private async keepUntilStored(message: InboundNetworkMessage): Promise<void> {
+  private async keepUntilStored(message: InboundNetworkMessage, quote: Buffer | undefined): Promise<void> {
     for (;;) {
       try {
-        return await this.context.inbox.keep(message);
+        return await this.context.inbox.keep(message, quote);
       } catch (error) {
         if (this.finished) {
           this.context.logger.error(
@@ -736,7 +823,7 @@ export class WhatsAppSession implements NetworkSession {
     this.context.onEnded(this);
     if (options.clearCredentials) {
       try {
-        await this.context.auth.clear();
+        await this.context.auth.discard();
       } catch (error) {
         this.context.logger.error({ err: error }, 'could not clear the stored WhatsApp credentials');
       }

@@ -1,7 +1,9 @@
 import type { HostResolver } from '@jumbe/egress';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
+import type { InboundMediaStore } from './inbound-media-store';
 import type { InboundOutbox } from './inbound-outbox';
+import type { ReceivedMessageStore } from './received-message-store';
 import type { SentMessageStore } from './sent-message-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
@@ -13,6 +15,15 @@ export interface WhatsAppNetworkOptions {
   sentMessages?: SentMessageStore;
   /** Where received messages wait for the event stream (InboundOutboxRepository); this process only without it. */
   inboundOutbox?: InboundOutbox;
+  /** Where replies find the received messages they quote (ReceivedMessageRepository); memory only without it. */
+  receivedMessages?: ReceivedMessageStore;
+  /** Where received media messages' download descriptors live (InboundMediaRepository); this process only without it. */
+  inboundMedia?: InboundMediaStore;
+  /**
+   * Tests only, never read from configuration: the host received media is downloaded from instead
+   * of WhatsApp's `mmg.whatsapp.net` (still HTTPS, certificates still checked).
+   */
+  mediaHost?: string;
   /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
   secretKey: string;
   /** The service logger; each session logs through a child with its account and session id. */
@@ -23,7 +34,7 @@ export interface WhatsAppNetworkOptions {
   baileysLogLevel?: string;
   /** JUMBE_ALLOW_PRIVATE_NETWORKS: media URLs may reach private addresses. */
   allowPrivateNetworks?: boolean;
-  /** Largest media file a send downloads; default 64 MiB. */
+  /** Largest media file a send downloads (received files have their own cap, the caller's); default 64 MiB. */
   mediaMaxBytes?: number;
   /** Deadline of one media download; default 60 s. */
   mediaTimeoutMs?: number;
@@ -57,6 +68,9 @@ export interface WhatsAppNetworkOptions {
   maxRefusals?: number;
 }
 
+/** Where WhatsApp serves media files (Baileys' DEF_MEDIA_HOST). */
+const WHATSAPP_MEDIA_HOST = 'mmg.whatsapp.net';
+
 type OptionalSettings =
   | 'socketFactory'
   | 'mediaResolver'
@@ -64,6 +78,8 @@ type OptionalSettings =
   | 'fetchVersion'
   | 'sentMessages'
   | 'inboundOutbox'
+  | 'receivedMessages'
+  | 'inboundMedia'
   | 'webSocketUrl';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
@@ -76,6 +92,7 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     mediaMaxBytes: options.mediaMaxBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: options.mediaTimeoutMs ?? 60_000,
+    mediaHost: options.mediaHost ?? WHATSAPP_MEDIA_HOST,
     loginTimeoutMs: options.loginTimeoutMs ?? 180_000,
     pairingCodeWaitMs: options.pairingCodeWaitMs ?? 10_000,
     reconnectBaseMs: options.reconnectBaseMs ?? 1_000,

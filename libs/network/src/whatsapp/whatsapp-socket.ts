@@ -4,6 +4,7 @@ import type {
   BinaryNode,
   Contact,
   GroupMetadata,
+  MiscMessageGenerationOptions,
   proto,
   SocketConfig,
   UserFacingSocketConfig,
@@ -25,7 +26,13 @@ export interface WhatsAppSocket {
    * The raw connection: the driver listens for the server's acks of sent messages
    * (`CB:ack,class:message`), which Baileys turns into no event unless they carry an error.
    */
-  readonly ws?: { on(event: 'CB:ack,class:message', listener: (node: BinaryNode) => void): unknown };
+  readonly ws?: {
+    on(event: 'CB:ack,class:message' | 'CB:receipt', listener: (node: BinaryNode) => void): unknown;
+  };
+  /** Baileys' lock over receipt handling: retry receipts are answered under it (NodeCarryingResends). */
+  readonly receiptMutex?: { mutex<T>(work: () => Promise<T>): Promise<T> };
+  /** Baileys' cache of recently sent messages it resends from on a retry receipt (null when off). */
+  readonly messageRetryManager?: object | null;
   /** Set once logged in: `me` with `id` `<digits>:<device>@s.whatsapp.net` (and `lid`). */
   readonly user?: Contact | undefined;
   readonly signalRepository: {
@@ -34,7 +41,12 @@ export interface WhatsAppSocket {
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** Asks the server for a group's subject and participants. */
   groupMetadata(jid: string): Promise<GroupMetadata>;
-  sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined>;
+  /** `options.quoted`: the message a reply quotes. */
+  sendMessage(
+    jid: string,
+    content: AnyMessageContent,
+    options?: MiscMessageGenerationOptions,
+  ): Promise<WAMessage | undefined>;
   /** Sends read receipts for received messages. */
   readMessages(keys: proto.IMessageKey[]): Promise<void>;
   sendPresenceUpdate(
@@ -46,7 +58,13 @@ export interface WhatsAppSocket {
   relayMessage(
     jid: string,
     message: proto.IMessage,
-    options: { messageId?: string; additionalNodes?: BinaryNode[] },
+    options: {
+      messageId?: string;
+      additionalNodes?: BinaryNode[];
+      /** A retry resend to one device (Baileys' own resend passes it). */
+      participant?: { jid: string; count: number };
+      useUserDevicesCache?: boolean;
+    },
   ): Promise<string>;
   /** Unlinks this device on the phone, then closes (401 loggedOut). */
   logout(message?: string): Promise<void>;

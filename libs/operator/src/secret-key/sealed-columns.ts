@@ -1,6 +1,8 @@
 import {
   credentialBinding,
+  inboundMediaBinding,
   inboundMessageBinding,
+  receivedMessageBinding,
   SECRET_PURPOSES,
   sentMessageBinding,
   WEBHOOK_SECRET_BINDING,
@@ -56,5 +58,21 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     purpose: SECRET_PURPOSES.networkCredentials,
     encoding: 'bytes',
     binding: (row) => inboundMessageBinding(session(row), row['message_id']!),
+  },
+  {
+    table: 'inbound_media',
+    column: 'value',
+    key: ['account_id', 'session_id', 'message_id'],
+    purpose: SECRET_PURPOSES.networkCredentials,
+    encoding: 'bytes',
+    binding: (row) => inboundMediaBinding(session(row), row['message_id']!),
+  },
+  {
+    table: 'received_messages',
+    column: 'value',
+    key: ['account_id', 'session_id', 'message_id'],
+    purpose: SECRET_PURPOSES.networkCredentials,
+    encoding: 'bytes',
+    binding: (row) => receivedMessageBinding(session(row), row['message_id']!),
   },
 ];

@@ -1,6 +1,8 @@
 import {
   credentialBinding,
+  inboundMediaBinding,
   inboundMessageBinding,
+  receivedMessageBinding,
   SECRET_PURPOSES,
   SecretBox,
   sentMessageBinding,
@@ -54,6 +56,14 @@ describe('rotateSecretKey', () => {
       [ref.accountId, credentials.sealBytes('{"text":"hi"}', inboundMessageBinding(ref, 'm2'))],
     );
     await db.dataSource.query(
+      `INSERT INTO inbound_media (account_id, session_id, message_id, value) VALUES ($1, 'main', 'm3', $2)`,
+      [ref.accountId, credentials.sealBytes('media key', inboundMediaBinding(ref, 'm3'))],
+    );
+    await db.dataSource.query(
+      `INSERT INTO received_messages (account_id, session_id, message_id, value) VALUES ($1, 'main', 'm3', $2)`,
+      [ref.accountId, credentials.sealBytes('quotable bytes', receivedMessageBinding(ref, 'm3'))],
+    );
+    await db.dataSource.query(
       `INSERT INTO webhooks (account_id, url, enabled, secret_ciphertext) VALUES ($1, 'https://example.com', true, $2)`,
       [ref.accountId, webhooks.seal('whsec_abc')],
     );
@@ -63,11 +73,15 @@ describe('rotateSecretKey', () => {
     const [credential] = await db.dataSource.query(`SELECT value FROM network_credentials`);
     const [sent] = await db.dataSource.query(`SELECT value FROM sent_messages`);
     const [inbound] = await db.dataSource.query(`SELECT value FROM inbound_outbox`);
+    const [media] = await db.dataSource.query(`SELECT value FROM inbound_media`);
+    const [received] = await db.dataSource.query(`SELECT value FROM received_messages`);
     const [webhook] = await db.dataSource.query(`SELECT secret_ciphertext FROM webhooks`);
     return {
       credential: credential.value,
       sent: sent.value,
       inbound: inbound.value,
+      media: media.value,
+      received: received.value,
       webhook: webhook.secret_ciphertext,
     };
   };
@@ -79,6 +93,8 @@ describe('rotateSecretKey', () => {
       credential: credentials.openBytes(values.credential, credentialBinding(ref, 'creds', 'k1')).toString(),
       sent: credentials.openBytes(values.sent, sentMessageBinding(ref, 'm1')).toString(),
       inbound: credentials.openBytes(values.inbound, inboundMessageBinding(ref, 'm2')).toString(),
+      media: credentials.openBytes(values.media, inboundMediaBinding(ref, 'm3')).toString(),
+      received: credentials.openBytes(values.received, receivedMessageBinding(ref, 'm3')).toString(),
       webhook: webhooks.openText(values.webhook),
     };
   };
@@ -91,6 +107,8 @@ describe('rotateSecretKey', () => {
       { table: 'network_credentials', column: 'value', rows: 1 },
       { table: 'sent_messages', column: 'value', rows: 1 },
       { table: 'inbound_outbox', column: 'value', rows: 1 },
+      { table: 'inbound_media', column: 'value', rows: 1 },
+      { table: 'received_messages', column: 'value', rows: 1 },
     ]);
     expect(await openAll(NEXT)).toEqual(before);
     await expect(openAll(CURRENT)).rejects.toThrow();

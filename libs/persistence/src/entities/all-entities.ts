@@ -4,8 +4,10 @@ import { ApiKeyEntity } from './api-key.entity';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 import { InboundEventEntity } from './inbound-event.entity';
 import { InboundOutboxEntity } from './inbound-outbox.entity';
+import { InboundMediaEntity } from './inbound-media.entity';
 import { NetworkCredentialEntity } from './network-credential.entity';
 import { SentMessageEntity } from './sent-message.entity';
+import { ReceivedMessageEntity } from './received-message.entity';
 import { UsageDailyEntity } from './usage-daily.entity';
 import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
@@ -27,6 +29,8 @@ export const ALL_ENTITIES = [
   NetworkCredentialEntity,
   SentMessageEntity,
   InboundOutboxEntity,
+  InboundMediaEntity,
+  ReceivedMessageEntity,
   UsageDailyEntity,
   SendFailureEntity,
   IdempotencyRecordEntity,

@@ -15,6 +15,10 @@ export class SentMessageEntity {
   @Column({ type: 'bytea' })
   value!: Buffer;
 
+  /** The chat it was sent to (`key.remoteJid`), so a reply quotes it only in that chat; null before 1764710000000. */
+  @Column({ type: 'text', nullable: true })
+  chat!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

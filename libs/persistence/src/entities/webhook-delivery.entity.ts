@@ -3,15 +3,23 @@ import { AccountEntity } from './account.entity';
 
 /**
  * One attempt to deliver an event to a webhook (CONTRACT §6). `id` is the delivery id sent as
- * `X-Service-Delivery`. `eventId` is unique so a dispatcher that re-sends an event after another one
+ * `X-Service-Delivery`; an event's opt-in retries are further attempts under the same id.
+ * (`eventId`, `attempt`) is unique so a dispatcher that re-sends an attempt after another one
  * died mid-delivery records it once; manual sends (test, redeliver) have no event id.
  */
 @Entity({ name: 'webhook_deliveries' })
 @Index('webhook_deliveries_account_attempted_idx', ['accountId', 'attemptedAt'])
-@Index('webhook_deliveries_event_id_key', ['eventId'], { unique: true, where: 'event_id IS NOT NULL' })
+@Index('webhook_deliveries_event_attempt_key', ['eventId', 'attempt'], {
+  unique: true,
+  where: 'event_id IS NOT NULL',
+})
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'uuid' })
   id!: string;
+
+  /** 1 for the event's first POST, 2 for its first retry, … */
+  @PrimaryColumn({ type: 'smallint', default: 1 })
+  attempt!: number;
 
   @Column({ name: 'account_id', type: 'uuid' })
   accountId!: string;

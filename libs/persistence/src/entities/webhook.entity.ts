@@ -31,6 +31,10 @@ export class WebhookEntity {
   @Column({ type: 'text', array: true, default: () => `'{message.received}'` })
   events!: string[];
 
+  /** Retries of a failed event (1–10); null: none, as the spec says. */
+  @Column({ name: 'retry_attempts', type: 'smallint', nullable: true })
+  retryAttempts!: number | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

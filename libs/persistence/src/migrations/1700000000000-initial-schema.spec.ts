@@ -115,7 +115,10 @@ describe('initial schema', () => {
       attemptedAt: new Date(),
     });
     await deliveries.insert(delivery('event-1'));
-    await expect(deliveries.insert(delivery('event-1'))).rejects.toThrow(/webhook_deliveries_event_id_key/);
+    // Once per attempt since retries (migration 1764720000000).
+    await expect(deliveries.insert(delivery('event-1'))).rejects.toThrow(
+      /webhook_deliveries_event_attempt_key/,
+    );
     await deliveries.insert(delivery(null));
     await deliveries.insert(delivery(null));
     expect(await deliveries.countBy({ accountId })).toBe(3);

@@ -7,6 +7,10 @@ import { DeliveryRequestId1764400000000 } from './1764400000000-delivery-request
 import { WebhookUrlCiphertext1764410000000 } from './1764410000000-webhook-url-ciphertext';
 import { DeploymentSettings1764420000000 } from './1764420000000-deployment-settings';
 import { WebhookEvents1764600000000 } from './1764600000000-webhook-events';
+import { InboundMedia1764700000000 } from './1764700000000-inbound-media';
+import { ReceivedMessages1764710000000 } from './1764710000000-received-messages';
+import { WebhookRetries1764720000000 } from './1764720000000-webhook-retries';
+import { KeptMessagesByAge1764737300000 } from './1764737300000-kept-messages-by-age';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -23,4 +27,8 @@ export const ALL_MIGRATIONS = [
   WebhookUrlCiphertext1764410000000,
   DeploymentSettings1764420000000,
   WebhookEvents1764600000000,
+  InboundMedia1764700000000,
+  ReceivedMessages1764710000000,
+  WebhookRetries1764720000000,
+  KeptMessagesByAge1764737300000,
 ];

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
+import { insertReceivedMessageSql, ReceivedMessageRepository } from './received-message.repository';
 import type { SessionRef } from './session.repository';
 
 /** One message waiting in a session's outbox: opaque (sealed) bytes, in arrival order. */
@@ -13,15 +14,30 @@ export interface OutboxEntry {
  * order they arrived. A message id is kept once (WhatsApp may deliver a message again).
  */
 export class InboundOutboxRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** Where `quote` copies go (and are pruned); pass the instance the driver reads them from. */
+    private readonly received = new ReceivedMessageRepository(dataSource),
+  ) {}
 
-  async add(ref: SessionRef, messageId: string, value: Buffer): Promise<void> {
+  /**
+   * Keeps a received message for the stream; with `quote`, also the sealed copy a reply can
+   * quote (`received_messages`), in the same statement: one round trip, both rows or neither.
+   */
+  async add(ref: SessionRef, messageId: string, value: Buffer, quote?: Buffer): Promise<void> {
     if (!isUuid(ref.accountId)) return;
-    await this.dataSource.query(
-      `INSERT INTO inbound_outbox (account_id, session_id, message_id, value) VALUES ($1, $2, $3, $4)
-        ON CONFLICT (account_id, session_id, message_id) DO NOTHING`,
-      [ref.accountId, ref.sessionId, messageId, value],
-    );
+    const params = [ref.accountId, ref.sessionId, messageId, value];
+    const outboxInsert = `INSERT INTO inbound_outbox (account_id, session_id, message_id, value) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (account_id, session_id, message_id) DO NOTHING`;
+    if (quote === undefined) {
+      await this.dataSource.query(outboxInsert, params);
+      return;
+    }
+    await this.dataSource.query(`WITH quotable AS (${insertReceivedMessageSql('$5')}) ${outboxInsert}`, [
+      ...params,
+      quote,
+    ]);
+    await this.received.saved(ref);
   }
 
   /** The oldest `limit` waiting messages of the session. */

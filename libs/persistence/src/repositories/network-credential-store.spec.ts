@@ -1,37 +1,24 @@
+import { createAccountFixture, type AccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
-import { AccountRepository } from './account.repository';
 import { NetworkCredentialStore } from './network-credential-store';
-import { PlanRepository } from './plan.repository';
-import { SessionRepository, type SessionRef } from './session.repository';
+import { SessionRepository } from './session.repository';
 
 describe('NetworkCredentialStore', () => {
   let db: MigratedTestDatabase;
   let store: NetworkCredentialStore;
-  let accountId: string;
+  let account: AccountFixture;
 
-  const session = async (sessionId: string, ownerToken: number): Promise<SessionRef> => {
-    await db.dataSource.query(
-      `INSERT INTO sessions (account_id, session_id, shard, state, owner_token) VALUES ($1, $2, 0, 'starting', $3)`,
-      [accountId, sessionId, ownerToken],
-    );
-    return { accountId, sessionId };
-  };
   const value = (text: string) => Buffer.from(text);
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
     store = new NetworkCredentialStore(db.dataSource);
-    const plan = await new PlanRepository(db.dataSource).create({
-      name: 'p',
-      monthlyApiHits: 10,
-      maxSessions: 5,
-    });
-    accountId = (await new AccountRepository(db.dataSource).create({ name: 'A', planId: plan.id })).id;
+    account = await createAccountFixture(db);
   });
   afterAll(() => db.close());
 
   it('writes items in one batch, reads them by kind and ids, updates and deletes', async () => {
-    const ref = await session('batch', 4);
+    const ref = await account.session('batch', { state: 'starting', ownerToken: 4 });
     expect(
       await store.write(ref, 4, [
         { kind: 'creds', keyId: 'creds', value: value('c1') },
@@ -54,7 +41,7 @@ describe('NetworkCredentialStore', () => {
   });
 
   it('is fenced: a lower token than the owner writes nothing, a higher one may', async () => {
-    const ref = await session('fence', 9);
+    const ref = await account.session('fence', { state: 'starting', ownerToken: 9 });
     expect(await store.write(ref, 8, [{ kind: 'creds', keyId: 'creds', value: value('stale') }])).toBe(
       'fenced',
     );
@@ -66,7 +53,7 @@ describe('NetworkCredentialStore', () => {
   });
 
   it('racing a take-over, a write lands wholly before it or not at all; after it the old owner is fenced', async () => {
-    const ref = await session('race', 1);
+    const ref = await account.session('race', { state: 'starting', ownerToken: 1 });
     const sessions = new SessionRepository(db.dataSource);
     const write = store.write(ref, 1, [{ kind: 'session', keyId: 'x', value: value('v') }]);
     const takeOver = sessions.saveState(ref, 2, { state: 'connecting', phoneNumber: null, reason: null });
@@ -77,10 +64,10 @@ describe('NetworkCredentialStore', () => {
   });
 
   it('refuses sessions that do not exist, and clear removes everything of one session only', async () => {
-    expect(await store.write({ accountId, sessionId: 'ghost' }, 1, [])).toBe('fenced');
+    expect(await store.write({ accountId: account.accountId, sessionId: 'ghost' }, 1, [])).toBe('fenced');
     expect(await store.write({ accountId: 'not-a-uuid', sessionId: 'x' }, 1, [])).toBe('fenced');
-    const a = await session('clear-a', 1);
-    const b = await session('clear-b', 1);
+    const a = await account.session('clear-a', { state: 'starting', ownerToken: 1 });
+    const b = await account.session('clear-b', { state: 'starting', ownerToken: 1 });
     for (const ref of [a, b])
       await store.write(ref, 1, [{ kind: 'creds', keyId: 'creds', value: value('c') }]);
     expect(await store.clear(a, 1)).toBe('saved');
@@ -89,7 +76,7 @@ describe('NetworkCredentialStore', () => {
   });
 
   it('goes with the session when the session row is deleted', async () => {
-    const ref = await session('cascade', 1);
+    const ref = await account.session('cascade', { state: 'starting', ownerToken: 1 });
     await store.write(ref, 1, [{ kind: 'creds', keyId: 'creds', value: value('c') }]);
     await new SessionRepository(db.dataSource).delete(ref, 1);
     expect(await store.count(ref)).toBe(0);

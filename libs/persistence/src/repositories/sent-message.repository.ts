@@ -22,12 +22,14 @@ export class SentMessageRepository {
     private readonly limits = { ttlMs: SENT_MESSAGE_TTL_MS, perSession: SENT_MESSAGES_PER_SESSION },
   ) {}
 
-  async save(ref: SessionRef, messageId: string, value: Buffer): Promise<void> {
+  /** `chat`: where it went (`key.remoteJid`), so only a reply in that chat can quote it. */
+  async save(ref: SessionRef, messageId: string, value: Buffer, chat?: string): Promise<void> {
     if (!isUuid(ref.accountId)) return;
     await this.dataSource.query(
-      `INSERT INTO sent_messages (account_id, session_id, message_id, value) VALUES ($1, $2, $3, $4)
-        ON CONFLICT (account_id, session_id, message_id) DO UPDATE SET value = EXCLUDED.value`,
-      [ref.accountId, ref.sessionId, messageId, value],
+      `INSERT INTO sent_messages (account_id, session_id, message_id, value, chat) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (account_id, session_id, message_id)
+        DO UPDATE SET value = EXCLUDED.value, chat = COALESCE(EXCLUDED.chat, sent_messages.chat)`,
+      [ref.accountId, ref.sessionId, messageId, value, chat ?? null],
     );
     const key = `${ref.accountId}/${ref.sessionId}`;
     const saves = (this.savesSincePrune.get(key) ?? 0) + 1;
@@ -49,6 +51,21 @@ export class SentMessageRepository {
       [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
     )) as { value: Buffer }[];
     return row?.value ?? null;
+  }
+
+  /** The stored message with its chat (null for rows older than the chat column), for a quote. */
+  async findWithChat(
+    ref: SessionRef,
+    messageId: string,
+  ): Promise<{ value: Buffer; chat: string | null } | null> {
+    if (!isUuid(ref.accountId)) return null;
+    const [row] = (await this.dataSource.query(
+      `SELECT value, chat FROM sent_messages
+        WHERE account_id = $1 AND session_id = $2 AND message_id = $3
+          AND created_at > now() - make_interval(secs => $4)`,
+      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
+    )) as { value: Buffer; chat: string | null }[];
+    return row ? { value: row.value, chat: row.chat } : null;
   }
 
   /** When the message was stored (sent), or null when unknown or older than the time to live. */

@@ -64,30 +64,47 @@ describe('SessionRepository: reads, start claims and fenced writes', () => {
       expect(await sessions.list('not-a-uuid')).toEqual([]);
     });
 
-    it("lists the given shards' active sessions, oldest update first, never disconnected ones", async () => {
+    it("takes over a shard's active sessions in one statement: raises their tokens, returns them oldest update first", async () => {
       const account = await createAccount(db.dataSource);
+      const credentials = new NetworkCredentialStore(db.dataSource);
       // Shards 40..43 are used by this test only.
+      await sessions.claimStart(ref(account, 's40-early'), 40, 1, 10);
       await sessions.claimStart(ref(account, 's40-late'), 40, 1, 10);
       await sessions.claimStart(ref(account, 's41'), 41, 1, 10);
-      await sessions.claimStart(ref(account, 's42'), 42, 1, 10);
       await sessions.claimStart(ref(account, 's40-gone'), 40, 1, 10);
       await sessions.saveState(ref(account, 's40-gone'), 1, {
         state: 'disconnected',
         phoneNumber: null,
         reason: 'logged_out',
       });
+      // Already held by a newer owner than the one taking the shard over.
+      await sessions.claimStart(ref(account, 's40-newer'), 40, 9, 10);
       // A later write makes s40-late the most recently updated.
       await sessions.saveState(ref(account, 's40-late'), 1, {
-        state: 'qr_ready',
-        phoneNumber: null,
+        state: 'connected',
+        phoneNumber: '255700004001',
         reason: null,
       });
 
-      const restored = await sessions.listActiveInShards([40, 41, 43]);
-      expect(restored.map((s) => s.sessionId)).toEqual(['s41', 's40-late']);
-      expect(restored.map((s) => s.state)).toEqual(['starting', 'qr_ready']);
-      expect(await sessions.listActiveInShards([])).toEqual([]);
-      expect(await sessions.listActiveInShards([43])).toEqual([]);
+      const taken = await sessions.takeOverShard(40, 5);
+      expect(taken.map((s) => [s.sessionId, s.state, s.ownerToken])).toEqual([
+        ['s40-early', 'starting', 5],
+        ['s40-late', 'connected', 5],
+      ]);
+      expect(taken[1]).toMatchObject({ shard: 40, phoneNumber: '255700004001', accountId: account });
+      // The previous owner is fenced from now on, for its state and its credentials alike.
+      const late = { state: 'qr_ready' as const, phoneNumber: null, reason: null };
+      expect(await sessions.saveState(ref(account, 's40-late'), 1, late)).toBe('fenced');
+      expect(
+        await credentials.write(ref(account, 's40-late'), 1, [
+          { kind: 'creds', keyId: 'x', value: Buffer.from('late') },
+        ]),
+      ).toBe('fenced');
+      // Not taken: another shard, a disconnected session, a session a newer owner holds.
+      expect((await storedRow(db.dataSource, ref(account, 's41')))?.owner_token).toBe(1);
+      expect((await storedRow(db.dataSource, ref(account, 's40-gone')))?.owner_token).toBe(1);
+      expect((await storedRow(db.dataSource, ref(account, 's40-newer')))?.owner_token).toBe(9);
+      expect(await sessions.takeOverShard(43, 5)).toEqual([]);
     });
   });
 

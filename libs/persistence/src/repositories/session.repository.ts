@@ -6,7 +6,7 @@ import type {
   StartClaim,
 } from '@jumbe/domain';
 import type { DataSource, Repository } from 'typeorm';
-import { In, Not } from 'typeorm';
+import { Not } from 'typeorm';
 import { SessionEntity } from '../entities/session.entity';
 import { isUuid } from '../is-uuid';
 import { type SessionRecord, toSessionRecord } from '../models/session-record';
@@ -38,21 +38,48 @@ export class SessionRepository {
     return entity ? toSessionRecord(entity) : null;
   }
 
-  /** The account's sessions, by session id. */
+  /** The account's sessions, by session id (raw rows: an account may have ten thousand). */
   async list(accountId: string): Promise<SessionRecord[]> {
     if (!isUuid(accountId)) return [];
-    const entities = await this.sessions.find({ where: { accountId }, order: { sessionId: 'ASC' } });
-    return entities.map(toSessionRecord);
+    const rows = (await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM sessions WHERE account_id = $1 ORDER BY session_id`,
+      [accountId],
+    )) as RawSessionRow[];
+    return rows.map(fromRaw);
   }
 
-  /** Active sessions of these shards: what a worker restores when it takes the shards over. */
-  async listActiveInShards(shards: number[]): Promise<SessionRecord[]> {
-    if (shards.length === 0) return [];
-    const entities = await this.sessions.find({
-      where: { shard: In(shards), state: Not('disconnected') },
-      order: { updatedAt: 'ASC' },
-    });
-    return entities.map(toSessionRecord);
+  /**
+   * At most `limit` of the account's sessions whose id sorts after `after` (from the first when
+   * null), by session id: a page of the list, read from the primary key's index.
+   */
+  async listPage(accountId: string, after: string | null, limit: number): Promise<SessionRecord[]> {
+    if (!isUuid(accountId)) return [];
+    const rows = (await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM sessions
+        WHERE account_id = $1 AND ($2::text IS NULL OR session_id > $2)
+        ORDER BY session_id LIMIT $3`,
+      [accountId, after, limit],
+    )) as RawSessionRow[];
+    return rows.map(fromRaw);
+  }
+
+  /**
+   * Takes the active sessions of a shard this worker has just leased under `token`, in one
+   * statement: each row's owner token is raised to `token` before anything of the session is read
+   * (from here on a write of the previous owner, credentials included, is refused: it can never
+   * land between our read and our first write), and the rows are returned oldest update first,
+   * the order they are restored in. A row a newer owner already holds is neither taken nor returned.
+   */
+  async takeOverShard(shard: number, token: number): Promise<SessionRecord[]> {
+    const rows = (await this.dataSource.query(
+      `WITH taken AS (
+         UPDATE sessions SET owner_token = $2
+          WHERE shard = $1 AND state <> 'disconnected' AND owner_token <= $2
+          RETURNING *)
+       SELECT * FROM taken ORDER BY updated_at, session_id`,
+      [shard, token],
+    )) as RawSessionRow[];
+    return rows.map(fromRaw);
   }
 
   /**
@@ -101,21 +128,6 @@ export class SessionRepository {
     }
   }
 
-  /**
-   * Makes this worker the session's owner before it reads the credentials: from here on, a write
-   * of the previous owner (an older token) is refused, so its late credential writes can never
-   * land between our read and our first write. False when a newer owner already holds it.
-   */
-  async takeOwnership(ref: SessionRef, token: number): Promise<boolean> {
-    const rows = (await this.dataSource.query(
-      `UPDATE sessions SET owner_token = $3
-        WHERE account_id = $1 AND session_id = $2 AND owner_token <= $3
-        RETURNING session_id`,
-      [ref.accountId, ref.sessionId, token],
-    )) as [unknown[], number] | unknown[];
-    return affected(rows) > 0;
-  }
-
   /** Removes the record (its stored credentials go with it); fenced like every worker write. */
   async delete(ref: SessionRef, token: number): Promise<boolean> {
     const result = await this.sessions
@@ -129,6 +141,8 @@ export class SessionRepository {
     return (result.affected ?? 0) > 0;
   }
 }
+
+const COLUMNS = 'account_id, session_id, shard, state, phone_number, reason, owner_token, updated_at';
 
 interface RawSessionRow {
   account_id: string;

@@ -33,6 +33,7 @@ describe('WebhookDeliveryRepository.recordBatch', () => {
     payload: { event: 'message.received', message: { id: eventId } },
     createdAt: new Date('2030-01-01T10:00:00.000Z'),
     attemptedAt: new Date('2030-01-01T10:00:01.000Z'),
+    attempt: 1,
     requestId: null,
     ...overrides,
   });

@@ -28,6 +28,7 @@ describe('WebhookDeliveryRepository', () => {
     payload: { event: 'message.received', message: { id: 'M1', text: 'hi' } },
     createdAt: new Date('2030-01-01T10:00:00.000Z'),
     attemptedAt: new Date('2030-01-01T10:00:01.000Z'),
+    attempt: 1,
     requestId: null,
     ...overrides,
   });
@@ -62,6 +63,28 @@ describe('WebhookDeliveryRepository', () => {
     expect(await deliveries.record(second)).toBe(false);
     expect(await deliveries.find(account, second.id)).toBeNull();
     expect((await deliveries.latest(account, 10)).map((d) => d.id)).toEqual([first.id]);
+  });
+
+  it('records each retry of an event under its delivery id as its own entry, once per attempt number', async () => {
+    const account = await createAccount(db.dataSource);
+    const eventId = `evt-${randomUUID()}`;
+    const id = randomUUID();
+    const at = (second: number) => new Date(Date.UTC(2030, 0, 1, 12, 0, second));
+    const first = delivery(account, { id, eventId, status: 'failed', statusCode: 503, attemptedAt: at(1) });
+    const retry = delivery(account, { id, eventId, attempt: 2, attemptedAt: at(31) });
+    expect(await deliveries.record(first)).toBe(true);
+    await deliveries.recordBatch([retry, { ...retry, status: 'failed' }], []);
+    expect(await deliveries.record({ ...first, status: 'success' })).toBe(false);
+
+    expect((await deliveries.latest(account, 10)).map((d) => [d.id, d.attempt, d.status])).toEqual([
+      [id, 2, 'success'],
+      [id, 1, 'failed'],
+    ]);
+    // A redelivery by hand starts from the latest attempt's event.
+    expect((await deliveries.find(account, id))?.attempt).toBe(2);
+    expect(await deliveries.lastAttemptsAmong([eventId, 'evt-never'])).toEqual(
+      new Map([[eventId, { attempt: 2, status: 'success', attemptedAt: at(31) }]]),
+    );
   });
 
   it('records any number of attempts without an event id (tests, redeliveries)', async () => {

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
-import type { DeliveryRecord } from '@jumbe/domain';
-export type { DeliveryRecord };
+import type { DeliveryRecord, LastAttempt } from '@jumbe/domain';
+export type { DeliveryRecord, LastAttempt };
 
 interface DeliveryRow {
   id: string;
@@ -19,6 +19,7 @@ interface DeliveryRow {
   created_at: Date;
   attempted_at: Date;
   request_id: string | null;
+  attempt: number;
 }
 
 const fromRow = (row: DeliveryRow): DeliveryRecord => ({
@@ -37,6 +38,7 @@ const fromRow = (row: DeliveryRow): DeliveryRecord => ({
   createdAt: row.created_at,
   attemptedAt: row.attempted_at,
   requestId: row.request_id,
+  attempt: row.attempt,
 });
 
 /** Every delivery attempt, recorded before its event is acknowledged on the stream. */
@@ -47,8 +49,8 @@ export class WebhookDeliveryRepository {
   async record(delivery: DeliveryRecord): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `INSERT INTO webhook_deliveries
-         (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15)
+         (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id, attempt)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)
        ON CONFLICT DO NOTHING RETURNING id`,
       [
         delivery.id,
@@ -66,6 +68,7 @@ export class WebhookDeliveryRepository {
         delivery.createdAt,
         delivery.attemptedAt,
         delivery.requestId ?? null,
+        delivery.attempt,
       ],
     )) as unknown[];
     return rows.length > 0;
@@ -82,11 +85,11 @@ export class WebhookDeliveryRepository {
     await this.dataSource.query(
       `WITH removed AS (DELETE FROM inbound_events WHERE event_id = ANY($1::text[]))
        INSERT INTO webhook_deliveries
-         (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id)
-       SELECT id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload::jsonb, created_at, attempted_at, request_id
+         (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id, attempt)
+       SELECT id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload::jsonb, created_at, attempted_at, request_id, attempt
        FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[],
-                   $10::text[], $11::text[], $12::int[], $13::text[], $14::timestamptz[], $15::timestamptz[], $16::text[])
-         AS batch (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id)
+                   $10::text[], $11::text[], $12::int[], $13::text[], $14::timestamptz[], $15::timestamptz[], $16::text[], $17::int[])
+         AS batch (id, account_id, event_id, event, session_id, url, status, status_code, error, response, duration_ms, payload, created_at, attempted_at, request_id, attempt)
        ON CONFLICT DO NOTHING`,
       [
         settledEventIds,
@@ -105,6 +108,7 @@ export class WebhookDeliveryRepository {
         deliveries.map((delivery) => delivery.createdAt.toISOString()),
         deliveries.map((delivery) => delivery.attemptedAt.toISOString()),
         deliveries.map((delivery) => delivery.requestId ?? null),
+        column('attempt'),
       ],
     );
   }
@@ -119,6 +123,25 @@ export class WebhookDeliveryRepository {
     return new Set(rows.map((row) => row.event_id));
   }
 
+  /**
+   * Of these stream events, the latest recorded attempt of each that has one (one query for a
+   * whole batch): a success or a last failure is never POSTed again; a failure may be retried.
+   */
+  async lastAttemptsAmong(eventIds: string[]): Promise<Map<string, LastAttempt>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = (await this.dataSource.query(
+      `SELECT DISTINCT ON (event_id) event_id, attempt, status, attempted_at FROM webhook_deliveries
+        WHERE event_id = ANY($1::text[]) ORDER BY event_id, attempt DESC`,
+      [eventIds],
+    )) as { event_id: string; attempt: number; status: 'success' | 'failed'; attempted_at: Date }[];
+    return new Map(
+      rows.map((row) => [
+        row.event_id,
+        { attempt: row.attempt, status: row.status, attemptedAt: row.attempted_at },
+      ]),
+    );
+  }
+
   async isRecorded(eventId: string): Promise<boolean> {
     const rows = (await this.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE event_id = $1`, [
       eventId,
@@ -126,20 +149,21 @@ export class WebhookDeliveryRepository {
     return rows.length > 0;
   }
 
+  /** The delivery's latest attempt (every attempt of a delivery carries the same event). */
   async find(accountId: string, id: string): Promise<DeliveryRecord | null> {
     if (!isUuid(accountId) || !isUuid(id)) return null;
     const [row] = (await this.dataSource.query(
-      `SELECT * FROM webhook_deliveries WHERE account_id = $1 AND id = $2`,
+      `SELECT * FROM webhook_deliveries WHERE account_id = $1 AND id = $2 ORDER BY attempt DESC LIMIT 1`,
       [accountId, id],
     )) as DeliveryRow[];
     return row ? fromRow(row) : null;
   }
 
-  /** The newest attempts first (GET /webhook lists 20). */
+  /** The newest attempts first, each retry its own entry (GET /webhook lists 20). */
   async latest(accountId: string, limit: number): Promise<DeliveryRecord[]> {
     if (!isUuid(accountId)) return [];
     const rows = (await this.dataSource.query(
-      `SELECT * FROM webhook_deliveries WHERE account_id = $1 ORDER BY attempted_at DESC, id DESC LIMIT $2`,
+      `SELECT * FROM webhook_deliveries WHERE account_id = $1 ORDER BY attempted_at DESC, id DESC, attempt DESC LIMIT $2`,
       [accountId, limit],
     )) as DeliveryRow[];
     return rows.map(fromRow);

@@ -37,8 +37,13 @@ describe('WebhookRepository', () => {
       enabled: true,
       secretCiphertext: 'v1:cipher',
       events: ['message.received', 'session.status'],
+      retryAttempts: null,
       updatedAt: expect.any(Date),
     });
+    await webhooks.save({ ...(await webhooks.find(account))!, retryAttempts: 10 });
+    expect((await webhooks.find(account))?.retryAttempts).toBe(10);
+    // The database refuses what the API refuses too.
+    await expect(webhooks.save({ ...(await webhooks.find(account))!, retryAttempts: 11 })).rejects.toThrow();
   });
 
   it('replaces the one webhook of the account on a second save, moving updatedAt on', async () => {

@@ -3,6 +3,10 @@ import { isUuid } from '../is-uuid';
 import type { StoredWebhook } from '@jumbe/domain';
 export type { StoredWebhook };
 
+export type WebhookToSave = Omit<StoredWebhook, 'updatedAt' | 'retryAttempts'> & {
+  retryAttempts?: number | null;
+};
+
 /** The account's one webhook destination (CONTRACT §6); its secrets only as ciphertext. */
 export class WebhookRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -10,7 +14,7 @@ export class WebhookRepository {
   async find(accountId: string): Promise<StoredWebhook | null> {
     if (!isUuid(accountId)) return null;
     const [row] = (await this.dataSource.query(
-      `SELECT account_id, url, url_ciphertext, enabled, secret_ciphertext, events, updated_at FROM webhooks WHERE account_id = $1`,
+      `SELECT account_id, url, url_ciphertext, enabled, secret_ciphertext, events, retry_attempts, updated_at FROM webhooks WHERE account_id = $1`,
       [accountId],
     )) as {
       account_id: string;
@@ -19,6 +23,7 @@ export class WebhookRepository {
       enabled: boolean;
       secret_ciphertext: string | null;
       events: string[];
+      retry_attempts: number | null;
       updated_at: Date;
     }[];
     return row
@@ -29,17 +34,20 @@ export class WebhookRepository {
           enabled: row.enabled,
           secretCiphertext: row.secret_ciphertext,
           events: row.events,
+          retryAttempts: row.retry_attempts,
           updatedAt: row.updated_at,
         }
       : null;
   }
 
-  async save(webhook: Omit<StoredWebhook, 'updatedAt'>): Promise<void> {
+  /** Saves the whole destination; `retryAttempts` left out means none (the spec's default). */
+  async save(webhook: WebhookToSave): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO webhooks (account_id, url, url_ciphertext, enabled, secret_ciphertext, events, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now())
+      `INSERT INTO webhooks (account_id, url, url_ciphertext, enabled, secret_ciphertext, events, retry_attempts, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now())
        ON CONFLICT (account_id) DO UPDATE
-         SET url = $2, url_ciphertext = $3, enabled = $4, secret_ciphertext = $5, events = $6, updated_at = now()`,
+         SET url = $2, url_ciphertext = $3, enabled = $4, secret_ciphertext = $5, events = $6,
+             retry_attempts = $7, updated_at = now()`,
       [
         webhook.accountId,
         webhook.url,
@@ -47,6 +55,7 @@ export class WebhookRepository {
         webhook.enabled,
         webhook.secretCiphertext,
         webhook.events,
+        webhook.retryAttempts ?? null,
       ],
     );
   }

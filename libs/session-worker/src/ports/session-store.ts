@@ -12,7 +12,12 @@ import type {
  */
 export abstract class SessionStore {
   abstract find(ref: SessionRef): Promise<SessionRecord | null>;
-  abstract listActiveInShards(shards: number[]): Promise<SessionRecord[]>;
+  /**
+   * Takes a shard's active sessions over in one step: raises each one's owner token to `token`
+   * (fencing the previous owner before anything of the session is read) and returns them in the
+   * order to restore them. Sessions a newer owner holds are left out.
+   */
+  abstract takeOverShard(shard: number, token: number): Promise<SessionRecord[]>;
   /** Creates or restarts the session unless the plan's session cap is reached. */
   abstract claimStart(
     ref: SessionRef,
@@ -21,7 +26,5 @@ export abstract class SessionStore {
     maxSessions: number,
   ): Promise<StartClaim>;
   abstract saveState(ref: SessionRef, token: number, patch: SessionStatePatch): Promise<FencedWriteResult>;
-  /** Raises the row's owner token to `token`, so an older owner's writes are refused from now on. */
-  abstract takeOwnership(ref: SessionRef, token: number): Promise<boolean>;
   abstract delete(ref: SessionRef, token: number): Promise<boolean>;
 }

@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { InboundRelay } from '../inbound-relay';
 import { StatusRelay } from '../status-relay';
-import { SessionHost } from '../session-host';
+import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost, type SessionHostOptions } from '../session-host';
 import { RecordingPublisher } from './recording-publisher';
 
 /** One session worker as session-worker.module.ts wires it, on the sandbox network. */
@@ -18,16 +18,24 @@ export interface TestWorker {
   dropAll(): Promise<void>;
 }
 
-export function startTestWorker(dataSource: DataSource, store: SandboxStore): TestWorker {
+export function startTestWorker(
+  dataSource: DataSource,
+  store: SandboxStore,
+  options: Partial<SessionHostOptions> = {},
+): TestWorker {
   const driver = new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 });
   const publisher = new RecordingPublisher();
-  const host = new SessionHost(driver, {
-    sessions: new SessionRepository(dataSource),
-    credentials: new NetworkCredentialStore(dataSource),
-    inbound: new InboundRelay(publisher),
-    statuses: new StatusRelay(publisher),
-    logger: pino({ level: 'silent' }),
-  });
+  const host = new SessionHost(
+    driver,
+    {
+      sessions: new SessionRepository(dataSource),
+      credentials: new NetworkCredentialStore(dataSource),
+      inbound: new InboundRelay(publisher),
+      statuses: new StatusRelay(publisher),
+      logger: pino({ level: 'silent' }),
+    },
+    { ...DEFAULT_SESSION_HOST_OPTIONS, ...options },
+  );
   const adopted = new Set<number>();
   return {
     host,

@@ -54,6 +54,25 @@ export function httpUrlField(code: IssueParams['code'], label: string) {
     .describe('Absolute http or https URL.');
 }
 
+/** A network message id in the form sends return (`data.key.id`) and webhook events carry (`message.id`). */
+export function networkMessageIdField(label: string) {
+  return z
+    .string()
+    .min(1, `${label} must not be empty`)
+    .max(128, `${label} must be at most 128 characters`)
+    .regex(/^[A-Za-z0-9._:-]+$/, `${label} must be an id returned by a send or carried by a webhook event`);
+}
+
+/**
+ * A reply: the message of the same chat to quote (extension). The worker must know it: one this
+ * session sent in the last 24 hours or received in the last 7 days, else 404 `message_not_found`.
+ */
+export const quotedMessageIdField = networkMessageIdField('quotedMessageId')
+  .optional()
+  .describe(
+    'Reply to (quote) this message of the same chat: the `id` a send returned (`data.key.id`, kept 24 hours) or a `message.received` event carried (`message.id`, kept 7 days). 404 `message_not_found` when unknown or of another chat.',
+  );
+
 export const nonEmptyText = (label: string, max: number) =>
   z.string().min(1, `${label} must not be empty`).max(max, `${label} must be at most ${max} characters`);
 

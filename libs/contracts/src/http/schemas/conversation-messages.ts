@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { nonEmptyText, phoneNumberField, recipientField, sessionIdField } from './common';
+import {
+  networkMessageIdField,
+  nonEmptyText,
+  phoneNumberField,
+  quotedMessageIdField,
+  recipientField,
+  sessionIdField,
+} from './common';
 
 /**
  * The conversation's message kinds beyond the spec's three (CONTRACT §11 extensions): locations,
@@ -7,12 +14,9 @@ import { nonEmptyText, phoneNumberField, recipientField, sessionIdField } from '
  */
 
 /** A network message id as a send returned it or a webhook event carried it. */
-export const messageIdField = z
-  .string()
-  .min(1, 'messageId must not be empty')
-  .max(128, 'messageId must be at most 128 characters')
-  .regex(/^[A-Za-z0-9._:-]+$/, 'messageId must be an id returned by a send or carried by a webhook event')
-  .describe('The `id` a send returned (`data.key.id`) or a webhook event carried (`message.id`).');
+export const messageIdField = networkMessageIdField('messageId').describe(
+  'The `id` a send returned (`data.key.id`) or a webhook event carried (`message.id`).',
+);
 
 export const locationMessageFields = z.strictObject({
   to: recipientField,
@@ -20,6 +24,7 @@ export const locationMessageFields = z.strictObject({
   longitude: z.number().min(-180, 'longitude must be -180 to 180').max(180, 'longitude must be -180 to 180'),
   name: z.string().max(256, 'name must be at most 256 characters').optional(),
   address: z.string().max(512, 'address must be at most 512 characters').optional(),
+  quotedMessageId: quotedMessageIdField,
 });
 export const sendLocationSchema = locationMessageFields.extend({ sessionId: sessionIdField });
 
@@ -33,6 +38,7 @@ export const contactMessageFields = z.strictObject({
     .array(contactCardSchema)
     .min(1, 'contacts needs 1 to 10 entries')
     .max(10, 'contacts needs 1 to 10 entries'),
+  quotedMessageId: quotedMessageIdField,
 });
 export const sendContactSchema = contactMessageFields.extend({ sessionId: sessionIdField });
 

@@ -10,6 +10,7 @@ import {
   sendMediaSchema,
   sendTextSchema,
 } from './messages';
+import { sendContactSchema, sendLocationSchema, sendReactionSchema } from './conversation-messages';
 
 const PHONE = '254712345678';
 
@@ -340,5 +341,38 @@ describe('send interactive', () => {
   it('applies the text limit to the interactive body too', () => {
     const error = rejection(sendInteractiveSchema, message([reply('a')], { text: 'x'.repeat(65_537) }));
     expect(paths(error)).toEqual(['/text']);
+  });
+});
+
+describe('replies: quotedMessageId on every message kind that can quote', () => {
+  const bodies: [string, z.ZodType, Record<string, unknown>][] = [
+    ['text', sendTextSchema, { to: PHONE, text: 'Yes' }],
+    ['media', sendMediaSchema, { to: PHONE, url: 'https://cdn.example.test/a.jpg' }],
+    [
+      'interactive',
+      sendInteractiveSchema,
+      { to: PHONE, text: 'Pick', actions: [{ type: 'reply', id: 'a', label: 'A' }] },
+    ],
+    ['location', sendLocationSchema, { to: PHONE, latitude: 1, longitude: 2 }],
+    ['contact', sendContactSchema, { to: PHONE, contacts: [{ name: 'A', phoneNumber: PHONE }] }],
+  ];
+
+  it.each(bodies)('%s takes an id as sends return and events carry it', (_kind, schema, body) => {
+    const parsed = parseInput(schema, { ...body, quotedMessageId: '3EB0C431C26A1916E07E' }) as object;
+    expect(parsed).toMatchObject({ quotedMessageId: '3EB0C431C26A1916E07E' });
+    expect(parseInput(schema, body)).not.toHaveProperty('quotedMessageId');
+  });
+
+  it.each(bodies)('%s refuses an empty, long or malformed id at /quotedMessageId', (_kind, schema, body) => {
+    for (const quotedMessageId of ['', 'x'.repeat(129), 'a b', 42, null]) {
+      const error = rejection(schema, { ...body, quotedMessageId });
+      expect(error.code).toBe('validation_error');
+      expect([...new Set(paths(error))]).toEqual(['/quotedMessageId']);
+    }
+  });
+
+  it('is not on reactions, edits and deletes, which already name their message', () => {
+    const body = { to: PHONE, messageId: 'ABC', emoji: '👍', quotedMessageId: 'ABC' };
+    expect(paths(rejection(sendReactionSchema, body))).toEqual(['/quotedMessageId']);
   });
 });

@@ -3,6 +3,7 @@ import {
   httpUrlField,
   nonEmptyText,
   phoneNumberField,
+  quotedMessageIdField,
   recipientField,
   sessionFilterField,
   sessionIdField,
@@ -18,6 +19,7 @@ export const sendTextSchema = z.strictObject({
   sessionId: sessionIdField,
   to: recipientField,
   text: nonEmptyText('text', MAX_TEXT_LENGTH),
+  quotedMessageId: quotedMessageIdField,
 });
 
 export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
@@ -38,6 +40,7 @@ export const mediaMessageFields = z.strictObject({
   fileName: z.string().min(1).max(255, 'fileName must be at most 255 characters').optional(),
   /** Send audio as a voice note (push-to-talk): shown with a waveform and played inline. */
   ptt: z.boolean().optional(),
+  quotedMessageId: quotedMessageIdField,
 });
 
 /** What depends on the media type: voice notes are audio; stickers are WebP images without captions. */
@@ -104,6 +107,7 @@ export const interactiveMessageFields = z.strictObject({
     .array(interactiveActionSchema)
     .min(1, 'actions needs 1 to 10 entries')
     .max(10, 'actions needs 1 to 10 entries'),
+  quotedMessageId: quotedMessageIdField,
 });
 
 /** Applications route on ids, so a duplicate id would make two choices indistinguishable. */

@@ -36,6 +36,18 @@ export const sessionSchema = z.object({
     ),
 });
 
+/** `GET /sessions`: every session, or one page of them when `limit` or `cursor` was given. */
+export const sessionListSchema = z.object({
+  data: z.array(sessionSchema),
+  nextCursor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Only when `limit` or `cursor` was given: pass it as `cursor` for the next page; null on the last page.',
+    ),
+});
+
 export const qrSchema = z.object({ sessionId: z.string(), state: z.enum(SESSION_STATES), qr: z.string() });
 export const pairingCodeResultSchema = z.object({
   sessionId: z.string(),
@@ -67,6 +79,13 @@ export const deliverySchema = z.object({
   durationMs: z.number(),
   createdAt: isoTime,
   attemptedAt: isoTime,
+  attempt: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      '1 for the first POST of an event; its automatic retries (opt-in `retry`) are 2, 3, … under the same `id`.',
+    ),
 });
 export const webhookConfigSchema = z.object({
   url: z.string().nullable().describe('The destination, its query and fragment masked (`?token=****`).'),
@@ -74,6 +93,11 @@ export const webhookConfigSchema = z.object({
   hasSecret: z.boolean(),
   /** Event types delivered (besides `webhook.test`, which always is). */
   events: z.array(z.string()),
+  /** Opt-in automatic retries; null: none (the spec's default). */
+  retry: z
+    .object({ attempts: z.number().int() })
+    .nullable()
+    .describe('Automatic retries of a failed event; `null`: none (the spec).'),
 });
 export const webhookStateSchema = webhookConfigSchema.extend({ deliveries: z.array(deliverySchema) });
 

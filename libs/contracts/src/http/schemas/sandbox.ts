@@ -10,6 +10,12 @@ const mediaSchema = z.strictObject({
   fileName: z.string().nullable().optional(),
   caption: z.string().nullable().optional(),
   seconds: z.number().nonnegative().nullable().optional(),
+  data: z
+    .base64()
+    .optional()
+    .describe(
+      'The file itself, base64 (within the body limit): `GET /messages/media` serves it for 7 days. Without it the message has no file (404 `media_not_found`).',
+    ),
 });
 
 const interactionSchema = z.strictObject({

@@ -1,3 +1,4 @@
+import { RETRY_ATTEMPTS_MAX, RETRY_ATTEMPTS_MIN } from '@jumbe/domain';
 import { z } from 'zod';
 import { KNOWN_WEBHOOK_EVENTS } from '../../events/webhook/event-subscription';
 import { httpUrlField } from './common';
@@ -13,6 +14,24 @@ const eventsField = z
     `Event types the webhook receives (default \`["message.received"]\`; \`webhook.test\` is always sent). Known: ${knownEventsText}.`,
   );
 
+/** Opt-in retries of a failed event (CONTRACT §11); `null` turns them off, the spec's default. */
+export const retryField = z
+  .strictObject({
+    attempts: z
+      .number()
+      .int()
+      .min(RETRY_ATTEMPTS_MIN)
+      .max(RETRY_ATTEMPTS_MAX)
+      .describe(
+        `Further attempts after the first one fails, ${RETRY_ATTEMPTS_MIN}–${RETRY_ATTEMPTS_MAX}; each waits 30 s·3^(k−1) (at most 6 h), all within 24 h of the event.`,
+      ),
+  })
+  .nullable()
+  .describe(
+    'Automatic redelivery of a failed event, every attempt under the same delivery id; `null` (the default) for none. ' +
+      "A session's later events wait behind one being retried.",
+  );
+
 export const updateWebhookSchema = z.strictObject({
   url: httpUrlField('invalid_webhook_url', 'url')
     .optional()
@@ -23,6 +42,7 @@ export const updateWebhookSchema = z.strictObject({
   enabled: z.boolean().optional(),
   rotateSecret: z.boolean().optional(),
   events: eventsField.optional(),
+  retry: retryField.optional(),
 });
 
 export const deliveryParamsSchema = z.strictObject({ id: z.uuid('delivery id must be a UUID') });

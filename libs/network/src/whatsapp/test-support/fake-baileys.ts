@@ -5,6 +5,7 @@ import {
   type Contact,
   generateWAMessage,
   type GroupMetadata,
+  type MiscMessageGenerationOptions,
   proto,
   type UserFacingSocketConfig,
   type WAMessage,
@@ -143,9 +144,14 @@ export class FakeBaileysSocket implements WhatsAppSocket {
     return group;
   }
 
-  async sendMessage(jid: string, content: AnyMessageContent): Promise<WAMessage | undefined> {
+  async sendMessage(
+    jid: string,
+    content: AnyMessageContent,
+    options: MiscMessageGenerationOptions = {},
+  ): Promise<WAMessage | undefined> {
     if (this.failSends) throw this.failSends;
     const message = await generateWAMessage(jid, content, {
+      ...options,
       userJid: this.user?.id ?? '',
       upload: async (_path, options) => {
         this.uploads.push({ mediaType: options.mediaType, bytes: 0 });

@@ -5,10 +5,21 @@ import type { SentMessageStore } from '../sent-message-store';
 export class MemorySentMessageStore implements SentMessageStore {
   readonly rows = new Map<string, Buffer>();
   readonly times = new Map<string, Date>();
+  readonly chats = new Map<string, string>();
 
-  async save(ref: SessionRef, messageId: string, value: Buffer): Promise<void> {
+  async save(ref: SessionRef, messageId: string, value: Buffer, chat?: string): Promise<void> {
     this.rows.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, value);
     this.times.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, new Date());
+    if (chat) this.chats.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, chat);
+  }
+
+  async findWithChat(
+    ref: SessionRef,
+    messageId: string,
+  ): Promise<{ value: Buffer; chat: string | null } | null> {
+    const key = `${ref.accountId}/${ref.sessionId}/${messageId}`;
+    const value = this.rows.get(key);
+    return value ? { value, chat: this.chats.get(key) ?? null } : null;
   }
 
   async sentAt(ref: SessionRef, messageId: string): Promise<Date | null> {

@@ -1,0 +1,38 @@
+import { inboundMediaQuerySchema } from '@jumbe/contracts';
+import { Controller, Get, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import { CustomerAuthGuard } from '../auth/customer-auth.guard';
+import type { CustomerContext } from '../auth/principal';
+import { Customer, ValidQuery } from '../http/validated-input.decorators';
+import { contentDisposition, safeContentType } from './media-headers';
+import { InboundMediaFiles } from './inbound-media-files';
+
+/** `GET /messages/media` (extension): the file of a media message a session received. */
+@Controller('api/v1/messages')
+@UseGuards(CustomerAuthGuard)
+export class InboundMediaController {
+  constructor(private readonly media: InboundMediaFiles) {}
+
+  @Get('media')
+  async file(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(inboundMediaQuerySchema) query: z.output<typeof inboundMediaQuerySchema>,
+    @Res() reply: FastifyReply,
+  ) {
+    const { info, data } = await this.media.open(
+      customer.access.accountId,
+      query.sessionId,
+      query.messageId,
+      customer.requestId,
+    );
+    const contentType = safeContentType(info.mimetype);
+    return reply
+      .header('content-type', contentType)
+      .header('content-length', String(info.size))
+      .header('content-disposition', contentDisposition(info.fileName, query.messageId, contentType))
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store')
+      .send(data);
+  }
+}

@@ -1,0 +1,15 @@
+/** Expired rows deleted from each kind of kept message content. */
+export interface ExpiredRowsDeleted {
+  sentMessages: number;
+  receivedMessages: number;
+  inboundMedia: number;
+}
+
+/**
+ * Where the worker deletes message content past its retention (sent messages, received messages
+ * kept for quotes, media descriptors), of every session: idle sessions never prune their own.
+ */
+export abstract class ExpiredMessageSweeper {
+  /** Deletes at most `limit` expired rows of each kind; how many of each went. */
+  abstract deleteExpiredBatch(limit: number): Promise<ExpiredRowsDeleted>;
+}

@@ -1,0 +1,159 @@
+import {
+  ACCESS_INVALIDATION_TOPIC,
+  encodeAccessInvalidation,
+  inboundEventId,
+  inboundEventSubject,
+} from '@jumbe/contracts';
+import { MemoryInvalidationBus } from '@jumbe/coordination';
+import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
+import { DurableEventLog, type EventConsumption, type OutgoingEvent } from '@jumbe/messaging';
+import {
+  AccountRepository,
+  InboundEventRepository,
+  openMigratedTestDatabase,
+  PlanRepository,
+  WebhookDeliveryRepository,
+  WebhookRepository,
+  type MigratedTestDatabase,
+} from '@jumbe/persistence';
+import { telemetry } from '@jumbe/telemetry';
+import { eventually, failsThenSucceeds, RecordingReceiver } from '@jumbe/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { EventDispatcher, type StreamDeliverable } from './event-dispatcher';
+import { WebhookDirectory } from './webhook-directory';
+import { WebhookPoster } from './webhook-poster';
+
+async function counter(name: string): Promise<number> {
+  const text = await telemetry().registry.metrics();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? 0 : Number(line.split(' ')[1]);
+}
+
+/**
+ * The retry metrics and the give-up log line, with the dispatcher's real parts (PostgreSQL, the
+ * all-in-one event log, a real HTTP receiver that keeps failing).
+ */
+describe('EventDispatcher retry observability', () => {
+  let db: MigratedTestDatabase;
+  let receiver: RecordingReceiver;
+  let events: InboundEventRepository;
+  let webhooks: WebhookRepository;
+  let dispatcher: EventDispatcher;
+  let consumption: EventConsumption;
+  /** The all-in-one's event log: published to and consumed from in this process. */
+  let log: DurableEventLog;
+  const invalidations = new MemoryInvalidationBus();
+  const vault = new WebhookVault('dispatcher-metrics-test-secret-key-0123456789');
+  const logged: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+  const shard = 950;
+
+  beforeAll(async () => {
+    db = await openMigratedTestDatabase();
+    receiver = await RecordingReceiver.start();
+    events = new InboundEventRepository(db.dataSource);
+    webhooks = new WebhookRepository(db.dataSource);
+    const directory = new WebhookDirectory(webhooks, vault, invalidations);
+    await directory.start();
+    dispatcher = new EventDispatcher(
+      directory,
+      new WebhookPoster(true),
+      new WebhookDeliveryRepository(db.dataSource),
+      logger,
+      { retryDelayMs: 20, retryBaseMs: 50 },
+    );
+    log = new DurableEventLog(events);
+    consumption = await log.consume(shard, (event) => dispatcher.accept(event as StreamDeliverable));
+  });
+  afterAll(async () => {
+    await consumption.stop();
+    dispatcher.stop();
+    await receiver.close();
+    await db.close();
+  });
+
+  async function account(retryAttempts: number | null): Promise<{ accountId: string; path: string }> {
+    const plan = await new PlanRepository(db.dataSource).create({
+      name: `plan-${randomUUID()}`,
+      monthlyApiHits: 1_000,
+      maxSessions: 5,
+    });
+    const { id: accountId } = await new AccountRepository(db.dataSource).create({
+      name: 'Metrics test',
+      planId: plan.id,
+    });
+    const path = `/hooks/${accountId}`;
+    await webhooks.save({
+      accountId,
+      ...vault.storableUrl(`${receiver.url}${path}`),
+      enabled: true,
+      secretCiphertext: vault.sealSigningSecret(generateWebhookSecret()),
+      events: ['message.received'],
+      retryAttempts,
+    });
+    await invalidations.publish(
+      ACCESS_INVALIDATION_TOPIC,
+      encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }),
+    );
+    return { accountId, path };
+  }
+
+  function inboundEvent(accountId: string): OutgoingEvent {
+    const messageId = `METRICS-${randomBytes(4).toString('hex')}`;
+    return {
+      eventId: inboundEventId(accountId, 'main', messageId),
+      subject: inboundEventSubject(shard, accountId, 'main'),
+      shard,
+      payload: {
+        event: 'message.received',
+        timestamp: new Date().toISOString(),
+        customerId: accountId,
+        sessionId: 'main',
+        message: { id: messageId, from: '254712345678', text: `secret words ${messageId}` },
+      },
+    };
+  }
+
+  const drained = () =>
+    eventually('event log drained', async () => (await events.pending(shard)).length === 0, 10_000);
+
+  it('counts each retry scheduled and the event given up after its last attempt, and logs the give-up without the payload', async () => {
+    const retries = await counter('jumbe_webhook_retries_scheduled_total');
+    const givenUp = await counter('jumbe_webhook_events_given_up_total');
+    const { accountId, path } = await account(2);
+    receiver.on(path, failsThenSucceeds(10, 500));
+    const event = inboundEvent(accountId);
+    await log.publish(event);
+
+    await receiver.waitFor(path, 3, 10_000);
+    await drained();
+    expect((await counter('jumbe_webhook_retries_scheduled_total')) - retries).toBe(2);
+    expect((await counter('jumbe_webhook_events_given_up_total')) - givenUp).toBe(1);
+    const line = logged.find((entry) => entry['accountId'] === accountId);
+    expect(line).toMatchObject({
+      level: 40,
+      deliveryId: deliveryIdForEvent(event.eventId),
+      attempts: 3,
+      msg: 'webhook event given up: its last attempt failed',
+    });
+    expect(JSON.stringify(line)).not.toContain('secret words');
+  });
+
+  it('counts nothing for an account without retries, nor for an opted-in delivery that succeeds', async () => {
+    const retries = await counter('jumbe_webhook_retries_scheduled_total');
+    const givenUp = await counter('jumbe_webhook_events_given_up_total');
+    const plain = await account(null);
+    receiver.on(plain.path, failsThenSucceeds(10, 500));
+    const optedIn = await account(3);
+    await log.publish(inboundEvent(plain.accountId));
+    await log.publish(inboundEvent(optedIn.accountId));
+
+    await receiver.waitFor(plain.path, 1, 5_000);
+    await receiver.waitFor(optedIn.path, 1, 5_000);
+    await drained();
+    expect((await counter('jumbe_webhook_retries_scheduled_total')) - retries).toBe(0);
+    expect((await counter('jumbe_webhook_events_given_up_total')) - givenUp).toBe(0);
+    expect(logged.filter((entry) => entry['accountId'] === plain.accountId)).toEqual([]);
+  });
+});

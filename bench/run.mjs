@@ -8,6 +8,7 @@ const SCENARIOS = {
   quota: './quota.bench.mjs',
   inbound: './inbound.bench.mjs',
   sessions: './sessions.bench.mjs',
+  emulator: './emulator-sessions.bench.mjs',
 };
 
 const name = process.argv[2] ?? 'send-text';

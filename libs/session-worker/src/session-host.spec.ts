@@ -420,7 +420,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
-        { restoreConcurrency: 1, restoreWaitMs, quietReconnectMs: 2_000 },
+        { restoreConcurrency: 1, restoreWaitMs, quietReconnectMs: 2_000, restoreRetryMs: 2_000 },
       );
       return host;
     }
@@ -486,13 +486,51 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
-        { restoreConcurrency: 1, restoreWaitMs: 300, quietReconnectMs: 2_000 },
+        { restoreConcurrency: 1, restoreWaitMs: 300, quietReconnectMs: 2_000, restoreRetryMs: 2_000 },
       );
       await expect(host.adoptShard(shard, 5)).rejects.toThrow('restarting');
       await expect(host.execute(sendText(ref, '255711111111', 'hello'))).rejects.toMatchObject({
         code: 'session_restoring',
         headers: { 'Retry-After': '1' },
       });
+      await host.dropShard(shard);
+    });
+
+    it('tries a failed restore again instead of ending the session: no scan, the stored state kept meanwhile', async () => {
+      const { refs, shard, store } = await linkedInOneShard(1);
+      const ref = refs[0]!;
+      const before = await stored(ref);
+      // The first open fails (the database's pool was exhausted while many sessions restored).
+      const driver = new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 });
+      const open = driver.open.bind(driver);
+      let failures = 1;
+      driver.open = async (...args) => {
+        if (failures-- > 0) throw new Error('timeout exceeded when trying to connect');
+        return open(...args);
+      };
+      const host = new SessionHost(
+        driver,
+        {
+          sessions,
+          credentials: new NetworkCredentialStore(db.dataSource),
+          inbound: new InboundRelay(new RecordingPublisher()),
+          statuses: new StatusRelay(new RecordingPublisher()),
+          logger: pino({ level: 'silent' }),
+        },
+        { restoreConcurrency: 1, restoreWaitMs: 300, quietReconnectMs: 2_000, restoreRetryMs: 50 },
+      );
+      await host.adoptShard(shard, 5);
+      // Not ended: still stored as connected with its number, and a send hears it is coming back.
+      expect(await stored(ref)).toMatchObject({ state: before!.state, phoneNumber: before!.phoneNumber });
+      await expect(host.execute(sendText(ref, '255711111111', 'too early'))).rejects.toMatchObject({
+        code: 'session_restoring',
+      });
+      await eventually('restored on the second try', async () =>
+        host.execute(sendText(ref, '255711111111', 'back')).then(
+          () => true,
+          () => false,
+        ),
+      );
       await host.dropShard(shard);
     });
 
@@ -521,7 +559,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
-        { restoreConcurrency: 2, restoreWaitMs: 1_000, quietReconnectMs: 2_000 },
+        { restoreConcurrency: 2, restoreWaitMs: 1_000, quietReconnectMs: 2_000, restoreRetryMs: 2_000 },
       );
       await host.adoptShard(shard, 6);
       expect(mostOpen).toBe(2);

@@ -37,13 +37,21 @@ export interface SessionHostOptions {
    * connected again by then was connected before and after, and costs no write and no event.
    */
   quietReconnectMs: number;
+  /**
+   * First wait before a failed restore is tried again (doubling, at most a minute): a restore that
+   * failed (the database's pool exhausted, the network unreachable) must not end a linked session.
+   */
+  restoreRetryMs: number;
 }
 
 export const DEFAULT_SESSION_HOST_OPTIONS: SessionHostOptions = {
   restoreConcurrency: 32,
   restoreWaitMs: 5_000,
   quietReconnectMs: 2_000,
+  restoreRetryMs: 2_000,
 };
+
+const RESTORE_RETRY_MAX_MS = 60_000;
 
 const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
 
@@ -355,17 +363,19 @@ export class SessionHost {
    * Restored means reconnected (or given up after `restoreWaitMs`), not merely reopened: a send
    * let in must find it connected, and the turn bounds how many reconnect at once.
    */
-  private async restoreInTurn(record: SessionRecord, token: number): Promise<void> {
+  private async restoreInTurn(record: SessionRecord, token: number, attempt = 1): Promise<void> {
     if (!this.holdsShard(record.shard, token)) return;
     const key = refKey(record);
     try {
       await this.locks.exclusive(key, () => this.restore(record, token));
       await this.live.get(key)?.untilNotConnecting(this.options.restoreWaitMs);
     } catch (error) {
-      this.deps.logger.error(
-        { err: error, accountId: record.accountId, sessionId: record.sessionId },
-        'restore failed',
+      const retryInMs = Math.min(this.options.restoreRetryMs * 2 ** (attempt - 1), RESTORE_RETRY_MAX_MS);
+      this.deps.logger.warn(
+        { err: error, accountId: record.accountId, sessionId: record.sessionId, attempt, retryInMs },
+        'restore failed; trying again',
       );
+      this.restoreLater(record, token, attempt + 1, retryInMs);
       return;
     }
     const session = this.live.get(key);
@@ -374,16 +384,44 @@ export class SessionHost {
     }
   }
 
+  /**
+   * Queues another restore of a session whose restore failed, while this worker still holds its
+   * shard. The session keeps its stored state meanwhile (a send gets `session_restoring`), and the
+   * retry reads it afresh: a logout or delete in between is not undone.
+   */
+  private restoreLater(record: SessionRecord, token: number, attempt: number, delayMs: number): void {
+    const key = refKey(record);
+    const timer = setTimeout(() => {
+      if (!this.holdsShard(record.shard, token) || this.live.has(key)) return;
+      const restoring: Restoring = {
+        pending: this.restores.add(async () => {
+          const current = await this.deps.sessions.find(record);
+          if (current === null || current.state === 'disconnected') return;
+          await this.restoreInTurn(current, token, attempt);
+        }),
+      };
+      this.restoring.set(key, restoring);
+      void restoring.pending.done.then(() => {
+        if (this.restoring.get(key) === restoring) this.restoring.delete(key);
+      });
+    }, delayMs);
+    timer.unref();
+  }
+
   /** `record` was taken over under `token` (takeOverShard): the previous owner is fenced already. */
   private async restore(record: SessionRecord, token: number): Promise<void> {
     if (this.live.has(refKey(record))) return;
     if (this.shardTokens.get(record.shard) !== token) return;
     const linked =
       record.phoneNumber !== null && (record.state === 'connected' || record.state === 'connecting');
-    await this.connect(record, linked);
+    await this.connect(record, linked, { restoring: true });
   }
 
-  private async connect(record: SessionRecord, linked: boolean): Promise<LiveSession> {
+  private async connect(
+    record: SessionRecord,
+    linked: boolean,
+    { restoring = false } = {},
+  ): Promise<LiveSession> {
     const token = this.tokenOf(record.shard);
     const facts = { state: record.state, phoneNumber: record.phoneNumber, reason: record.reason };
     const session = new LiveSession(
@@ -406,6 +444,8 @@ export class SessionHost {
       });
     } catch (error) {
       this.live.delete(refKey(record));
+      // A restore that failed is tried again (restoreInTurn); the session keeps its stored state.
+      if (restoring) throw error;
       const message = `Could not reach the messaging network: ${(error as Error).message}`;
       // Not reached is not unlinked: a linked session keeps its number, as after any dropped link.
       await this.deps.sessions.saveState(record, token, {

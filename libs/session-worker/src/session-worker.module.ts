@@ -31,6 +31,7 @@ function createShardKeeper(ports: SessionWorkerPorts, wanted: SubscriptionFilter
       // Well inside the gateway's own wait, so the client gets session_restoring, not a timeout.
       restoreWaitMs: Math.min(5_000, config.commandTimeoutMs / 2),
       quietReconnectMs: DEFAULT_SESSION_HOST_OPTIONS.quietReconnectMs,
+      restoreRetryMs: DEFAULT_SESSION_HOST_OPTIONS.restoreRetryMs,
     },
     new MediaFetcher(
       ports.driver,

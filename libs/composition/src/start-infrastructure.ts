@@ -117,7 +117,10 @@ async function openDatabase(
     closers.push(() => embedded.stop());
     url = embedded.url;
   }
-  const dataSource = createDataSource(url, { applicationName: `jumbe-${service}` });
+  const dataSource = createDataSource(url, {
+    applicationName: `jumbe-${service}`,
+    poolSize: config.databasePoolSize,
+  });
   await retryStartup(logger, 'database', () => dataSource.initialize());
   closers.push(() => dataSource.destroy());
   const { applied } = await migrate(dataSource);

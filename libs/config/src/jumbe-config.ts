@@ -35,6 +35,8 @@ export interface JumbeConfig {
   mediaDownloads: number;
   /** Sessions a worker restores at once when it takes shards over. */
   restoreConcurrency: number;
+  /** PostgreSQL connections each process keeps at most (JUMBE_DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
   /** Real network only: least time between two WhatsApp connections a worker opens. */
   connectSpacingMs: number;
   /**

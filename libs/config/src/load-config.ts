@@ -79,6 +79,7 @@ const environmentSchema = z.object({
     .default(64 * 1024 * 1024),
   JUMBE_MEDIA_DOWNLOADS: z.coerce.number().int().min(1).max(1_000).default(4),
   JUMBE_RESTORE_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  JUMBE_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1_000).default(10),
   JUMBE_CONNECT_SPACING_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   JUMBE_SHARD_COUNT: z.coerce.number().int().min(1).max(MAX_SHARD_COUNT).default(DEFAULT_SHARD_COUNT),
   JUMBE_TRUST_PROXY: z
@@ -152,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     rateLimitPerMinute: value.JUMBE_RATE_LIMIT_PER_MINUTE ?? null,
     commandTimeoutMs: value.JUMBE_COMMAND_TIMEOUT_MS,
     restoreConcurrency: value.JUMBE_RESTORE_CONCURRENCY,
+    databasePoolSize: value.JUMBE_DATABASE_POOL_SIZE,
     mediaMaxBytes: value.JUMBE_MEDIA_MAX_BYTES,
     mediaDownloads: value.JUMBE_MEDIA_DOWNLOADS,
     connectSpacingMs: value.JUMBE_CONNECT_SPACING_MS,

@@ -14,7 +14,7 @@ import { SandboxNetworkDriver } from '@jumbe/network';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
 import { StatusRelay } from './status-relay';
-import { SessionHost, type SessionHostOptions } from './session-host';
+import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost, type SessionHostOptions } from './session-host';
 import { sessionInUnusedShard, startTestWorker, type TestWorker } from './test-support/host-harness';
 import { RecordingPublisher } from './test-support/recording-publisher';
 
@@ -410,26 +410,30 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       return { driver, release };
     }
 
-    function hostOn(driver: SandboxNetworkDriver, restoreWaitMs: number): SessionHost {
-      const host = new SessionHost(
+    /** A host as the worker module builds one, on `driver`, with these restore options. */
+    function hostOn(
+      driver: SandboxNetworkDriver,
+      options: Partial<SessionHostOptions>,
+      store: typeof sessions = sessions,
+    ): SessionHost {
+      return new SessionHost(
         driver,
         {
-          sessions,
+          sessions: store,
           credentials: new NetworkCredentialStore(db.dataSource),
           inbound: new InboundRelay(new RecordingPublisher()),
           statuses: new StatusRelay(new RecordingPublisher()),
           logger: pino({ level: 'silent' }),
         },
-        { restoreConcurrency: 1, restoreWaitMs, quietReconnectMs: 2_000, restoreRetryMs: 2_000 },
+        { ...DEFAULT_SESSION_HOST_OPTIONS, restoreConcurrency: 1, ...options },
       );
-      return host;
     }
 
     it('answers a session already restored at once and one still restoring with session_restoring, then serves it', async () => {
       const { refs, shard, store } = await linkedInOneShard(3);
       const [slow, ...others] = refs as [Ref, ...Ref[]];
       const { driver, release } = heldBackDriver(store, slow);
-      const host = hostOn(driver, 300);
+      const host = hostOn(driver, { restoreWaitMs: 300 });
       const adopted = host.adoptShard(shard, 5);
       try {
         // One restore at a time and the slow one never finishes: the others still get served,
@@ -477,16 +481,10 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
       unlisted.takeOverShard = async () => {
         throw new Error('the database is restarting');
       };
-      const host = new SessionHost(
+      const host = hostOn(
         new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 }),
-        {
-          sessions: unlisted,
-          credentials: new NetworkCredentialStore(db.dataSource),
-          inbound: new InboundRelay(new RecordingPublisher()),
-          statuses: new StatusRelay(new RecordingPublisher()),
-          logger: pino({ level: 'silent' }),
-        },
-        { restoreConcurrency: 1, restoreWaitMs: 300, quietReconnectMs: 2_000, restoreRetryMs: 2_000 },
+        { restoreWaitMs: 300 },
+        unlisted,
       );
       await expect(host.adoptShard(shard, 5)).rejects.toThrow('restarting');
       await expect(host.execute(sendText(ref, '255711111111', 'hello'))).rejects.toMatchObject({
@@ -508,17 +506,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
         if (failures-- > 0) throw new Error('timeout exceeded when trying to connect');
         return open(...args);
       };
-      const host = new SessionHost(
-        driver,
-        {
-          sessions,
-          credentials: new NetworkCredentialStore(db.dataSource),
-          inbound: new InboundRelay(new RecordingPublisher()),
-          statuses: new StatusRelay(new RecordingPublisher()),
-          logger: pino({ level: 'silent' }),
-        },
-        { restoreConcurrency: 1, restoreWaitMs: 300, quietReconnectMs: 2_000, restoreRetryMs: 50 },
-      );
+      const host = hostOn(driver, { restoreWaitMs: 300, restoreRetryMs: 50 });
       await host.adoptShard(shard, 5);
       // Not ended: still stored as connected with its number, and a send hears it is coming back.
       expect(await stored(ref)).toMatchObject({ state: before!.state, phoneNumber: before!.phoneNumber });
@@ -550,17 +538,7 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
           open -= 1;
         }
       };
-      const host = new SessionHost(
-        driver,
-        {
-          sessions,
-          credentials: new NetworkCredentialStore(db.dataSource),
-          inbound: new InboundRelay(new RecordingPublisher()),
-          statuses: new StatusRelay(new RecordingPublisher()),
-          logger: pino({ level: 'silent' }),
-        },
-        { restoreConcurrency: 2, restoreWaitMs: 1_000, quietReconnectMs: 2_000, restoreRetryMs: 2_000 },
-      );
+      const host = hostOn(driver, { restoreConcurrency: 2, restoreWaitMs: 1_000 });
       await host.adoptShard(shard, 6);
       expect(mostOpen).toBe(2);
       for (const ref of refs) {

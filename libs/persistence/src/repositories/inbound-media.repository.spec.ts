@@ -1,5 +1,6 @@
 import { createAccountFixture, type AccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
+import { sessionRowCount } from '../testing/session-rows';
 import { InboundMediaRepository } from './inbound-media.repository';
 import type { SessionRef } from './session.repository';
 
@@ -8,13 +9,7 @@ describe('InboundMediaRepository', () => {
   let account: AccountFixture;
   let otherAccount: AccountFixture;
 
-  const count = async (ref: SessionRef) =>
-    (
-      (await db.dataSource.query(
-        `SELECT count(*)::int AS count FROM inbound_media WHERE account_id = $1 AND session_id = $2`,
-        [ref.accountId, ref.sessionId],
-      )) as [{ count: number }]
-    )[0].count;
+  const count = (ref: SessionRef) => sessionRowCount(db, 'inbound_media', ref);
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
 import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
-import { pruneSessionRowsSql } from './session-bounded-sql';
+import { pruneSessionRowsSql } from './session-bounded-table';
 
 /** How long a received media file can be asked for (the "at least 7 days"). */
 export const INBOUND_MEDIA_TTL_MS = 7 * 24 * 60 * 60 * 1000;

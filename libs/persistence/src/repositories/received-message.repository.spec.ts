@@ -1,5 +1,6 @@
 import { createAccountFixture, type AccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
+import { sessionRowCount } from '../testing/session-rows';
 import { InboundOutboxRepository } from './inbound-outbox.repository';
 import { ReceivedMessageRepository } from './received-message.repository';
 import { SentMessageRepository } from './sent-message.repository';
@@ -11,13 +12,7 @@ describe('ReceivedMessageRepository', () => {
   let account: AccountFixture;
   let otherAccount: AccountFixture;
 
-  const count = async (table: string, ref: SessionRef) =>
-    (
-      (await db.dataSource.query(
-        `SELECT count(*)::int AS count FROM ${table} WHERE account_id = $1 AND session_id = $2`,
-        [ref.accountId, ref.sessionId],
-      )) as [{ count: number }]
-    )[0].count;
+  const count = (table: string, ref: SessionRef) => sessionRowCount(db, table, ref);
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
 import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
-import { selectFreshMessageSql } from './session-bounded-sql';
+import { findFreshMessage } from './session-bounded-table';
 
 /**
  * How long a received message can be quoted: a week, as long as its media stays retrievable,
@@ -48,12 +48,14 @@ export class ReceivedMessageRepository {
   /** The stored message, or null when unknown or older than the time to live. */
   async find(ref: SessionRef, messageId: string): Promise<Buffer | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(selectFreshMessageSql('received_messages', 'value'), [
-      ref.accountId,
-      ref.sessionId,
+    const row = await findFreshMessage<{ value: Buffer }>(
+      this.dataSource,
+      'received_messages',
+      'value',
+      ref,
       messageId,
-      this.limits.ttlMs / 1000,
-    ])) as { value: Buffer }[];
+      this.limits.ttlMs,
+    );
     return row?.value ?? null;
   }
 

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
 import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
-import { pruneSessionRowsSql, selectFreshMessageSql } from './session-bounded-sql';
+import { findFreshMessage, pruneSessionRowsSql } from './session-bounded-table';
 
 /** How long a sent message can be asked for again (WhatsApp's retry requests come within hours). */
 export const SENT_MESSAGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -37,12 +37,7 @@ export class SentMessageRepository {
   /** The stored message, or null when unknown or older than the time to live. */
   async find(ref: SessionRef, messageId: string): Promise<Buffer | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(selectFreshMessageSql('sent_messages', 'value'), [
-      ref.accountId,
-      ref.sessionId,
-      messageId,
-      this.limits.ttlMs / 1000,
-    ])) as { value: Buffer }[];
+    const row = await this.fresh<{ value: Buffer }>(ref, messageId, 'value');
     return row?.value ?? null;
   }
 
@@ -52,25 +47,27 @@ export class SentMessageRepository {
     messageId: string,
   ): Promise<{ value: Buffer; chat: string | null } | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(selectFreshMessageSql('sent_messages', 'value, chat'), [
-      ref.accountId,
-      ref.sessionId,
-      messageId,
-      this.limits.ttlMs / 1000,
-    ])) as { value: Buffer; chat: string | null }[];
+    const row = await this.fresh<{ value: Buffer; chat: string | null }>(ref, messageId, 'value, chat');
     return row ? { value: row.value, chat: row.chat } : null;
   }
 
   /** When the message was stored (sent), or null when unknown or older than the time to live. */
   async sentAt(ref: SessionRef, messageId: string): Promise<Date | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(selectFreshMessageSql('sent_messages', 'created_at'), [
-      ref.accountId,
-      ref.sessionId,
-      messageId,
-      this.limits.ttlMs / 1000,
-    ])) as { created_at: Date }[];
+    const row = await this.fresh<{ created_at: Date }>(ref, messageId, 'created_at');
     return row?.created_at ?? null;
+  }
+
+  /** The `columns` of the message if younger than the time to live. */
+  private fresh<Row>(ref: SessionRef, messageId: string, columns: string): Promise<Row | undefined> {
+    return findFreshMessage<Row>(
+      this.dataSource,
+      'sent_messages',
+      columns,
+      ref,
+      messageId,
+      this.limits.ttlMs,
+    );
   }
 
   /** Deletes the session's expired rows and those beyond the newest `perSession`. */

@@ -89,6 +89,9 @@ describe('EventDispatcher retries (opt-in)', () => {
     (await deliveries.latest(accountId, 20))
       .reverse()
       .map((record) => ({ id: record.id, attempt: record.attempt, status: record.status }));
+  /** [attempt, status] of each recorded attempt of the account, oldest first. */
+  const attemptStatuses = async (accountId: string) =>
+    (await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status]);
   const logDrained = (shard: number) =>
     eventually(`shard ${shard} to be empty`, async () => (await events.pending(shard)).length === 0, 10_000);
 
@@ -149,7 +152,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       await logDrained(shard);
       await delay(200);
       expect(receiver.at(path)).toHaveLength(3);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'failed'],
         [1, 'success'],
@@ -177,7 +180,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       );
       expect(retriedAt! - failedAt!).toBeGreaterThanOrEqual(1_450);
       await logDrained(shard);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'success'],
       ]);
@@ -203,7 +206,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       await saveWebhook(accountId, path, null);
       expect(messageIds(await receiver.waitFor(path, 2, 5_000))).toEqual([idOf(first), idOf(second)]);
       await logDrained(shard);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [1, 'success'],
       ]);
@@ -250,7 +253,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       await eventually('acknowledged', async () => (await unacknowledged(shard)) === 0, 5_000);
       await delay(ACK_WAIT_MS * 2);
       expect(receiver.at(path)).toHaveLength(2);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'success'],
       ]);
@@ -276,7 +279,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       expect(retriedAt! - failedAt!).toBeGreaterThanOrEqual(1_950);
       await eventually('acknowledged', async () => (await unacknowledged(shard)) === 0, 5_000);
       expect(receiver.at(path)).toHaveLength(2);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'success'],
       ]);

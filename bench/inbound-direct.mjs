@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JSONCodec } from 'nats';
-import { now } from './inbound-load.mjs';
+import { now, paced } from './support/paced.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const load = createRequire(import.meta.url);
@@ -42,42 +42,18 @@ export async function publishDirect({
   maxInFlight = 256,
 }) {
   const jetstream = stream.nats.jetstream();
-  const started = now();
-  const endsAt = started + durationS * 1000;
-  const total = Number.isFinite(rate) ? Math.round(rate * durationS) : Infinity;
-  let launched = 0;
-  let inFlight = 0;
-  let accepted = 0;
-  const refused = {};
-  await new Promise((resolve) => {
-    const finishIfDone = () => {
-      if ((launched >= total || now() >= endsAt) && inFlight === 0) resolve();
-    };
-    const launch = (seq) => {
-      inFlight += 1;
+  return paced({
+    rate,
+    durationS,
+    maxInFlight,
+    send: (seq) => {
       const event = streamEvent(accountId, sessionIds[seq % sessionIds.length], `${phase} ${seq} ${now()}`);
-      jetstream
+      return jetstream
         .publish(`${stream.namespace}${event.subject}`, codec.encode(event.payload), { msgID: event.eventId })
         .then(
-          () => (accepted += 1),
-          (error) => (refused[error.message] = (refused[error.message] ?? 0) + 1),
-        )
-        .finally(() => {
-          inFlight -= 1;
-          if (!Number.isFinite(rate)) tick();
-          finishIfDone();
-        });
-    };
-    const tick = () => {
-      const at = now();
-      if (at >= endsAt || launched >= total) return finishIfDone();
-      const due = Number.isFinite(rate)
-        ? Math.min(total, Math.floor(((at - started) * rate) / 1000) + 1)
-        : Infinity;
-      while (launched < due && inFlight < maxInFlight) launch(launched++);
-      if (Number.isFinite(rate)) setTimeout(tick, 1);
-    };
-    tick();
+          () => null,
+          (error) => error.message,
+        );
+    },
   });
-  return { accepted, refused, seconds: (now() - started) / 1000 };
 }

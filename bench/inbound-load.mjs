@@ -5,11 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { now, paced } from './support/paced.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { signWebhook } = createRequire(import.meta.url)(join(root, 'dist/libs/domain/src/index.js'));
-
-export const now = () => performance.timeOrigin + performance.now();
 
 /** A JSON POST over a keep-alive agent; resolves with the status (0 when the request failed). */
 export function post(agent, url, body, headers = {}) {
@@ -44,45 +43,22 @@ export async function inject({ gateway, key, sessionIds, phase, rate, durationS,
   const agent = new http.Agent({ keepAlive: true, maxSockets: maxInFlight });
   const url = `${gateway}/api/v1/sandbox/inbound`;
   const headers = { 'x-api-key': key };
-  const started = now();
-  const endsAt = started + durationS * 1000;
-  const total = Number.isFinite(rate) ? Math.round(rate * durationS) : Infinity;
-  let launched = 0;
-  let inFlight = 0;
-  let accepted = 0;
-  const refused = {};
-  await new Promise((resolve) => {
-    const finishIfDone = () => {
-      if ((launched >= total || now() >= endsAt) && inFlight === 0) resolve();
-    };
-    const launch = (seq) => {
-      inFlight += 1;
+  const result = await paced({
+    rate,
+    durationS,
+    maxInFlight,
+    send: async (seq) => {
       const body = {
         sessionId: sessionIds[seq % sessionIds.length],
         from: '254722000001',
         text: `${phase} ${seq} ${now()}`,
       };
-      void post(agent, url, body, headers).then((status) => {
-        inFlight -= 1;
-        if (status === 200) accepted += 1;
-        else refused[status] = (refused[status] ?? 0) + 1;
-        if (!Number.isFinite(rate)) tick();
-        finishIfDone();
-      });
-    };
-    const tick = () => {
-      const at = now();
-      if (at >= endsAt || launched >= total) return finishIfDone();
-      const due = Number.isFinite(rate)
-        ? Math.min(total, Math.floor(((at - started) * rate) / 1000) + 1)
-        : Infinity;
-      while (launched < due && inFlight < maxInFlight) launch(launched++);
-      if (Number.isFinite(rate)) setTimeout(tick, 1);
-    };
-    tick();
+      const status = await post(agent, url, body, headers);
+      return status === 200 ? null : status;
+    },
   });
   agent.destroy();
-  return { accepted, refused, seconds: (now() - started) / 1000 };
+  return result;
 }
 
 /**

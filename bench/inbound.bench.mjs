@@ -15,7 +15,8 @@ import http from 'node:http';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publishDirect } from './inbound-direct.mjs';
-import { bareClient, inject, now, post } from './inbound-load.mjs';
+import { bareClient, inject, post } from './inbound-load.mjs';
+import { now } from './support/paced.mjs';
 import { allInOne, children, cpuSeconds, distributed, start } from './inbound-topology.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -17,6 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuSnapshot, loadAverage } from './support/cpu.mjs';
 import { call, createAccount, createDeployment, createKey, linkSessions } from './support/deployment.mjs';
+import { untilEverySessionSends } from './support/recovery.mjs';
 import { killAll, pause, root, startService, stopAll } from './support/services.mjs';
 import { median, spread } from './support/stats.mjs';
 
@@ -117,40 +118,6 @@ async function walkPages(gateway, key, limit, expected) {
   return { ms: Math.round(performance.now() - started), pages };
 }
 
-/** Sends through every session until each has succeeded once; ms from `since` to the last success. */
-async function untilEverySessionSends(gateway, key, sessionIds, since) {
-  const recoveredAfter = [];
-  const answers = {};
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: SEND_PARALLEL }, async () => {
-      while (next < sessionIds.length) {
-        const sessionId = sessionIds[next++];
-        for (;;) {
-          const sent = await call(
-            `${gateway}/api/v1/messages/text`,
-            'POST',
-            { sessionId, to: '254711111111', text: 'still here' },
-            { 'x-api-key': key },
-          );
-          const answer = sent.status === 200 ? '200' : `${sent.status} ${sent.body?.error?.code}`;
-          answers[answer] = (answers[answer] ?? 0) + 1;
-          if (sent.status === 200) break;
-          if (Date.now() - since > 300_000) throw new Error(`${sessionId} never sent again`);
-          await pause(200);
-        }
-        recoveredAfter.push(Date.now() - since);
-      }
-    }),
-  );
-  recoveredAfter.sort((a, b) => a - b);
-  return {
-    allMs: recoveredAfter.at(-1),
-    p50Ms: recoveredAfter[Math.floor(recoveredAfter.length / 2)],
-    answers,
-  };
-}
-
 const perSession = (before, after, count) => Math.round((after - before) / count);
 const mib = (bytes) => Number((bytes / 1024 / 1024).toFixed(1));
 
@@ -218,7 +185,7 @@ async function scenario(size, adminToken, { dist, concurrency, tag }) {
           cpuAtRestoredUs = cpuOf(next.pid);
         } else await pause(50);
       }
-      const recovery = await untilEverySessionSends(gateway.url, key, sessionIds, killedAt);
+      const recovery = await untilEverySessionSends(gateway.url, key, sessionIds, killedAt, SEND_PARALLEL);
       await pause(1_000);
       const restored = await next.probe();
       const result = {

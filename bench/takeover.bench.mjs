@@ -10,14 +10,14 @@ import { fileURLToPath } from 'node:url';
 import Redis from 'ioredis';
 import { connect } from 'nats';
 import pg from 'pg';
+import { call, NATS, ok, POSTGRES, REDIS } from './support/deployment.mjs';
+import { inParallel, untilEverySessionSends } from './support/recovery.mjs';
+import { pause } from './support/services.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SIZES = (process.env.BENCH_TAKEOVER_SIZES ?? '1000,10000').split(',').map(Number);
 const GOAL_MS = 10_000;
 const PARALLEL = 32;
-const POSTGRES = process.env.JUMBE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS = process.env.JUMBE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const NATS = process.env.JUMBE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const children = new Set();
 
 /** Starts a service from dist/ and resolves with its URL and a way to read its log. */
@@ -56,33 +56,6 @@ function start(script, env, label, nodeOptions = []) {
   });
 }
 
-async function call(url, method, body, headers = {}) {
-  const response = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json().catch(() => null) };
-}
-
-async function ok(url, method, body, headers) {
-  const response = await call(url, method, body, headers);
-  if (response.status >= 300)
-    throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
-async function inParallel(items, parallel, work) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < items.length) await work(items[next++]);
-    }),
-  );
-}
-
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** An account allowed `count` sessions, with `count` sessions linked to sandbox phones. */
 async function linkSessions(gateway, adminToken, count) {
   const admin = { authorization: `Bearer ${adminToken}` };
@@ -115,34 +88,6 @@ async function linkSessions(gateway, adminToken, count) {
     }
   });
   return { key, sessionIds };
-}
-
-/** Sends through every session until each has succeeded once; ms from `since` to the last success. */
-async function untilEverySessionSends(gateway, key, sessionIds, since) {
-  const recoveredAfter = [];
-  const answers = {};
-  await inParallel(sessionIds, PARALLEL * 2, async (sessionId) => {
-    for (;;) {
-      const sent = await call(
-        `${gateway}/api/v1/messages/text`,
-        'POST',
-        { sessionId, to: '254711111111', text: 'still here' },
-        { 'x-api-key': key },
-      );
-      const answer = sent.status === 200 ? '200' : `${sent.status} ${sent.body?.error?.code}`;
-      answers[answer] = (answers[answer] ?? 0) + 1;
-      if (sent.status === 200) break;
-      if (Date.now() - since > 300_000) throw new Error(`${sessionId} never sent again`);
-      await pause(200);
-    }
-    recoveredAfter.push(Date.now() - since);
-  });
-  recoveredAfter.sort((a, b) => a - b);
-  return {
-    allMs: recoveredAfter.at(-1),
-    p50Ms: recoveredAfter[Math.floor(recoveredAfter.length / 2)],
-    answers,
-  };
 }
 
 async function scenario(size, adminToken, database) {
@@ -183,7 +128,7 @@ async function scenario(size, adminToken, database) {
         : [],
     );
     const replacementUpMs = Date.now() - killedAt;
-    const recovery = await untilEverySessionSends(gateway.url, key, sessionIds, killedAt);
+    const recovery = await untilEverySessionSends(gateway.url, key, sessionIds, killedAt, PARALLEL * 2);
     return {
       sessions: size,
       linkS: Number((linkMs / 1000).toFixed(1)),

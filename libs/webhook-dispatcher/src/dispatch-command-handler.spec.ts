@@ -1,27 +1,14 @@
-import {
-  ACCESS_INVALIDATION_TOPIC,
-  type CommandReply,
-  deliveryView,
-  encodeAccessInvalidation,
-} from '@jumbe/contracts';
-import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
-import {
-  AccountRepository,
-  openMigratedTestDatabase,
-  PlanRepository,
-  WebhookDeliveryRepository,
-  WebhookRepository,
-  type MigratedTestDatabase,
-} from '@jumbe/persistence';
+import { type CommandReply, deliveryView } from '@jumbe/contracts';
+import { deliveryIdForEvent } from '@jumbe/domain';
+import type { WebhookDeliveryRepository } from '@jumbe/persistence';
 import { REQUEST_ID_HEADER } from '@jumbe/telemetry';
-import { RecordingReceiver } from '@jumbe/testing';
+import type { RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
+import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { DispatchCommandHandler } from './dispatch-command-handler';
-import { WebhookDirectory } from './webhook-directory';
+import { DispatcherTestBed } from './test-support/dispatcher-test-bed';
 import { WebhookPoster } from './webhook-poster';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -40,62 +27,23 @@ function errorOf(reply: CommandReply): { code: string; message: string } {
 }
 
 describe('DispatchCommandHandler', () => {
-  let db: MigratedTestDatabase;
+  let bed: DispatcherTestBed;
   let receiver: RecordingReceiver;
   let deliveries: WebhookDeliveryRepository;
-  let webhooks: WebhookRepository;
-  let invalidations: MemoryInvalidationBus;
-  let directory: WebhookDirectory;
   let handler: DispatchCommandHandler;
-  const vault = new WebhookVault('dispatch-command-secret-key-0123456789');
   const poster = new WebhookPoster(true);
 
   beforeAll(async () => {
-    db = await openMigratedTestDatabase();
-    receiver = await RecordingReceiver.start();
-    deliveries = new WebhookDeliveryRepository(db.dataSource);
-    webhooks = new WebhookRepository(db.dataSource);
-    invalidations = new MemoryInvalidationBus();
-    directory = new WebhookDirectory(webhooks, vault, invalidations);
-    await directory.start();
-    handler = new DispatchCommandHandler(directory, poster, deliveries, pino({ level: 'silent' }));
+    bed = await DispatcherTestBed.open('dispatch-command-secret-key-0123456789');
+    ({ receiver, deliveries } = bed);
+    handler = new DispatchCommandHandler(bed.directory, poster, deliveries, pino({ level: 'silent' }));
   });
-  afterAll(async () => {
-    await receiver.close();
-    await db.close();
-  });
+  afterAll(() => bed.close());
 
-  async function createAccount(): Promise<string> {
-    const plan = await new PlanRepository(db.dataSource).create({
-      name: `plan-${randomUUID()}`,
-      monthlyApiHits: 1_000,
-      maxSessions: 5,
-    });
-    return (await new AccountRepository(db.dataSource).create({ name: 'Command test', planId: plan.id })).id;
-  }
-
-  async function saveWebhook(
-    accountId: string,
-    url: string,
-    enabled = true,
-    announce = true,
-  ): Promise<string> {
-    const secret = generateWebhookSecret();
-    await webhooks.save({
-      accountId,
-      ...vault.storableUrl(url),
-      enabled,
-      secretCiphertext: vault.sealSigningSecret(secret),
-      events: ['message.received'],
-    });
-    if (announce) {
-      await invalidations.publish(
-        ACCESS_INVALIDATION_TOPIC,
-        encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }),
-      );
-    }
-    return secret;
-  }
+  const createAccount = () => bed.createAccount('Command test');
+  /** `announce` false: saved without publishing the invalidation. */
+  const saveWebhook = (accountId: string, url: string, enabled = true, announce = true) =>
+    bed.saveWebhook(accountId, url, { enabled, announce });
 
   async function subscribedAccount(): Promise<{
     accountId: string;
@@ -192,7 +140,7 @@ describe('DispatchCommandHandler', () => {
       expect(verifyDelivery({ body: request!.raw, headers: request!.headers, secret }).deliveryId).toBe(
         delivery.id,
       );
-      const [row] = (await db.dataSource.query(`SELECT * FROM webhook_deliveries WHERE id = $1`, [
+      const [row] = (await bed.db.dataSource.query(`SELECT * FROM webhook_deliveries WHERE id = $1`, [
         delivery.id,
       ])) as [Record<string, unknown>];
       expect(JSON.stringify(row)).not.toContain(`tok_${accountId}`);
@@ -229,7 +177,7 @@ describe('DispatchCommandHandler', () => {
     it('uses a webhook saved a moment ago, whatever the directory has cached', async () => {
       const accountId = await createAccount();
       await saveWebhook(accountId, `${receiver.url}/old-${accountId}`, false);
-      expect(await directory.get(accountId)).toMatchObject({ enabled: false }); // now cached
+      expect(await bed.directory.get(accountId)).toMatchObject({ enabled: false }); // now cached
       const path = `/new-${accountId}`;
       // Saved without the invalidation reaching this dispatcher (yet).
       const secret = await saveWebhook(accountId, `${receiver.url}${path}`, true, false);

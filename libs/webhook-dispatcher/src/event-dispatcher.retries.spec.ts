@@ -1,11 +1,4 @@
-import {
-  ACCESS_INVALIDATION_TOPIC,
-  encodeAccessInvalidation,
-  inboundEventId,
-  inboundEventSubject,
-} from '@jumbe/contracts';
-import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
+import { deliveryIdForEvent } from '@jumbe/domain';
 import {
   DurableEventLog,
   ensureEventStream,
@@ -16,20 +9,17 @@ import {
   NatsMessageBus,
   type OutgoingEvent,
 } from '@jumbe/messaging';
-import {
-  AccountRepository,
-  InboundEventRepository,
-  openMigratedTestDatabase,
-  PlanRepository,
-  WebhookDeliveryRepository,
-  WebhookRepository,
-  type MigratedTestDatabase,
-} from '@jumbe/persistence';
-import { delay, eventually, failsThenSucceeds, RecordingReceiver } from '@jumbe/testing';
-import { randomBytes, randomUUID } from 'node:crypto';
+import type { InboundEventRepository, WebhookDeliveryRepository } from '@jumbe/persistence';
+import { delay, eventually, failsThenSucceeds, type RecordingReceiver } from '@jumbe/testing';
+import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { EventDispatcher, type EventDispatcherOptions, type StreamDeliverable } from './event-dispatcher';
-import { WebhookDirectory } from './webhook-directory';
+import {
+  DispatcherTestBed,
+  idOf,
+  messageIds,
+  messageReceivedEvent,
+} from './test-support/dispatcher-test-bed';
 import { WebhookPoster } from './webhook-poster';
 
 const NATS_URL = process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -40,14 +30,10 @@ const NATS_URL = process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
  * distributed topology. The backoff is shortened (base in milliseconds) as JUMBE_WEBHOOK_RETRY_BASE_MS does.
  */
 describe('EventDispatcher retries (opt-in)', () => {
-  let db: MigratedTestDatabase;
+  let bed: DispatcherTestBed;
   let receiver: RecordingReceiver;
   let events: InboundEventRepository;
   let deliveries: WebhookDeliveryRepository;
-  let webhooks: WebhookRepository;
-  const invalidations = new MemoryInvalidationBus();
-  let directory: WebhookDirectory;
-  const vault = new WebhookVault('dispatcher-retry-test-secret-key-0123456789');
   const poster = new WebhookPoster(true);
   const logger = pino({ level: 'silent' });
   const running: { dispatcher: EventDispatcher; consumption: EventConsumption }[] = [];
@@ -55,13 +41,8 @@ describe('EventDispatcher retries (opt-in)', () => {
   let nextShard = 900;
 
   beforeAll(async () => {
-    db = await openMigratedTestDatabase();
-    receiver = await RecordingReceiver.start();
-    events = new InboundEventRepository(db.dataSource);
-    deliveries = new WebhookDeliveryRepository(db.dataSource);
-    webhooks = new WebhookRepository(db.dataSource);
-    directory = new WebhookDirectory(webhooks, vault, invalidations);
-    await directory.start();
+    bed = await DispatcherTestBed.open('dispatcher-retry-test-secret-key-0123456789');
+    ({ receiver, events, deliveries } = bed);
   });
   afterEach(async () => {
     for (const { dispatcher, consumption } of running.splice(0)) {
@@ -69,62 +50,27 @@ describe('EventDispatcher retries (opt-in)', () => {
       dispatcher.stop();
     }
   });
-  afterAll(async () => {
-    await receiver.close();
-    await db.close();
-  });
+  afterAll(() => bed.close());
 
   /** An account whose webhook (its own path of the receiver) opted into `retries` retries. */
   async function account(retryAttempts: number | null): Promise<{ accountId: string; path: string }> {
-    const plan = await new PlanRepository(db.dataSource).create({
-      name: `plan-${randomUUID()}`,
-      monthlyApiHits: 1_000,
-      maxSessions: 5,
-    });
-    const { id: accountId } = await new AccountRepository(db.dataSource).create({
-      name: 'Retry test',
-      planId: plan.id,
-    });
+    const accountId = await bed.createAccount('Retry test');
     const path = `/hooks/${accountId}`;
     await saveWebhook(accountId, path, retryAttempts);
     return { accountId, path };
   }
 
-  async function saveWebhook(accountId: string, path: string, retryAttempts: number | null) {
-    await webhooks.save({
-      accountId,
-      ...vault.storableUrl(`${receiver.url}${path}`),
-      enabled: true,
-      secretCiphertext: vault.sealSigningSecret(generateWebhookSecret()),
-      events: ['message.received'],
-      retryAttempts,
-    });
-    await invalidations.publish(
-      ACCESS_INVALIDATION_TOPIC,
-      encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }),
-    );
-  }
+  const saveWebhook = (accountId: string, path: string, retryAttempts: number | null) =>
+    bed.saveWebhook(accountId, `${receiver.url}${path}`, { retryAttempts });
 
   let nextMessage = 0;
   function inboundEvent(shard: number, accountId: string): OutgoingEvent {
-    const messageId = `RETRY${++nextMessage}-${randomBytes(3).toString('hex')}`;
-    return {
-      eventId: inboundEventId(accountId, 'main', messageId),
-      subject: inboundEventSubject(shard, accountId, 'main'),
-      shard,
-      payload: {
-        event: 'message.received',
-        timestamp: new Date().toISOString(),
-        customerId: accountId,
-        sessionId: 'main',
-        message: { id: messageId, from: '254712345678', text: `message ${messageId}` },
-      },
-    };
+    return messageReceivedEvent(shard, accountId, `RETRY${++nextMessage}-${randomBytes(3).toString('hex')}`);
   }
 
   /** A dispatcher consuming `shard` of `source`, as a shard owner does. */
   async function dispatch(source: EventSource, shard: number, options: Partial<EventDispatcherOptions>) {
-    const dispatcher = new EventDispatcher(directory, poster, deliveries, logger, {
+    const dispatcher = new EventDispatcher(bed.directory, poster, deliveries, logger, {
       retryDelayMs: 20,
       ...options,
     });
@@ -143,8 +89,9 @@ describe('EventDispatcher retries (opt-in)', () => {
     (await deliveries.latest(accountId, 20))
       .reverse()
       .map((record) => ({ id: record.id, attempt: record.attempt, status: record.status }));
-  const messageIds = (requests: { json: any }[]) => requests.map((request) => request.json.message.id);
-  const idOf = (event: OutgoingEvent) => (event.payload as { message: { id: string } }).message.id;
+  /** [attempt, status] of each recorded attempt of the account, oldest first. */
+  const attemptStatuses = async (accountId: string) =>
+    (await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status]);
   const logDrained = (shard: number) =>
     eventually(`shard ${shard} to be empty`, async () => (await events.pending(shard)).length === 0, 10_000);
 
@@ -205,7 +152,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       await logDrained(shard);
       await delay(200);
       expect(receiver.at(path)).toHaveLength(3);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'failed'],
         [1, 'success'],
@@ -233,7 +180,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       );
       expect(retriedAt! - failedAt!).toBeGreaterThanOrEqual(1_450);
       await logDrained(shard);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'success'],
       ]);
@@ -259,7 +206,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       await saveWebhook(accountId, path, null);
       expect(messageIds(await receiver.waitFor(path, 2, 5_000))).toEqual([idOf(first), idOf(second)]);
       await logDrained(shard);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [1, 'success'],
       ]);
@@ -306,7 +253,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       await eventually('acknowledged', async () => (await unacknowledged(shard)) === 0, 5_000);
       await delay(ACK_WAIT_MS * 2);
       expect(receiver.at(path)).toHaveLength(2);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'success'],
       ]);
@@ -332,7 +279,7 @@ describe('EventDispatcher retries (opt-in)', () => {
       expect(retriedAt! - failedAt!).toBeGreaterThanOrEqual(1_950);
       await eventually('acknowledged', async () => (await unacknowledged(shard)) === 0, 5_000);
       expect(receiver.at(path)).toHaveLength(2);
-      expect((await attemptsOf(accountId)).map(({ attempt, status }) => [attempt, status])).toEqual([
+      expect(await attemptStatuses(accountId)).toEqual([
         [1, 'failed'],
         [2, 'success'],
       ]);

@@ -1,27 +1,12 @@
-import {
-  ACCESS_INVALIDATION_TOPIC,
-  encodeAccessInvalidation,
-  inboundEventId,
-  inboundEventSubject,
-} from '@jumbe/contracts';
-import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
+import { deliveryIdForEvent } from '@jumbe/domain';
 import { DurableEventLog, type EventConsumption, type OutgoingEvent } from '@jumbe/messaging';
-import {
-  AccountRepository,
-  InboundEventRepository,
-  openMigratedTestDatabase,
-  PlanRepository,
-  WebhookDeliveryRepository,
-  WebhookRepository,
-  type MigratedTestDatabase,
-} from '@jumbe/persistence';
+import type { InboundEventRepository } from '@jumbe/persistence';
 import { telemetry } from '@jumbe/telemetry';
-import { eventually, failsThenSucceeds, RecordingReceiver } from '@jumbe/testing';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { eventually, failsThenSucceeds, type RecordingReceiver } from '@jumbe/testing';
+import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { EventDispatcher, type StreamDeliverable } from './event-dispatcher';
-import { WebhookDirectory } from './webhook-directory';
+import { DispatcherTestBed, messageReceivedEvent } from './test-support/dispatcher-test-bed';
 import { WebhookPoster } from './webhook-poster';
 
 async function counter(name: string): Promise<number> {
@@ -35,84 +20,43 @@ async function counter(name: string): Promise<number> {
  * all-in-one event log, a real HTTP receiver that keeps failing).
  */
 describe('EventDispatcher retry observability', () => {
-  let db: MigratedTestDatabase;
+  let bed: DispatcherTestBed;
   let receiver: RecordingReceiver;
   let events: InboundEventRepository;
-  let webhooks: WebhookRepository;
   let dispatcher: EventDispatcher;
   let consumption: EventConsumption;
   /** The all-in-one's event log: published to and consumed from in this process. */
   let log: DurableEventLog;
-  const invalidations = new MemoryInvalidationBus();
-  const vault = new WebhookVault('dispatcher-metrics-test-secret-key-0123456789');
   const logged: Record<string, unknown>[] = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
   const shard = 950;
 
   beforeAll(async () => {
-    db = await openMigratedTestDatabase();
-    receiver = await RecordingReceiver.start();
-    events = new InboundEventRepository(db.dataSource);
-    webhooks = new WebhookRepository(db.dataSource);
-    const directory = new WebhookDirectory(webhooks, vault, invalidations);
-    await directory.start();
-    dispatcher = new EventDispatcher(
-      directory,
-      new WebhookPoster(true),
-      new WebhookDeliveryRepository(db.dataSource),
-      logger,
-      { retryDelayMs: 20, retryBaseMs: 50 },
-    );
+    bed = await DispatcherTestBed.open('dispatcher-metrics-test-secret-key-0123456789');
+    ({ receiver, events } = bed);
+    dispatcher = new EventDispatcher(bed.directory, new WebhookPoster(true), bed.deliveries, logger, {
+      retryDelayMs: 20,
+      retryBaseMs: 50,
+    });
     log = new DurableEventLog(events);
     consumption = await log.consume(shard, (event) => dispatcher.accept(event as StreamDeliverable));
   });
   afterAll(async () => {
     await consumption.stop();
     dispatcher.stop();
-    await receiver.close();
-    await db.close();
+    await bed.close();
   });
 
   async function account(retryAttempts: number | null): Promise<{ accountId: string; path: string }> {
-    const plan = await new PlanRepository(db.dataSource).create({
-      name: `plan-${randomUUID()}`,
-      monthlyApiHits: 1_000,
-      maxSessions: 5,
-    });
-    const { id: accountId } = await new AccountRepository(db.dataSource).create({
-      name: 'Metrics test',
-      planId: plan.id,
-    });
+    const accountId = await bed.createAccount('Metrics test');
     const path = `/hooks/${accountId}`;
-    await webhooks.save({
-      accountId,
-      ...vault.storableUrl(`${receiver.url}${path}`),
-      enabled: true,
-      secretCiphertext: vault.sealSigningSecret(generateWebhookSecret()),
-      events: ['message.received'],
-      retryAttempts,
-    });
-    await invalidations.publish(
-      ACCESS_INVALIDATION_TOPIC,
-      encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }),
-    );
+    await bed.saveWebhook(accountId, `${receiver.url}${path}`, { retryAttempts });
     return { accountId, path };
   }
 
   function inboundEvent(accountId: string): OutgoingEvent {
     const messageId = `METRICS-${randomBytes(4).toString('hex')}`;
-    return {
-      eventId: inboundEventId(accountId, 'main', messageId),
-      subject: inboundEventSubject(shard, accountId, 'main'),
-      shard,
-      payload: {
-        event: 'message.received',
-        timestamp: new Date().toISOString(),
-        customerId: accountId,
-        sessionId: 'main',
-        message: { id: messageId, from: '254712345678', text: `secret words ${messageId}` },
-      },
-    };
+    return messageReceivedEvent(shard, accountId, messageId, { text: `secret words ${messageId}` });
   }
 
   const drained = () =>

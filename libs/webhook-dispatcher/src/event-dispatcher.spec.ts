@@ -1,34 +1,27 @@
 import {
-  ACCESS_INVALIDATION_TOPIC,
-  encodeAccessInvalidation,
-  inboundEventId,
-  inboundEventSubject,
-} from '@jumbe/contracts';
-import { MemoryInvalidationBus } from '@jumbe/coordination';
-import { deliveryIdForEvent, generateWebhookSecret, WebhookVault } from '@jumbe/domain';
-import {
   DurableEventLog,
   type EventConsumption,
   type EventLogStore,
   type OutgoingEvent,
 } from '@jumbe/messaging';
 import {
-  AccountRepository,
   type DeliveryRecord,
-  InboundEventRepository,
-  openMigratedTestDatabase,
-  PlanRepository,
-  WebhookDeliveryRepository,
-  WebhookRepository,
-  type MigratedTestDatabase,
+  type InboundEventRepository,
+  type WebhookDeliveryRepository,
 } from '@jumbe/persistence';
-import { closedPort, delay, eventually, RecordingReceiver } from '@jumbe/testing';
+import { deliveryIdForEvent } from '@jumbe/domain';
+import { closedPort, delay, eventually, type RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import pino from 'pino';
 import { EventDispatcher, type StreamDeliverable } from './event-dispatcher';
-import { WebhookDirectory } from './webhook-directory';
+import {
+  DispatcherTestBed,
+  idOf,
+  messageIds,
+  messageReceivedEvent,
+} from './test-support/dispatcher-test-bed';
+import type { WebhookDirectory } from './webhook-directory';
 import { WebhookPoster } from './webhook-poster';
 
 /**
@@ -38,14 +31,11 @@ import { WebhookPoster } from './webhook-poster';
  * a real HTTP receiver. Nothing here is a stand-in except where a test says so.
  */
 describe('EventDispatcher', () => {
-  let db: MigratedTestDatabase;
+  let bed: DispatcherTestBed;
   let receiver: RecordingReceiver;
   let events: InboundEventRepository;
   let deliveries: WebhookDeliveryRepository;
-  let webhooks: WebhookRepository;
-  let invalidations: MemoryInvalidationBus;
   let directory: WebhookDirectory;
-  const vault = new WebhookVault('dispatcher-test-secret-key-0123456789');
   const poster = new WebhookPoster(true);
   const warnings: { msg: string; eventId?: string }[] = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
@@ -57,14 +47,8 @@ describe('EventDispatcher', () => {
   const CONCURRENT_RECORDS = 2;
 
   beforeAll(async () => {
-    db = await openMigratedTestDatabase();
-    receiver = await RecordingReceiver.start();
-    events = new InboundEventRepository(db.dataSource);
-    deliveries = new WebhookDeliveryRepository(db.dataSource);
-    webhooks = new WebhookRepository(db.dataSource);
-    invalidations = new MemoryInvalidationBus();
-    directory = new WebhookDirectory(webhooks, vault, invalidations);
-    await directory.start();
+    bed = await DispatcherTestBed.open('dispatcher-test-secret-key-0123456789');
+    ({ receiver, events, deliveries, directory } = bed);
   });
   afterEach(async () => {
     for (const { dispatcher, consumption } of running.splice(0)) {
@@ -73,39 +57,15 @@ describe('EventDispatcher', () => {
     }
     warnings.length = 0;
   });
-  afterAll(async () => {
-    await receiver.close();
-    await db.close();
-  });
+  afterAll(() => bed.close());
 
   /** Each test uses its own shards, so one test's leftovers never reach another's consumer. */
   const freshShard = () => nextShard++;
 
-  async function createAccount(): Promise<string> {
-    const plan = await new PlanRepository(db.dataSource).create({
-      name: `plan-${randomUUID()}`,
-      monthlyApiHits: 1_000,
-      maxSessions: 5,
-    });
-    return (await new AccountRepository(db.dataSource).create({ name: 'Dispatch test', planId: plan.id })).id;
-  }
-
+  const createAccount = () => bed.createAccount('Dispatch test');
   /** Saves the account's webhook as the gateway does: secret sealed, invalidation published. */
-  async function saveWebhook(accountId: string, url: string, enabled = true): Promise<string> {
-    const secret = generateWebhookSecret();
-    await webhooks.save({
-      accountId,
-      ...vault.storableUrl(url),
-      enabled,
-      secretCiphertext: vault.sealSigningSecret(secret),
-      events: ['message.received'],
-    });
-    await invalidations.publish(
-      ACCESS_INVALIDATION_TOPIC,
-      encodeAccessInvalidation({ v: 1, kind: 'webhook', accountId }),
-    );
-    return secret;
-  }
+  const saveWebhook = (accountId: string, url: string, enabled = true) =>
+    bed.saveWebhook(accountId, url, { enabled });
 
   /** An account with an enabled webhook pointing at its own path of the receiver. */
   async function subscribedAccount(): Promise<{ accountId: string; path: string; secret: string }> {
@@ -117,18 +77,8 @@ describe('EventDispatcher', () => {
 
   function inboundEvent(shard: number, accountId: string, sessionId = 'main'): OutgoingEvent {
     const messageId = `MSG${++nextMessage}`;
-    return {
-      eventId: inboundEventId(accountId, sessionId, messageId),
-      subject: inboundEventSubject(shard, accountId, sessionId),
-      shard,
-      payload: {
-        event: 'message.received',
-        timestamp: new Date(Date.UTC(2030, 0, 1, 12, 0, 0, nextMessage)).toISOString(),
-        customerId: accountId,
-        sessionId,
-        message: { id: messageId, from: '254712345678', text: `message ${messageId}` },
-      },
-    };
+    const timestamp = new Date(Date.UTC(2030, 0, 1, 12, 0, 0, nextMessage));
+    return messageReceivedEvent(shard, accountId, messageId, { sessionId, timestamp });
   }
 
   /** Consumes `shard` of a durable log over `store` into a new dispatcher, as a shard owner does. */
@@ -158,9 +108,6 @@ describe('EventDispatcher', () => {
       async () => (await events.pending(shard)).length === 0,
       timeoutMs,
     );
-
-  const messageIds = (requests: { json: any }[]) => requests.map((request) => request.json.message.id);
-  const idOf = (event: OutgoingEvent) => (event.payload as { message: { id: string } }).message.id;
 
   it("delivers a session's events in publish order, one at a time, even when the first answers are slow", async () => {
     const shard = freshShard();

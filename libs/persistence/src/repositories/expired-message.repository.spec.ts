@@ -14,16 +14,12 @@ const TABLES = ['sent_messages', 'received_messages', 'inbound_media'] as const;
 describe('ExpiredMessageRepository', () => {
   let db: MigratedTestDatabase;
   let account: AccountFixture;
-  let otherAccountId: string;
+  let otherAccount: AccountFixture;
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
     account = await createAccountFixture(db);
-    const [other] = (await db.dataSource.query(
-      `INSERT INTO accounts (name, plan_id) SELECT 'other account', plan_id FROM accounts WHERE id = $1 RETURNING id`,
-      [account.accountId],
-    )) as [{ id: string }];
-    otherAccountId = other.id;
+    otherAccount = await account.otherAccount();
   });
   afterAll(() => db.close());
 
@@ -50,11 +46,7 @@ describe('ExpiredMessageRepository', () => {
 
   it("deletes every session's expired rows, each table after its own retention, and keeps the rest", async () => {
     const idle = await account.session('idle', { state: 'stopped' });
-    await db.dataSource.query(
-      `INSERT INTO sessions (account_id, session_id, shard, state, owner_token) VALUES ($1, 'busy', 0, 'connected', 1)`,
-      [otherAccountId],
-    );
-    const other = { accountId: otherAccountId, sessionId: 'busy' };
+    const other = await otherAccount.session('busy');
     await keep(idle, 'A-hour', HOUR);
     await keep(idle, 'B-two-days', 2 * DAY);
     await keep(idle, 'C-ten-days', 10 * DAY);

@@ -1,55 +1,36 @@
+import { createAccountFixture, type AccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
-import { AccountRepository } from './account.repository';
+import { sessionRowCount } from '../testing/session-rows';
 import { InboundMediaRepository } from './inbound-media.repository';
-import { PlanRepository } from './plan.repository';
 import type { SessionRef } from './session.repository';
 
 describe('InboundMediaRepository', () => {
   let db: MigratedTestDatabase;
-  let accountId: string;
-  let otherAccountId: string;
+  let account: AccountFixture;
+  let otherAccount: AccountFixture;
 
-  const session = async (sessionId: string, account = accountId): Promise<SessionRef> => {
-    await db.dataSource.query(
-      `INSERT INTO sessions (account_id, session_id, shard, state, owner_token) VALUES ($1, $2, 0, 'connected', 1)`,
-      [account, sessionId],
-    );
-    return { accountId: account, sessionId };
-  };
-  const count = async (ref: SessionRef) =>
-    (
-      (await db.dataSource.query(
-        `SELECT count(*)::int AS count FROM inbound_media WHERE account_id = $1 AND session_id = $2`,
-        [ref.accountId, ref.sessionId],
-      )) as [{ count: number }]
-    )[0].count;
+  const count = (ref: SessionRef) => sessionRowCount(db, 'inbound_media', ref);
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
-    const plan = await new PlanRepository(db.dataSource).create({
-      name: 'p',
-      monthlyApiHits: 10,
-      maxSessions: 5,
-    });
-    const accounts = new AccountRepository(db.dataSource);
-    accountId = (await accounts.create({ name: 'A', planId: plan.id })).id;
-    otherAccountId = (await accounts.create({ name: 'B', planId: plan.id })).id;
+    account = await createAccountFixture(db);
+    otherAccount = await account.otherAccount();
   });
   afterAll(() => db.close());
 
   it("keeps a session's media descriptors apart from every other session and account", async () => {
     const media = new InboundMediaRepository(db.dataSource);
-    const sales = await session('sales');
+    const sales = await account.session('sales');
     await media.save(sales, '3A01', Buffer.from('sealed'));
     expect(await media.find(sales, '3A01')).toEqual({ expired: false, value: Buffer.from('sealed') });
-    expect(await media.find(await session('support'), '3A01')).toBeNull();
-    expect(await media.find(await session('sales', otherAccountId), '3A01')).toBeNull();
+    expect(await media.find(await account.session('support'), '3A01')).toBeNull();
+    expect(await media.find(await otherAccount.session('sales'), '3A01')).toBeNull();
     expect(await media.find(sales, 'unknown')).toBeNull();
   });
 
   it('keeps the first arrival when a message is delivered again (retention counts from it)', async () => {
     const media = new InboundMediaRepository(db.dataSource);
-    const ref = await session('twice');
+    const ref = await account.session('twice');
     await media.save(ref, '3A02', Buffer.from('first'));
     await media.save(ref, '3A02', Buffer.from('second'));
     expect(await media.find(ref, '3A02')).toEqual({ expired: false, value: Buffer.from('first') });
@@ -57,7 +38,7 @@ describe('InboundMediaRepository', () => {
 
   it('answers expired past the time to live, then forgets the row', async () => {
     const media = new InboundMediaRepository(db.dataSource, { ttlMs: 200, perSession: 10 });
-    const ref = await session('short-lived');
+    const ref = await account.session('short-lived');
     await media.save(ref, 'old', Buffer.from('x'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await media.find(ref, 'old')).toEqual({ expired: true });
@@ -71,7 +52,7 @@ describe('InboundMediaRepository', () => {
 
   it('keeps at most the newest descriptors of a session', async () => {
     const media = new InboundMediaRepository(db.dataSource, { ttlMs: 60_000, perSession: 2 });
-    const ref = await session('bounded');
+    const ref = await account.session('bounded');
     for (const id of ['m1', 'm2', 'm3']) {
       await media.save(ref, id, Buffer.from(id));
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
+import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
+import { pruneSessionRowsSql } from './session-bounded-table';
 
 /** How long a received media file can be asked for (the issue's "at least 7 days"). */
 export const INBOUND_MEDIA_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Most media messages kept per session; the oldest go first. */
 export const INBOUND_MEDIA_PER_SESSION = 10_000;
-/** Saves of a session between two prunings of its old and surplus rows. */
-const PRUNE_EVERY = 50;
 
 /** A stored descriptor, or the fact that it is past its time to live. */
 export type StoredInboundMedia = { expired: false; value: Buffer } | { expired: true };
@@ -18,7 +18,7 @@ export type StoredInboundMedia = { expired: false; value: Buffer } | { expired: 
  * archive of received messages: a file's retention is its own.
  */
 export class InboundMediaRepository {
-  private readonly savesSincePrune = new Map<string, number>();
+  private readonly pruneSchedule = new PruneSchedule();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,14 +33,7 @@ export class InboundMediaRepository {
         ON CONFLICT (account_id, session_id, message_id) DO NOTHING`,
       [ref.accountId, ref.sessionId, messageId, value],
     );
-    const key = `${ref.accountId}/${ref.sessionId}`;
-    const saves = (this.savesSincePrune.get(key) ?? 0) + 1;
-    if (saves < PRUNE_EVERY) {
-      this.savesSincePrune.set(key, saves);
-      return;
-    }
-    this.savesSincePrune.delete(key);
-    await this.prune(ref);
+    if (this.pruneSchedule.due(ref)) await this.prune(ref);
   }
 
   /** The stored descriptor; `expired` once past the time to live; null when unknown. */
@@ -61,14 +54,11 @@ export class InboundMediaRepository {
    * rather than that it never existed (404).
    */
   async prune(ref: SessionRef): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM inbound_media
-        WHERE account_id = $1 AND session_id = $2
-          AND (created_at <= now() - make_interval(secs => $3)
-               OR message_id NOT IN (
-                 SELECT message_id FROM inbound_media WHERE account_id = $1 AND session_id = $2
-                  ORDER BY created_at DESC, message_id DESC LIMIT $4))`,
-      [ref.accountId, ref.sessionId, (2 * this.limits.ttlMs) / 1000, this.limits.perSession],
-    );
+    await this.dataSource.query(pruneSessionRowsSql('inbound_media'), [
+      ref.accountId,
+      ref.sessionId,
+      (2 * this.limits.ttlMs) / 1000,
+      this.limits.perSession,
+    ]);
   }
 }

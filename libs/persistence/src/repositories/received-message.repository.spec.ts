@@ -1,7 +1,7 @@
+import { createAccountFixture, type AccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
-import { AccountRepository } from './account.repository';
+import { sessionRowCount } from '../testing/session-rows';
 import { InboundOutboxRepository } from './inbound-outbox.repository';
-import { PlanRepository } from './plan.repository';
 import { ReceivedMessageRepository } from './received-message.repository';
 import { SentMessageRepository } from './sent-message.repository';
 import type { SessionRef } from './session.repository';
@@ -9,43 +9,24 @@ import type { SessionRef } from './session.repository';
 /** What a reply needs to quote: received messages (kept with the inbound outbox) and sent messages' chats. */
 describe('ReceivedMessageRepository', () => {
   let db: MigratedTestDatabase;
-  let accountId: string;
-  let otherAccountId: string;
+  let account: AccountFixture;
+  let otherAccount: AccountFixture;
 
-  const session = async (sessionId: string, account = accountId): Promise<SessionRef> => {
-    await db.dataSource.query(
-      `INSERT INTO sessions (account_id, session_id, shard, state, owner_token) VALUES ($1, $2, 0, 'connected', 1)`,
-      [account, sessionId],
-    );
-    return { accountId: account, sessionId };
-  };
-  const count = async (table: string, ref: SessionRef) =>
-    (
-      (await db.dataSource.query(
-        `SELECT count(*)::int AS count FROM ${table} WHERE account_id = $1 AND session_id = $2`,
-        [ref.accountId, ref.sessionId],
-      )) as [{ count: number }]
-    )[0].count;
+  const count = (table: string, ref: SessionRef) => sessionRowCount(db, table, ref);
 
   beforeAll(async () => {
     db = await openMigratedTestDatabase();
-    const plan = await new PlanRepository(db.dataSource).create({
-      name: 'p',
-      monthlyApiHits: 10,
-      maxSessions: 5,
-    });
-    const accounts = new AccountRepository(db.dataSource);
-    accountId = (await accounts.create({ name: 'A', planId: plan.id })).id;
-    otherAccountId = (await accounts.create({ name: 'B', planId: plan.id })).id;
+    account = await createAccountFixture(db);
+    otherAccount = await account.otherAccount();
   });
   afterAll(() => db.close());
 
   it('is written by the outbox in the same statement, once per id, and found per session only', async () => {
     const received = new ReceivedMessageRepository(db.dataSource);
     const outbox = new InboundOutboxRepository(db.dataSource, received);
-    const sales = await session('sales');
-    const support = await session('support');
-    const elsewhere = await session('sales', otherAccountId);
+    const sales = await account.session('sales');
+    const support = await account.session('support');
+    const elsewhere = await otherAccount.session('sales');
     await outbox.add(sales, 'IN1', Buffer.from('outbox'), Buffer.from('quote'));
     // WhatsApp delivers again: the first copy stays.
     await outbox.add(sales, 'IN1', Buffer.from('outbox again'), Buffer.from('quote again'));
@@ -63,7 +44,7 @@ describe('ReceivedMessageRepository', () => {
 
   it('writes neither row when one fails (no session: the foreign key refuses both)', async () => {
     const outbox = new InboundOutboxRepository(db.dataSource);
-    const ghost = { accountId, sessionId: 'never-started' };
+    const ghost = { accountId: account.accountId, sessionId: 'never-started' };
     await expect(outbox.add(ghost, 'IN1', Buffer.from('x'), Buffer.from('q'))).rejects.toThrow();
     expect(await count('inbound_outbox', ghost)).toBe(0);
     expect(await count('received_messages', ghost)).toBe(0);
@@ -71,7 +52,7 @@ describe('ReceivedMessageRepository', () => {
 
   it('forgets messages past their time to live, and keeps at most the newest per session', async () => {
     const shortLived = new ReceivedMessageRepository(db.dataSource, { ttlMs: 200, perSession: 10 });
-    const ref = await session('short-lived');
+    const ref = await account.session('short-lived');
     await shortLived.save(ref, 'old', Buffer.from('x'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await shortLived.find(ref, 'old')).toBeNull();
@@ -79,7 +60,7 @@ describe('ReceivedMessageRepository', () => {
     expect(await count('received_messages', ref)).toBe(0);
 
     const bounded = new ReceivedMessageRepository(db.dataSource, { ttlMs: 60_000, perSession: 3 });
-    const busy = await session('bounded');
+    const busy = await account.session('bounded');
     for (const id of ['m1', 'm2', 'm3', 'm4', 'm5']) {
       await bounded.save(busy, id, Buffer.from(id));
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -92,7 +73,7 @@ describe('ReceivedMessageRepository', () => {
   it('prunes by itself as messages arrive through the outbox', async () => {
     const received = new ReceivedMessageRepository(db.dataSource, { ttlMs: 60_000, perSession: 10 });
     const outbox = new InboundOutboxRepository(db.dataSource, received);
-    const ref = await session('self-pruning');
+    const ref = await account.session('self-pruning');
     for (let i = 0; i < 50; i++) await outbox.add(ref, `m${i}`, Buffer.from('x'), Buffer.from('q'));
     expect(await count('received_messages', ref)).toBeLessThanOrEqual(10);
     expect(await received.find(ref, 'm49')).toEqual(Buffer.from('q'));
@@ -100,7 +81,7 @@ describe('ReceivedMessageRepository', () => {
 
   it('keeps the chat a message was sent to beside it, for quotes', async () => {
     const sent = new SentMessageRepository(db.dataSource);
-    const ref = await session('sent-chats');
+    const ref = await account.session('sent-chats');
     await sent.save(ref, 'OUT1', Buffer.from('sealed'), '254711111111@s.whatsapp.net');
     await sent.save(ref, 'OUT2', Buffer.from('sealed'));
     expect(await sent.findWithChat(ref, 'OUT1')).toEqual({
@@ -110,7 +91,7 @@ describe('ReceivedMessageRepository', () => {
     expect(await sent.findWithChat(ref, 'OUT2')).toEqual({ value: Buffer.from('sealed'), chat: null });
     expect(await sent.findWithChat(ref, 'unknown')).toBeNull();
     expect(
-      await sent.findWithChat({ accountId: otherAccountId, sessionId: 'sent-chats' }, 'OUT1'),
+      await sent.findWithChat({ accountId: otherAccount.accountId, sessionId: 'sent-chats' }, 'OUT1'),
     ).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
+import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
+import { findFreshMessage } from './session-bounded-table';
 
 /**
  * How long a received message can be quoted: a week, as long as its media stays retrievable,
@@ -9,8 +11,6 @@ import type { SessionRef } from './session.repository';
 export const RECEIVED_MESSAGE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Most received messages kept per session; the oldest go first (a few MB for a busy number). */
 export const RECEIVED_MESSAGES_PER_SESSION = 5_000;
-/** Saves of a session between two prunings of its old and surplus rows. */
-const PRUNE_EVERY = 50;
 
 /**
  * The insert of a received message, for a statement that writes it together with the inbound
@@ -27,7 +27,7 @@ export const insertReceivedMessageSql = (value: string): string =>
  * session. Written by InboundOutboxRepository.add in the same statement as the outbox row.
  */
 export class ReceivedMessageRepository {
-  private readonly savesSincePrune = new Map<string, number>();
+  private readonly pruneSchedule = new PruneSchedule();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -48,28 +48,26 @@ export class ReceivedMessageRepository {
   /** The stored message, or null when unknown or older than the time to live. */
   async find(ref: SessionRef, messageId: string): Promise<Buffer | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(
-      `SELECT value FROM received_messages
-        WHERE account_id = $1 AND session_id = $2 AND message_id = $3
-          AND created_at > now() - make_interval(secs => $4)`,
-      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
-    )) as { value: Buffer }[];
+    const row = await findFreshMessage<{ value: Buffer }>(
+      this.dataSource,
+      'received_messages',
+      'value',
+      ref,
+      messageId,
+      this.limits.ttlMs,
+    );
     return row?.value ?? null;
   }
 
   /** Counts a save of the session's; every PRUNE_EVERY-th prunes, so the bound costs no query per message. */
   async saved(ref: SessionRef): Promise<void> {
-    const key = `${ref.accountId}/${ref.sessionId}`;
-    const saves = (this.savesSincePrune.get(key) ?? 0) + 1;
-    if (saves < PRUNE_EVERY) {
-      this.savesSincePrune.set(key, saves);
-      return;
-    }
-    this.savesSincePrune.delete(key);
-    await this.prune(ref);
+    if (this.pruneSchedule.due(ref)) await this.prune(ref);
   }
 
-  /** Deletes the session's expired rows and those older than its `perSession` newest. */
+  /**
+   * Deletes the session's expired rows and those older than its `perSession` newest. Its own
+   * statement (not pruneSessionRowsSql): it bounds by age, so rows tied with the newest kept one stay.
+   */
   async prune(ref: SessionRef): Promise<void> {
     if (!isUuid(ref.accountId)) return;
     await this.dataSource.query(

@@ -1,5 +1,6 @@
 import { createAccountFixture, type AccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
+import { sessionRowCount } from '../testing/session-rows';
 import { SentMessageRepository } from './sent-message.repository';
 
 describe('SentMessageRepository', () => {
@@ -41,11 +42,7 @@ describe('SentMessageRepository', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await sent.find(ref, 'old')).toBeNull();
     await sent.prune(ref);
-    const [row] = (await db.dataSource.query(
-      `SELECT count(*)::int AS count FROM sent_messages WHERE account_id = $1 AND session_id = $2`,
-      [ref.accountId, ref.sessionId],
-    )) as [{ count: number }];
-    expect(row.count).toBe(0);
+    expect(await sessionRowCount(db, 'sent_messages', ref)).toBe(0);
   });
 
   it('keeps at most the newest messages of a session', async () => {

@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
+import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
+import { findFreshMessage, pruneSessionRowsSql } from './session-bounded-table';
 
 /** How long a sent message can be asked for again (WhatsApp's retry requests come within hours). */
 export const SENT_MESSAGE_TTL_MS = 24 * 60 * 60 * 1000;
 /** Most messages kept per session; the oldest go first. */
 export const SENT_MESSAGES_PER_SESSION = 1_000;
-/** Saves of a session between two prunings of its old and surplus rows. */
-const PRUNE_EVERY = 50;
 
 /**
  * The `sent_messages` table: what a session sent, as opaque (encrypted) bytes, for a day and at
@@ -15,7 +15,7 @@ const PRUNE_EVERY = 50;
  * out, whichever worker sent it.
  */
 export class SentMessageRepository {
-  private readonly savesSincePrune = new Map<string, number>();
+  private readonly pruneSchedule = new PruneSchedule();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -31,25 +31,13 @@ export class SentMessageRepository {
         DO UPDATE SET value = EXCLUDED.value, chat = COALESCE(EXCLUDED.chat, sent_messages.chat)`,
       [ref.accountId, ref.sessionId, messageId, value, chat ?? null],
     );
-    const key = `${ref.accountId}/${ref.sessionId}`;
-    const saves = (this.savesSincePrune.get(key) ?? 0) + 1;
-    if (saves < PRUNE_EVERY) {
-      this.savesSincePrune.set(key, saves);
-      return;
-    }
-    this.savesSincePrune.delete(key);
-    await this.prune(ref);
+    if (this.pruneSchedule.due(ref)) await this.prune(ref);
   }
 
   /** The stored message, or null when unknown or older than the time to live. */
   async find(ref: SessionRef, messageId: string): Promise<Buffer | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(
-      `SELECT value FROM sent_messages
-        WHERE account_id = $1 AND session_id = $2 AND message_id = $3
-          AND created_at > now() - make_interval(secs => $4)`,
-      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
-    )) as { value: Buffer }[];
+    const row = await this.fresh<{ value: Buffer }>(ref, messageId, 'value');
     return row?.value ?? null;
   }
 
@@ -59,37 +47,36 @@ export class SentMessageRepository {
     messageId: string,
   ): Promise<{ value: Buffer; chat: string | null } | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(
-      `SELECT value, chat FROM sent_messages
-        WHERE account_id = $1 AND session_id = $2 AND message_id = $3
-          AND created_at > now() - make_interval(secs => $4)`,
-      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
-    )) as { value: Buffer; chat: string | null }[];
+    const row = await this.fresh<{ value: Buffer; chat: string | null }>(ref, messageId, 'value, chat');
     return row ? { value: row.value, chat: row.chat } : null;
   }
 
   /** When the message was stored (sent), or null when unknown or older than the time to live. */
   async sentAt(ref: SessionRef, messageId: string): Promise<Date | null> {
     if (!isUuid(ref.accountId)) return null;
-    const [row] = (await this.dataSource.query(
-      `SELECT created_at FROM sent_messages
-        WHERE account_id = $1 AND session_id = $2 AND message_id = $3
-          AND created_at > now() - make_interval(secs => $4)`,
-      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
-    )) as { created_at: Date }[];
+    const row = await this.fresh<{ created_at: Date }>(ref, messageId, 'created_at');
     return row?.created_at ?? null;
+  }
+
+  /** The `columns` of the message if younger than the time to live. */
+  private fresh<Row>(ref: SessionRef, messageId: string, columns: string): Promise<Row | undefined> {
+    return findFreshMessage<Row>(
+      this.dataSource,
+      'sent_messages',
+      columns,
+      ref,
+      messageId,
+      this.limits.ttlMs,
+    );
   }
 
   /** Deletes the session's expired rows and those beyond the newest `perSession`. */
   async prune(ref: SessionRef): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM sent_messages
-        WHERE account_id = $1 AND session_id = $2
-          AND (created_at <= now() - make_interval(secs => $3)
-               OR message_id NOT IN (
-                 SELECT message_id FROM sent_messages WHERE account_id = $1 AND session_id = $2
-                  ORDER BY created_at DESC, message_id DESC LIMIT $4))`,
-      [ref.accountId, ref.sessionId, this.limits.ttlMs / 1000, this.limits.perSession],
-    );
+    await this.dataSource.query(pruneSessionRowsSql('sent_messages'), [
+      ref.accountId,
+      ref.sessionId,
+      this.limits.ttlMs / 1000,
+      this.limits.perSession,
+    ]);
   }
 }

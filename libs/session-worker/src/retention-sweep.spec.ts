@@ -72,7 +72,12 @@ describe('RetentionSweep', () => {
     const { port, batches } = counted();
     const sweep = new RetentionSweep(port, logger, { everyMs: 60_000, batchSize: 2, maxBatches: 10 });
 
-    expect(await sweep.sweep()).toEqual({ sentMessages: 5, receivedMessages: 0, inboundMedia: 0 });
+    expect(await sweep.sweep()).toEqual({
+      sentMessages: 5,
+      receivedMessages: 0,
+      inboundMedia: 0,
+      idempotencyRecords: 0,
+    });
     expect(batches).toEqual([2, 2, 1]);
     expect(await keptOf('sent_messages', ref)).toEqual(['NEW']);
     // Two days old is within the 7 days a received message is kept for quotes.

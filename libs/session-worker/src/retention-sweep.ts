@@ -50,12 +50,18 @@ export class RetentionSweep {
 
   /** One sweep: batches until nothing expired is left, `maxBatches` at most, or stopped. */
   async sweep(): Promise<ExpiredRowsDeleted> {
-    const total: ExpiredRowsDeleted = { sentMessages: 0, receivedMessages: 0, inboundMedia: 0 };
+    const total: ExpiredRowsDeleted = {
+      sentMessages: 0,
+      receivedMessages: 0,
+      inboundMedia: 0,
+      idempotencyRecords: 0,
+    };
     for (let batch = 0; batch < this.options.maxBatches && !this.stopped; batch += 1) {
       const deleted = await this.expired.deleteExpiredBatch(this.options.batchSize);
       total.sentMessages += deleted.sentMessages;
       total.receivedMessages += deleted.receivedMessages;
       total.inboundMedia += deleted.inboundMedia;
+      total.idempotencyRecords += deleted.idempotencyRecords;
       // A batch short of the limit in every table: nothing expired is left.
       if (Object.values(deleted).every((count) => count < this.options.batchSize)) break;
     }

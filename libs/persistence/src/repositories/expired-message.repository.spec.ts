@@ -1,6 +1,7 @@
 import { type AccountFixture, createAccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
 import { ExpiredMessageRepository } from './expired-message.repository';
+import { IdempotencyRepository } from './idempotency.repository';
 import { InboundMediaRepository } from './inbound-media.repository';
 import { ReceivedMessageRepository } from './received-message.repository';
 import { SentMessageRepository } from './sent-message.repository';
@@ -59,6 +60,7 @@ describe('ExpiredMessageRepository', () => {
       sentMessages: 4, // older than 24 h
       receivedMessages: 2, // older than 7 days
       inboundMedia: 1, // older than 14 days: a descriptor between 7 and 14 days old still answers 410
+      idempotencyRecords: 0,
     });
 
     expect(await kept('sent_messages', idle)).toEqual(['A-hour']);
@@ -71,7 +73,34 @@ describe('ExpiredMessageRepository', () => {
       sentMessages: 0,
       receivedMessages: 0,
       inboundMedia: 0,
+      idempotencyRecords: 0,
     });
+  });
+
+  it('deletes idempotency records past their 24 h window, of every account, and keeps the recent ones', async () => {
+    const idempotency = new IdempotencyRepository(db.dataSource);
+    for (const [owner, key] of [
+      [account, 'old-a'],
+      [account, 'new-a'],
+      [otherAccount, 'old-b'],
+    ] as const) {
+      expect(await idempotency.claim(owner.accountId, key, 'hash')).toEqual({ kind: 'new' });
+      await idempotency.complete(owner.accountId, key, 200, { data: { id: key } });
+    }
+    await db.dataSource.query(
+      `UPDATE idempotency_records SET created_at = now() - interval '25 hours' WHERE key LIKE 'old-%'`,
+    );
+
+    expect(
+      (await new ExpiredMessageRepository(db.dataSource).deleteExpiredBatch(1_000)).idempotencyRecords,
+    ).toBe(2);
+    const left = (await db.dataSource.query(
+      `SELECT key FROM idempotency_records WHERE account_id IN ($1, $2) ORDER BY key`,
+      [account.accountId, otherAccount.accountId],
+    )) as { key: string }[];
+    expect(left.map((row) => row.key)).toEqual(['new-a']);
+    // The answer of a recent key still replays.
+    expect(await idempotency.claim(account.accountId, 'new-a', 'hash')).toMatchObject({ kind: 'replay' });
   });
 
   it('deletes at most `limit` rows of each table per batch', async () => {

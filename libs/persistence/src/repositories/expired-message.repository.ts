@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { IDEMPOTENCY_WINDOW_HOURS } from './idempotency.repository';
 import { INBOUND_MEDIA_TTL_MS } from './inbound-media.repository';
 import { RECEIVED_MESSAGE_TTL_MS } from './received-message.repository';
 import { SENT_MESSAGE_TTL_MS } from './sent-message.repository';
@@ -8,6 +9,8 @@ export interface ExpiredRowsDeleted {
   sentMessages: number;
   receivedMessages: number;
   inboundMedia: number;
+  /** Idempotency records past their window (they hold the API's answers). */
+  idempotencyRecords: number;
 }
 
 /** How old a row of each table is when it goes (milliseconds). */
@@ -21,12 +24,15 @@ export const MESSAGE_RETENTION: MessageRetention = {
   sentMessages: SENT_MESSAGE_TTL_MS,
   receivedMessages: RECEIVED_MESSAGE_TTL_MS,
   inboundMedia: 2 * INBOUND_MEDIA_TTL_MS,
+  idempotencyRecords: IDEMPOTENCY_WINDOW_HOURS * 60 * 60 * 1000,
 };
 
-const TABLES: Record<keyof ExpiredRowsDeleted, string> = {
-  sentMessages: 'sent_messages',
-  receivedMessages: 'received_messages',
-  inboundMedia: 'inbound_media',
+/** Each table and its primary key. */
+const TABLES: Record<keyof ExpiredRowsDeleted, { table: string; key: string }> = {
+  sentMessages: { table: 'sent_messages', key: 'account_id, session_id, message_id' },
+  receivedMessages: { table: 'received_messages', key: 'account_id, session_id, message_id' },
+  inboundMedia: { table: 'inbound_media', key: 'account_id, session_id, message_id' },
+  idempotencyRecords: { table: 'idempotency_records', key: 'account_id, key' },
 };
 
 /**
@@ -44,19 +50,23 @@ export class ExpiredMessageRepository {
 
   /** Deletes at most `limit` expired rows of each table; how many went from each. */
   async deleteExpiredBatch(limit: number): Promise<ExpiredRowsDeleted> {
-    const deleted = { sentMessages: 0, receivedMessages: 0, inboundMedia: 0 };
+    const deleted = { sentMessages: 0, receivedMessages: 0, inboundMedia: 0, idempotencyRecords: 0 };
     for (const kind of Object.keys(TABLES) as (keyof ExpiredRowsDeleted)[]) {
       deleted[kind] = await this.deleteBatch(TABLES[kind], this.retention[kind], limit);
     }
     return deleted;
   }
 
-  private async deleteBatch(table: string, retentionMs: number, limit: number): Promise<number> {
+  private async deleteBatch(
+    { table, key }: { table: string; key: string },
+    retentionMs: number,
+    limit: number,
+  ): Promise<number> {
     // By primary key, the age checked again: a row is deleted only if still expired when locked.
     const [, count] = (await this.dataSource.query(
       `DELETE FROM ${table}
-        WHERE (account_id, session_id, message_id) IN (
-                SELECT account_id, session_id, message_id FROM ${table}
+        WHERE (${key}) IN (
+                SELECT ${key} FROM ${table}
                  WHERE created_at <= now() - make_interval(secs => $1)
                  LIMIT $2 FOR UPDATE SKIP LOCKED)
           AND created_at <= now() - make_interval(secs => $1)`,

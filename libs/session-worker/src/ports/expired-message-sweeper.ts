@@ -3,6 +3,8 @@ export interface ExpiredRowsDeleted {
   sentMessages: number;
   receivedMessages: number;
   inboundMedia: number;
+  /** Idempotency records past their 24 h window (they hold the API's answers). */
+  idempotencyRecords: number;
 }
 
 /**

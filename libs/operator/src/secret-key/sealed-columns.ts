@@ -25,6 +25,21 @@ export interface SealedColumn {
 
 const session = (row: Row) => ({ accountId: row['account_id']!, sessionId: row['session_id']! });
 
+/** A table of message content a session keeps (sent, received, outbox, media), sealed per message. */
+function keptMessage(
+  table: string,
+  bindingOf: (ref: ReturnType<typeof session>, messageId: string) => string,
+): SealedColumn {
+  return {
+    table,
+    column: 'value',
+    key: ['account_id', 'session_id', 'message_id'],
+    purpose: SECRET_PURPOSES.networkCredentials,
+    encoding: 'bytes',
+    binding: (row) => bindingOf(session(row), row['message_id']!),
+  };
+}
+
 /** Every sealed column in the schema: what a secret-key rotation re-seals. */
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   {
@@ -43,36 +58,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     encoding: 'bytes',
     binding: (row) => credentialBinding(session(row), row['kind']!, row['key_id']!),
   },
-  {
-    table: 'sent_messages',
-    column: 'value',
-    key: ['account_id', 'session_id', 'message_id'],
-    purpose: SECRET_PURPOSES.networkCredentials,
-    encoding: 'bytes',
-    binding: (row) => sentMessageBinding(session(row), row['message_id']!),
-  },
-  {
-    table: 'inbound_outbox',
-    column: 'value',
-    key: ['account_id', 'session_id', 'message_id'],
-    purpose: SECRET_PURPOSES.networkCredentials,
-    encoding: 'bytes',
-    binding: (row) => inboundMessageBinding(session(row), row['message_id']!),
-  },
-  {
-    table: 'inbound_media',
-    column: 'value',
-    key: ['account_id', 'session_id', 'message_id'],
-    purpose: SECRET_PURPOSES.networkCredentials,
-    encoding: 'bytes',
-    binding: (row) => inboundMediaBinding(session(row), row['message_id']!),
-  },
-  {
-    table: 'received_messages',
-    column: 'value',
-    key: ['account_id', 'session_id', 'message_id'],
-    purpose: SECRET_PURPOSES.networkCredentials,
-    encoding: 'bytes',
-    binding: (row) => receivedMessageBinding(session(row), row['message_id']!),
-  },
+  keptMessage('sent_messages', sentMessageBinding),
+  keptMessage('inbound_outbox', inboundMessageBinding),
+  keptMessage('inbound_media', inboundMediaBinding),
+  keptMessage('received_messages', receivedMessageBinding),
 ];

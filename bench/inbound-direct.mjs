@@ -19,7 +19,9 @@ const codec = JSONCodec();
 /** One stream event as the session worker's InboundRelay publishes it for a contact's text. */
 function streamEvent(accountId, sessionId, text) {
   const at = new Date();
-  const message = contactMessageToInbound({ from: '254722000001', text }, at);
+  // Sent a moment before the relay stamps the event, in whole seconds as WhatsApp's own times are.
+  const sentAt = new Date(Math.floor(at.getTime() / 1000) * 1000);
+  const message = contactMessageToInbound({ from: '254722000001', text }, sentAt);
   return {
     subject: inboundEventSubject(shardOf(accountId, sessionId), accountId, sessionId),
     eventId: inboundEventId(accountId, sessionId, message.id),

@@ -84,6 +84,37 @@ describe('DurableEventLog over the PostgreSQL inbound_events table', () => {
     return { received, ids: () => received.map((delivered) => delivered.eventId), consumption };
   }
 
+  it("stores events published together in shared writes, each session's in order, live and after a restart", async () => {
+    const shard = freshShard();
+    let writes = 0;
+    const counted: EventLogStore = {
+      append: (published) => repository.append(published),
+      appendAll: (published) => {
+        writes += 1;
+        return repository.appendAll(published);
+      },
+      pending: (s) => repository.pending(s),
+      removeAll: (ids) => repository.removeAll(ids),
+    };
+    const log = new DurableEventLog(counted);
+    const live = await record(log, shard);
+    // Five sessions, each publishing its next event once the previous one is stored (as the relay does).
+    const sessions = ['s1', 's2', 's3', 's4', 's5'];
+    await Promise.all(
+      sessions.map(async (session) => {
+        for (let n = 1; n <= 4; n += 1) await log.publish(event(shard, `${session}-${n}`));
+      }),
+    );
+    expect(writes).toBeLessThan(20);
+    const order = (ids: string[], session: string) => ids.filter((id) => id.includes(`-${session}-`));
+    const restarted = await record(new DurableEventLog(repository), shard);
+    for (const session of sessions) {
+      const expected = [1, 2, 3, 4].map((n) => `evt-${shard}-${session}-${n}`);
+      expect(order(live.ids(), session)).toEqual(expected);
+      expect(order(restarted.ids(), session)).toEqual(expected);
+    }
+  });
+
   it('hands over an event published before anyone consumed the shard', async () => {
     const shard = freshShard();
     const log = new DurableEventLog(repository);

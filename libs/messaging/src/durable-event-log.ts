@@ -6,6 +6,8 @@ import { MicroBatcher } from './micro-batcher';
 export interface EventLogStore {
   /** Stores the event unless its id is already stored; true when it was new. */
   append(event: OutgoingEvent): Promise<boolean>;
+  /** `append` for many in one write, in the order given (a store that can batch offers it). */
+  appendAll?(events: OutgoingEvent[]): Promise<boolean[]>;
   /** The shard's stored events, oldest first. */
   pending(shard: number): Promise<{ eventId: string; subject: string; payload: unknown }[]>;
   /** Removes the events (those already gone are skipped). */
@@ -23,8 +25,15 @@ export class DurableEventLog implements EventPublisher, EventSource {
   private readonly listeners = new Map<number, Listener>();
   /** Acknowledgements made together share one DELETE. */
   private readonly removals: MicroBatcher<string, void>;
+  /**
+   * Events published together (by different sessions) share one INSERT. A session publishes its
+   * next event only once the previous one is stored, so its events land in order.
+   */
+  private readonly appends: MicroBatcher<OutgoingEvent, boolean> | null;
 
   constructor(private readonly store: EventLogStore) {
+    const appendAll = store.appendAll?.bind(store);
+    this.appends = appendAll ? new MicroBatcher(appendAll, { concurrency: 4 }) : null;
     this.removals = new MicroBatcher<string, void>(async (eventIds) => {
       await this.store.removeAll(eventIds);
       return eventIds.map(() => undefined);
@@ -32,7 +41,8 @@ export class DurableEventLog implements EventPublisher, EventSource {
   }
 
   async publish(event: OutgoingEvent): Promise<void> {
-    if (!(await this.store.append(event))) return;
+    const appended = this.appends ? await this.appends.submit(event) : await this.store.append(event);
+    if (!appended) return;
     this.listeners.get(event.shard)?.(this.deliverable(event.eventId, event.subject, event.payload));
   }
 

@@ -7,7 +7,19 @@ export interface DeliverableEvent<Payload = unknown> {
   payload: Payload;
   /** The headers it was published with, where the stream keeps them (JetStream does). */
   headers?: BusHeaders;
-  /** Done with it: the stream forgets it. */
+  /**
+   * Present only where the stream can prove it (JetStream): no consumer was handed this stored
+   * copy before this one (its first delivery, and stored after this consumer was created, so no
+   * earlier owner of the shard can have seen it). A copy of the same event id published again
+   * after the stream's duplicate window is a new stored copy, so this says nothing about earlier
+   * copies: `duplicateWindowMs` and `storedAt` let the consumer tell whether one can exist.
+   */
+  firstHandOut?: { storedAt: Date; duplicateWindowMs: number };
+  /**
+   * Done with it: the stream forgets it. JetStream: resolves once the server has read the
+   * acknowledgement (not confirmed per event); one lost on the way only makes the stream offer
+   * the event again.
+   */
   ack(): Promise<void>;
   /** Still waiting its turn: keeps the stream from handing it to someone else meanwhile. */
   working(): Promise<void>;

@@ -4,6 +4,7 @@ import {
   DeliverPolicy,
   JSONCodec,
   type JsMsg,
+  millis,
   nanos,
   type NatsConnection,
 } from 'nats';
@@ -27,6 +28,9 @@ export interface JetStreamEventSourceSettings {
  * of after the previous consumer's ack wait.
  */
 export class JetStreamEventSource implements EventSource {
+  /** The flush the acknowledgements sent in this tick wait for. */
+  private flushing: Promise<void> | null = null;
+
   constructor(
     private readonly connection: NatsConnection,
     private readonly settings: JetStreamEventSourceSettings,
@@ -38,6 +42,13 @@ export class JetStreamEventSource implements EventSource {
     await manager.consumers.delete(this.settings.stream, durable).catch((error: Error) => {
       if (!/consumer not found/i.test(error.message)) throw error;
     });
+    // Read after the previous consumer is gone: what is stored after this point no earlier
+    // consumer of the shard can have handed out.
+    const stream = await manager.streams.info(this.settings.stream);
+    const since = {
+      lastSeq: stream.state.last_seq,
+      duplicateWindowMs: millis(stream.config.duplicate_window ?? 0),
+    };
     await manager.consumers.add(this.settings.stream, {
       durable_name: durable,
       filter_subject: `${this.settings.subjectRoot}.${shard}.>`,
@@ -49,7 +60,7 @@ export class JetStreamEventSource implements EventSource {
     const consumer = await this.connection.jetstream().consumers.get(this.settings.stream, durable);
     const messages: ConsumerMessages = await consumer.consume({ max_messages: 256 });
     const loop = (async () => {
-      for await (const message of messages) handler(toEvent(message));
+      for await (const message of messages) handler(toEvent(message, since, () => this.flushSoon()));
     })();
     return {
       stop: async () => {
@@ -59,6 +70,19 @@ export class JetStreamEventSource implements EventSource {
     };
   }
 
+  /**
+   * Resolves once the server has answered a ping sent after everything written so far (the
+   * acknowledgements of this tick among it): one round trip for all of them, instead of one
+   * request and reply per acknowledgement.
+   */
+  private flushSoon(): Promise<void> {
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.flushing = null;
+      return this.connection.flush();
+    });
+    return this.flushing;
+  }
+
   async pending(shard: number): Promise<number> {
     const manager = await this.connection.jetstreamManager();
     const info = await manager.consumers.info(this.settings.stream, `dispatch-${shard}`);
@@ -66,14 +90,36 @@ export class JetStreamEventSource implements EventSource {
   }
 }
 
-function toEvent(message: JsMsg): DeliverableEvent {
+/**
+ * `since`: the stream's last sequence when the consumer was created, and its duplicate window.
+ * An event stored after it and delivered for the first time was never handed to anyone before.
+ */
+function toEvent(
+  message: JsMsg,
+  since: { lastSeq: number; duplicateWindowMs: number },
+  flushed: () => Promise<void>,
+): DeliverableEvent {
+  const { deliveryCount, streamSequence, timestampNanos } = message.info;
+  const neverHandedOut = deliveryCount === 1 && streamSequence > since.lastSeq && since.duplicateWindowMs > 0;
   return {
     eventId: message.headers?.get('Nats-Msg-Id') ?? `${message.info.stream}:${message.seq}`,
     subject: message.subject,
     payload: codec.decode(message.data),
     headers: fromNatsHeaders(message.headers),
+    ...(neverHandedOut
+      ? {
+          firstHandOut: {
+            storedAt: new Date(millis(timestampNanos)),
+            duplicateWindowMs: since.duplicateWindowMs,
+          },
+        }
+      : {}),
+    // No confirmation asked per event (no `ackAck`): the acknowledgements of a tick share one
+    // flush. The caller acknowledges only what it has settled for good, so one lost on the way
+    // only brings the event back to be settled again.
     ack: async () => {
-      await message.ackAck();
+      message.ack();
+      await flushed();
     },
     working: async () => message.working(),
   };

@@ -157,6 +157,27 @@ describe('JetStream event publisher and source (real NATS JetStream)', () => {
     expect(third.ids()).toEqual([]);
   });
 
+  it('says which events no consumer was handed before: stored after the consumer began, first delivery', async () => {
+    await publisher.publish(event(12, 'stored-before'));
+    const reader = await record(await source('first-hand-out'), 12);
+    await eventually('the stored event', () => reader.received.length === 1);
+    const publishedAt = Date.now();
+    await publisher.publish(event(12, 'stored-after'));
+    await eventually('the new event', () => reader.received.length === 2);
+
+    // Stored before the consumer was created: an earlier owner may have been handed it.
+    expect(reader.received[0]?.firstHandOut).toBeUndefined();
+    const fresh = reader.received[1]?.firstHandOut;
+    expect(fresh?.duplicateWindowMs).toBe(60_000);
+    expect(Math.abs(fresh!.storedAt.getTime() - publishedAt)).toBeLessThan(5_000);
+
+    // Not acknowledged: offered again after the ack wait, no longer as a first hand-out.
+    await eventually('the redeliveries', () => reader.received.length >= 4, ACK_WAIT_MS * 5);
+    const again = reader.received.slice(2).find((delivered) => delivered.eventId.endsWith('stored-after'));
+    expect(again).toBeDefined();
+    expect(again?.firstHandOut).toBeUndefined();
+  });
+
   it('keeps an event from coming back while its consumer reports it is still working on it', async () => {
     await publisher.publish(event(5, 'slow'));
     let working: NodeJS.Timeout | undefined;

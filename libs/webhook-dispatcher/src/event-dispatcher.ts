@@ -13,6 +13,7 @@ import { DeliveryRecorder, type DeliveryRecorderOptions } from './delivery-recor
 import type { DeliveryLog } from './ports/delivery-log';
 import { RetryPolicy } from './retry-policy';
 import type { WebhookDirectory } from './webhook-directory';
+import { cannotBeRecordedYet } from './unrecorded-event-rule';
 import type { WebhookPoster } from './webhook-poster';
 
 /** A stream event whose payload the shard owner validated against the event schemas. */
@@ -82,6 +83,8 @@ interface InHand {
   done: Promise<void>;
 }
 
+const NOTHING_RECORDED: Promise<LastAttempt | null> = Promise.resolve(null);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -147,7 +150,9 @@ export class EventDispatcher {
       wake: null,
       backoff: null,
     };
-    queue.events.push({ event, last: this.checkLastAttempt(event.eventId) });
+    // An event no one can have recorded goes out without the database round trip before its POST.
+    const last = cannotBeRecordedYet(event) ? NOTHING_RECORDED : this.checkLastAttempt(event.eventId);
+    queue.events.push({ event, last });
     this.queues.set(key, queue);
     if (!queue.running) void this.drain(key, queue);
   }

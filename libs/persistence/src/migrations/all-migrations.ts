@@ -11,6 +11,7 @@ import { InboundMedia1764700000000 } from './1764700000000-inbound-media';
 import { ReceivedMessages1764710000000 } from './1764710000000-received-messages';
 import { WebhookRetries1764720000000 } from './1764720000000-webhook-retries';
 import { KeptMessagesByAge1764737300000 } from './1764737300000-kept-messages-by-age';
+import { InboundEventsOrder1764800000000 } from './1764800000000-inbound-events-order';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -31,4 +32,5 @@ export const ALL_MIGRATIONS = [
   ReceivedMessages1764710000000,
   WebhookRetries1764720000000,
   KeptMessagesByAge1764737300000,
+  InboundEventsOrder1764800000000,
 ];

@@ -38,6 +38,23 @@ describe('InboundEventRepository', () => {
     expect(await events.pending(4)).toEqual([]);
   });
 
+  it('appends many in one write, handed over again in the order given (not by id), each id once', async () => {
+    await events.append(event('b6-old', 6));
+    const appended = await events.appendAll([
+      event('b6-z', 6),
+      event('b6-old', 6, 'again'),
+      event('b6-a', 6),
+      event('b6-z', 6, 'copy'),
+      event('b6-m', 6),
+    ]);
+    expect(appended).toEqual([true, false, true, false, true]);
+    expect((await events.pending(6)).map((e) => e.eventId)).toEqual(['b6-old', 'b6-z', 'b6-a', 'b6-m']);
+    expect((await events.pending(6)).find((e) => e.eventId === 'b6-z')?.payload).toMatchObject({
+      message: { text: 'b6-z' },
+    });
+    expect(await events.appendAll([])).toEqual([]);
+  });
+
   it('removes delivered events in one go; removing them again does nothing', async () => {
     await events.append(event('gone', 5));
     await events.append(event('gone-too', 5));

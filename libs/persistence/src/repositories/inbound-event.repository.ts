@@ -12,17 +12,38 @@ export class InboundEventRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async append(event: InboundEventRow): Promise<boolean> {
+    const [appended] = await this.appendAll([event]);
+    return appended ?? false;
+  }
+
+  /**
+   * Stores events in one statement, in the order given (`seq`), each unless its id is already
+   * stored (or given earlier in the same call): for each, true when it was new.
+   */
+  async appendAll(events: InboundEventRow[]): Promise<boolean[]> {
+    if (events.length === 0) return [];
     const rows = (await this.dataSource.query(
-      `INSERT INTO inbound_events (event_id, shard, subject, payload) VALUES ($1, $2, $3, $4::jsonb)
+      `INSERT INTO inbound_events (event_id, shard, subject, payload)
+       SELECT event_id, shard, subject, payload::jsonb
+         FROM unnest($1::text[], $2::smallint[], $3::text[], $4::text[]) WITH ORDINALITY
+           AS batch (event_id, shard, subject, payload, position)
+        ORDER BY position
        ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-      [event.eventId, event.shard, event.subject, JSON.stringify(event.payload)],
-    )) as unknown[];
-    return rows.length > 0;
+      [
+        events.map((event) => event.eventId),
+        events.map((event) => event.shard),
+        events.map((event) => event.subject),
+        events.map((event) => JSON.stringify(event.payload)),
+      ],
+    )) as { event_id: string }[];
+    // An id given twice is stored once: the first of its copies is the one appended.
+    const stored = new Set(rows.map((row) => row.event_id));
+    return events.map((event) => stored.delete(event.eventId));
   }
 
   async pending(shard: number): Promise<{ eventId: string; subject: string; payload: unknown }[]> {
     const rows = (await this.dataSource.query(
-      `SELECT event_id, subject, payload FROM inbound_events WHERE shard = $1 ORDER BY created_at, event_id`,
+      `SELECT event_id, subject, payload FROM inbound_events WHERE shard = $1 ORDER BY created_at, seq`,
       [shard],
     )) as { event_id: string; subject: string; payload: unknown }[];
     return rows.map((row) => ({ eventId: row.event_id, subject: row.subject, payload: row.payload }));

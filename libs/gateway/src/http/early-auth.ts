@@ -1,5 +1,5 @@
 import { ApiError } from '@jumbe/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { AdminTokenCheck } from '../auth/admin-token-check';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { presentedKeyHash } from '../auth/presented-key';
@@ -16,35 +16,44 @@ const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
  * The route guards check again with the rest of CONTRACT §2's order (suspension, quota, scope,
  * body), against the same revocable cache, so a key revoked while its body uploads is refused.
  *
- * A callback hook, not an async one: a key the cache knows (nearly every request) is settled
- * without a promise or a microtask, and only a miss waits for the database.
+ * Each route gets the check its catalogue entry names when it is registered, so a request pays
+ * no lookup of its route; and the check is a callback hook, not an async one: a key the cache
+ * knows (nearly every request) is settled without a promise, only a miss waits for the database.
  */
 export function installEarlyAuthentication(
   fastify: FastifyInstance,
   authenticator: ApiKeyAuthenticator,
   adminCheck: AdminTokenCheck,
 ): void {
-  fastify.addHook(
-    'onRequest',
-    (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-      const auth = AUTH_BY_ROUTE.get(`${request.method} ${request.routeOptions.url ?? ''}`);
-      if (auth === undefined || auth === 'none') return done();
-      try {
-        if (auth === 'admin') {
-          adminCheck.verify(request.headers.authorization, request.ip);
-          return done();
-        }
-        const hash = presentedKeyHash(request, authenticator);
-        if (authenticator.cachedPrincipal(hash) !== undefined) return done();
-        authenticator.authenticateHash(hash).then(
-          () => done(),
-          (error: unknown) => refuse(error, reply, done),
-        );
-      } catch (error) {
-        refuse(error, reply, done);
+  const checkKey: onRequestHookHandler = (request, reply, done) => {
+    try {
+      const hash = presentedKeyHash(request, authenticator);
+      if (authenticator.cachedPrincipal(hash) !== undefined) return done();
+      authenticator.authenticateHash(hash).then(
+        () => done(),
+        (error: unknown) => refuse(error, reply, done),
+      );
+    } catch (error) {
+      refuse(error, reply, done);
+    }
+  };
+  const checkAdmin: onRequestHookHandler = (request, reply, done) => {
+    try {
+      adminCheck.verify(request.headers.authorization, request.ip);
+      done();
+    } catch (error) {
+      refuse(error, reply, done);
+    }
+  };
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      const auth = AUTH_BY_ROUTE.get(`${method} ${route.url}`);
+      if (auth === 'key' || auth === 'admin') {
+        route.onRequest = [...[route.onRequest ?? []].flat(), auth === 'key' ? checkKey : checkAdmin];
+        return;
       }
-    },
-  );
+    }
+  });
 }
 
 /**

@@ -25,25 +25,27 @@ export function installEarlyAuthentication(
   authenticator: ApiKeyAuthenticator,
   adminCheck: AdminTokenCheck,
 ): void {
+  // `done()` is called outside the `try`s: what runs after the hook is Fastify's, not a refusal.
   const checkKey: onRequestHookHandler = (request, reply, done) => {
+    let hash: string;
     try {
-      const hash = presentedKeyHash(request, authenticator);
-      if (authenticator.cachedPrincipal(hash) !== undefined) return done();
-      authenticator.authenticateHash(hash).then(
-        () => done(),
-        (error: unknown) => refuse(error, reply, done),
-      );
+      hash = presentedKeyHash(request, authenticator);
     } catch (error) {
-      refuse(error, reply, done);
+      return refuse(error, reply, done);
     }
+    if (authenticator.cachedPrincipal(hash) !== undefined) return done();
+    authenticator.authenticateHash(hash).then(
+      () => done(),
+      (error: unknown) => refuse(error, reply, done),
+    );
   };
   const checkAdmin: onRequestHookHandler = (request, reply, done) => {
     try {
       adminCheck.verify(request.headers.authorization, request.ip);
-      done();
     } catch (error) {
-      refuse(error, reply, done);
+      return refuse(error, reply, done);
     }
+    done();
   };
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {

@@ -56,9 +56,11 @@ function assignRequestId(request: FastifyRequest): string {
 
 /** `POST /api/v1/messages/text` rather than the bare method the HTTP instrumentation knows. */
 function nameServerSpan(request: FastifyRequest): void {
-  const route = request.routeOptions.url;
   const span = trace.getActiveSpan();
-  if (span === undefined || route === undefined) return;
+  // Tracing off, there is no span: `routeOptions` builds an object on every read, so it waits.
+  if (span === undefined) return;
+  const route = request.routeOptions.url;
+  if (route === undefined) return;
   span.updateName(`${request.method} ${route}`);
   span.setAttribute('http.route', route);
 }

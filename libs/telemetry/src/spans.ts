@@ -1,6 +1,7 @@
 import {
   type Context,
   context,
+  ProxyTracerProvider,
   type Span,
   type SpanOptions,
   SpanStatusCode,
@@ -12,6 +13,16 @@ import {
  * switched on, see tracing.ts) the API hands out non-recording spans that cost next to nothing.
  */
 const tracer = trace.getTracer('jumbe');
+
+/**
+ * Whether spans are recorded at all: an SDK registered its tracer provider (tracing.ts starts one
+ * when asked to). Off, a hot path may skip building span names, attributes and header copies that
+ * the no-op spans would throw away.
+ */
+export function tracingActive(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer('jumbe') !== undefined;
+}
 
 /** Runs `work` inside a new span (a child of `parent`, else of the active context), ended when it settles. */
 export async function inSpan<T>(

@@ -27,6 +27,11 @@ export class AccountDirectory {
     });
   }
 
+  /** The account as cached (invalidations evict it), without a promise; undefined on a miss. */
+  cached(accountId: string): AccountAccess | undefined {
+    return this.cache.get(accountId);
+  }
+
   async get(accountId: string): Promise<AccountAccess> {
     const cached = this.cache.get(accountId);
     if (cached) return cached;

@@ -48,10 +48,20 @@ export class ApiKeyAuthenticator {
     return hashApiKey(key);
   }
 
+  /**
+   * The principal of a key hash this gateway holds in its cache (revocations evict it), without a
+   * promise: the request path answers most requests from here and only falls back to
+   * `authenticateHash` on a miss.
+   */
+  cachedPrincipal(hash: string): Principal | undefined {
+    const cached = this.cache.get(hash);
+    return cached === undefined ? undefined : this.used(cached);
+  }
+
   /** Resolves a key by its hash (from `hashOf`), checked against the cache and the database. */
   async authenticateHash(hash: string): Promise<Principal> {
-    const cached = this.cache.get(hash);
-    if (cached) return this.used(cached);
+    const cached = this.cachedPrincipal(hash);
+    if (cached) return cached;
     if (this.unknown.has(hash)) throw new ApiError('unauthorized');
     const found = await orUnavailable('database', () => this.keys.findActiveByHash(hash));
     if (!found) {

@@ -12,7 +12,7 @@ import { AccountDirectory } from './account-directory';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { orUnavailable } from './dependency-failure';
 import { presentedKeyHash } from './presented-key';
-import type { CustomerContext } from './principal';
+import type { AccountAccess, CustomerContext, Principal } from './principal';
 
 export type CustomerRequest = FastifyRequest & { customer?: CustomerContext };
 
@@ -39,13 +39,38 @@ export class CustomerAuthGuard implements CanActivate {
     this.rateLimiter = rateLimiter;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<CustomerRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    const principal = await this.authenticator.authenticateHash(
-      presentedKeyHash(request, this.authenticator),
-    );
+  /**
+   * Synchronous up to the quota hit when the key and its account are cached (nearly every
+   * request): one promise per request (the quota's round trip), not one per step.
+   */
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<CustomerRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const hash = presentedKeyHash(request, this.authenticator);
+    const principal = this.authenticator.cachedPrincipal(hash);
+    const access = principal === undefined ? undefined : this.directory.cached(principal.accountId);
+    if (principal !== undefined && access !== undefined) return this.admit(request, reply, principal, access);
+    return this.resolveThenAdmit(request, reply, hash);
+  }
+
+  /** A key or account the caches do not hold: resolved against the database first. */
+  private async resolveThenAdmit(
+    request: CustomerRequest,
+    reply: FastifyReply,
+    hash: string,
+  ): Promise<boolean> {
+    const principal = await this.authenticator.authenticateHash(hash);
     const access = await this.directory.get(principal.accountId);
+    return this.admit(request, reply, principal, access);
+  }
+
+  private async admit(
+    request: CustomerRequest,
+    reply: FastifyReply,
+    principal: Principal,
+    access: AccountAccess,
+  ): Promise<boolean> {
     const limit = access.plan.monthlyApiHits;
     if (access.suspended) {
       // Refused before counting, yet authenticated: the quota headers still tell where it stands.
@@ -64,7 +89,8 @@ export class CustomerAuthGuard implements CanActivate {
         `Monthly API hit limit of ${limit} reached on plan "${access.plan.name}". Upgrade the plan or wait for the next billing cycle (${hit.cycle.end.toISOString()}).`,
       );
     }
-    await this.enforceRateLimit(principal.keyId);
+    if (this.rateLimitPerMinute !== null)
+      await this.enforceRateLimit(principal.keyId, this.rateLimitPerMinute);
     if (!scopeAllows(principal.scope, request.method)) {
       throw new ApiError(
         'forbidden',
@@ -82,9 +108,7 @@ export class CustomerAuthGuard implements CanActivate {
     return true;
   }
 
-  private async enforceRateLimit(keyId: string): Promise<void> {
-    if (this.rateLimitPerMinute === null) return;
-    const limit = this.rateLimitPerMinute;
+  private async enforceRateLimit(keyId: string, limit: number): Promise<void> {
     const result = await orUnavailable('coordination store', () =>
       this.rateLimiter.consume(`key:${keyId}`, limit, 60_000),
     );
@@ -104,9 +128,23 @@ export class CustomerAuthGuard implements CanActivate {
 
 /** CONTRACT §3: every authenticated response carries the account's quota position. */
 function setQuotaHeaders(reply: FastifyReply, limit: number, remaining: number, reset: Date): void {
-  void reply.headers({
-    'X-Quota-Limit': String(limit),
-    'X-Quota-Remaining': String(remaining),
-    'X-Quota-Reset': reset.toISOString(),
-  });
+  void reply.header('X-Quota-Limit', String(limit));
+  void reply.header('X-Quota-Remaining', String(remaining));
+  void reply.header('X-Quota-Reset', isoOf(reset));
+}
+
+let lastResetMs = NaN;
+let lastResetIso = '';
+
+/**
+ * `reset.toISOString()`, remembered for the last instant asked: every request of a billing cycle
+ * has the same reset, so the string is built once a cycle, not once a request.
+ */
+function isoOf(reset: Date): string {
+  const ms = reset.getTime();
+  if (ms !== lastResetMs) {
+    lastResetIso = reset.toISOString();
+    lastResetMs = ms;
+  }
+  return lastResetIso;
 }

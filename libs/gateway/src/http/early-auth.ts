@@ -1,5 +1,5 @@
 import { ApiError } from '@jumbe/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { AdminTokenCheck } from '../auth/admin-token-check';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { presentedKeyHash } from '../auth/presented-key';
@@ -12,26 +12,58 @@ const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
 
 /**
  * Checks the key (or admin token) in `onRequest`, before Fastify reads the body: a client without
- * a valid credential is answered 401 without the server buffering a byte of what it announced. The route guards check again with the rest of CONTRACT §2's order (suspension,
- * quota, scope, body); lookups are cached, so the second check costs nothing.
+ * a valid credential is answered 401 without the server buffering a byte of what it announced.
+ * The route guards check again with the rest of CONTRACT §2's order (suspension, quota, scope,
+ * body), against the same revocable cache, so a key revoked while its body uploads is refused.
+ *
+ * Each route gets the check its catalogue entry names when it is registered, so a request pays
+ * no lookup of its route; and the check is a callback hook, not an async one: a key the cache
+ * knows (nearly every request) is settled without a promise, only a miss waits for the database.
  */
 export function installEarlyAuthentication(
   fastify: FastifyInstance,
   authenticator: ApiKeyAuthenticator,
   adminCheck: AdminTokenCheck,
 ): void {
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const auth = AUTH_BY_ROUTE.get(`${request.method} ${request.routeOptions.url ?? ''}`);
-    if (auth === undefined || auth === 'none') return;
+  // `done()` is called outside the `try`s: what runs after the hook is Fastify's, not a refusal.
+  const checkKey: onRequestHookHandler = (request, reply, done) => {
+    let hash: string;
     try {
-      if (auth === 'key') await authenticator.authenticateHash(presentedKeyHash(request, authenticator));
-      else adminCheck.verify(request.headers.authorization, request.ip);
+      hash = presentedKeyHash(request, authenticator);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      // The body is never parsed: Node discards whatever of it still arrives (nothing is buffered)
-      // so the client, still writing, reads its 401 instead of a reset connection. The request
-      // timeout bounds how long a client may keep sending.
-      return reply.headers(error.headers).status(error.status).send(error.toBody());
+      return refuse(error, reply, done);
+    }
+    if (authenticator.cachedPrincipal(hash) !== undefined) return done();
+    authenticator.authenticateHash(hash).then(
+      () => done(),
+      (error: unknown) => refuse(error, reply, done),
+    );
+  };
+  const checkAdmin: onRequestHookHandler = (request, reply, done) => {
+    try {
+      adminCheck.verify(request.headers.authorization, request.ip);
+    } catch (error) {
+      return refuse(error, reply, done);
+    }
+    done();
+  };
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      const auth = AUTH_BY_ROUTE.get(`${method} ${route.url}`);
+      if (auth === 'key' || auth === 'admin') {
+        route.onRequest = [...[route.onRequest ?? []].flat(), auth === 'key' ? checkKey : checkAdmin];
+        return;
+      }
     }
   });
+}
+
+/**
+ * Answers a refused credential at once. The body is never parsed: Node discards whatever of it
+ * still arrives (nothing is buffered) so the client, still writing, reads its 401 instead of a
+ * reset connection. The request timeout bounds how long a client may keep sending.
+ */
+function refuse(error: unknown, reply: FastifyReply, done: (error?: Error) => void): void {
+  if (!(error instanceof ApiError)) return done(error as Error);
+  void reply.headers(error.headers).status(error.status).send(error.toBody());
 }

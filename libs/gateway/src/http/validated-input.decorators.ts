@@ -24,10 +24,13 @@ export const ValidBody = (schema: z.ZodType) => Body(new ContractValidationPipe(
 export const ValidQuery = (schema: z.ZodType) => Query(new ContractValidationPipe(schema, 'query'));
 
 /** The authenticated caller of a customer route (set by CustomerAuthGuard). */
-export const Customer = createParamDecorator((_: unknown, context: ExecutionContext): CustomerContext => {
-  const customer = context
-    .switchToHttp()
-    .getRequest<FastifyRequest & { customer?: CustomerContext }>().customer;
+export const Customer = createParamDecorator((_: unknown, context: ExecutionContext): CustomerContext =>
+  customerOf(context.switchToHttp().getRequest<FastifyRequest & { customer?: CustomerContext }>()),
+);
+
+/** The caller CustomerAuthGuard admitted; a route without the guard is a programming error. */
+export function customerOf(request: FastifyRequest & { customer?: CustomerContext }): CustomerContext {
+  const customer = request.customer;
   if (!customer) throw new Error('Customer() used on a route without CustomerAuthGuard');
   return customer;
-});
+}

@@ -1,11 +1,11 @@
 import { failuresQuerySchema } from '@jumbe/contracts';
-import { Body, Controller, Get, Headers, Post, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import { CustomerAuthGuard } from '../auth/customer-auth.guard';
+import { CustomerAuthGuard, type CustomerRequest } from '../auth/customer-auth.guard';
 import { orUnavailable } from '../auth/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidQuery } from '../http/validated-input.decorators';
+import { Customer, customerOf, ValidQuery } from '../http/validated-input.decorators';
 import { SendFailureLog } from '../ports/send-failure-log';
 import { MessageSender, type MessageKind } from './message-sender';
 
@@ -19,88 +19,48 @@ export class MessagesController {
   ) {}
 
   @Post('text')
-  text(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'text', body, key, reply);
+  text(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'text', reply);
   }
 
   @Post('media')
-  media(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'media', body, key, reply);
+  media(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'media', reply);
   }
 
   @Post('interactive')
-  interactive(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'interactive', body, key, reply);
+  interactive(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'interactive', reply);
   }
 
   /** A location pin (extension). */
   @Post('location')
-  location(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'location', body, key, reply);
+  location(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'location', reply);
   }
 
   /** Contact cards (extension). */
   @Post('contact')
-  contact(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'contact', body, key, reply);
+  contact(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'contact', reply);
   }
 
   /** An emoji reaction to a message (extension). */
   @Post('reaction')
-  reaction(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'reaction', body, key, reply);
+  reaction(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'reaction', reply);
   }
 
   /** Deletes a message this session sent, for everyone (extension). */
   @Post('revoke')
-  revoke(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'revoke', body, key, reply);
+  revoke(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'revoke', reply);
   }
 
   /** Replaces the text of a message this session sent (extension). */
   @Post('edit')
-  edit(
-    @Customer() customer: CustomerContext,
-    @Body() body: unknown,
-    @Headers('idempotency-key') key: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    return this.send(customer, 'edit', body, key, reply);
+  edit(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.send(request, 'edit', reply);
   }
 
   @Get('failures')
@@ -119,14 +79,18 @@ export class MessagesController {
     };
   }
 
-  private async send(
-    customer: CustomerContext,
-    kind: MessageKind,
-    body: unknown,
-    key: string | undefined,
-    reply: FastifyReply,
-  ) {
-    const outcome = await this.sender.send(customer, kind, body, key);
+  /**
+   * The send routes take the request and the reply only, and read the rest from them: each
+   * parameter Nest resolves is a promise and an allocation per request, on the busiest route.
+   */
+  private async send(request: CustomerRequest, kind: MessageKind, reply: FastifyReply) {
+    const key = request.headers['idempotency-key'];
+    const outcome = await this.sender.send(
+      customerOf(request),
+      kind,
+      request.body,
+      typeof key === 'string' ? key : undefined,
+    );
     void reply.status(outcome.status);
     return outcome.body;
   }

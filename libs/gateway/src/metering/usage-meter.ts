@@ -1,3 +1,4 @@
+import { ApiError } from '@jumbe/contracts';
 import type { UsageCounterStore } from '@jumbe/coordination';
 import { type BillingCycle, billingCycleAt, type DailyHits, type UsageCounters } from '@jumbe/domain';
 import type { Logger } from 'pino';
@@ -84,7 +85,7 @@ export class UsageMeter {
       this.markDirty(accountId, cycle.id);
       this.countDay(accountId, now);
     }
-    return { ...result, cycle };
+    return { allowed: result.allowed, counters: result.counters, cycle };
   }
 
   /**
@@ -224,7 +225,9 @@ export class UsageMeter {
   }
 
   private markDirty(accountId: string, cycleId: string): void {
-    this.dirty.set(`${accountId}|${cycleId}`, { accountId, cycleId });
+    const key = `${accountId}|${cycleId}`;
+    // Once dirty, an account stays so until the next flush: no new entry for each of its hits.
+    if (!this.dirty.has(key)) this.dirty.set(key, { accountId, cycleId });
   }
 
   /** Runs `operation`; when the store has no counters for the cycle yet, seeds them from PostgreSQL first. */
@@ -233,7 +236,14 @@ export class UsageMeter {
     cycle: BillingCycle,
     operation: () => Promise<T | null>,
   ): Promise<T> {
-    const first = await orUnavailable('coordination store', operation);
+    let first: T | null;
+    try {
+      first = await operation();
+    } catch (error) {
+      // orUnavailable's translation, inline: this is every request's quota round trip.
+      if (error instanceof ApiError) throw error;
+      throw Object.assign(unavailable('coordination store'), { cause: error });
+    }
     if (first !== null) return first;
     const saved = await orUnavailable('database', () => this.usage.load(accountId, cycle.id));
     await orUnavailable('coordination store', () => this.store.seed(accountId, cycle.id, saved));

@@ -105,6 +105,8 @@ async function renew() {
   }
   if (paused) report({ kind: 'resumed' });
   paused = false;
+  // Not connected (yet, or Redis is away): nothing could be sent; the client reports why.
+  if (client.status !== 'ready') return;
 
   const held = [];
   for (let shard = 0; shard < tokens.length; shard += 1) {

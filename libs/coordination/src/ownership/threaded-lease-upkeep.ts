@@ -17,9 +17,6 @@ const STOP_WAIT_MS = 5_000;
 /** Pause before starting the thread again after it died (a crash, not a stop). */
 const RESTART_DELAY_MS = 1_000;
 
-/** The default of JUMBE_LEASE_STALL_LIMIT_MS. */
-export const DEFAULT_LEASE_STALL_LIMIT_MS = 30_000;
-
 export interface ThreadedLeaseUpkeepOptions {
   /** The process's Redis: its URL and createRedisClient's options (`redisClientOptions`). */
   redisUrl: string;
@@ -28,7 +25,8 @@ export interface ThreadedLeaseUpkeepOptions {
   keyPrefix?: string;
   /**
    * The thread renews (and heartbeats) only while the main thread has stamped its liveness within
-   * this long: past it, a wedged process lets its leases expire and its shards go to other members.
+   * this long: past it, a wedged process lets its leases expire and its shards go to other members
+   * (JUMBE_STALL_LIMIT_SECONDS).
    */
   stallLimitMs: number;
   /** Also keep the member's registry heartbeat from the thread, in the same round trip (default true). */

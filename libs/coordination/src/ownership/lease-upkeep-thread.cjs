@@ -67,6 +67,10 @@ let timer = null;
 let cycle = null;
 let stopping = false;
 let paused = false;
+// A main-thread silence longer than this would have cost the shards had they been renewed there
+// (the keeper's guard drops a shard about three quarters of a lease after its last renewal).
+const noteStallsFromMs = Math.round((leaseTtlMs * 3) / 4);
+let longestSilentMs = 0;
 
 // While Redis is away every cycle fails the same way: one line per distinct failure, not one a cycle.
 let lastFailure;
@@ -97,6 +101,13 @@ function run() {
 async function renew() {
   const now = Date.now();
   const silentMs = now - Number(Atomics.load(control, MAIN_ALIVE_AT));
+  // One report per stall, when it ends: operators see why commands timed out meanwhile.
+  if (silentMs >= noteStallsFromMs) longestSilentMs = Math.max(longestSilentMs, silentMs);
+  else if (longestSilentMs > 0) {
+    // Past the stall limit the leases were let go instead ('paused', then 'resumed').
+    if (longestSilentMs <= stallLimitMs) report({ kind: 'stalled', silentMs: longestSilentMs });
+    longestSilentMs = 0;
+  }
   if (silentMs > stallLimitMs) {
     // The main thread is wedged (or gone): let the leases expire, so other members take the shards.
     if (!paused) report({ kind: 'paused', silentMs });

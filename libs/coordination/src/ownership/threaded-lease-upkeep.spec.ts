@@ -137,7 +137,7 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
   }
 
   it('keeps every lease, and its membership, while its main thread is blocked for 3x the lease time', async () => {
-    const { keeper, owner } = await startKeeper('worker-busy');
+    const { keeper, owner, logger } = await startKeeper('worker-busy');
     const registry = new RedisWorkerRegistry(redis, prefix);
 
     blockMainThread(OPTIONS.leaseTtlMs * 3);
@@ -151,6 +151,8 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(owner.count('drop')).toBe(0);
     expect(owner.count('adopt')).toBe(DEFAULT_SHARD_COUNT);
+    // Said once, so that operators know why the process answered nothing meanwhile.
+    expect(logger.warnings.filter((line) => line.startsWith('main thread stalled'))).toHaveLength(1);
   }, 30_000);
 
   it('lets its leases expire, to be taken by another member, once its main thread is blocked past the stall limit', async () => {

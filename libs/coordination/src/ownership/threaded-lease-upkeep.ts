@@ -37,6 +37,7 @@ type ThreadMessage =
   | { kind: 'ready' }
   | { kind: 'warn'; message: string; error?: string }
   | { kind: 'paused'; silentMs: number }
+  | { kind: 'stalled'; silentMs: number }
   | { kind: 'resumed' };
 
 /**
@@ -199,6 +200,12 @@ function report(logger: LeaseUpkeepLogger, message: ThreadMessage): void {
       logger.warn(
         { silentForMs: message.silentMs },
         'main thread unresponsive past the stall limit: lease renewal paused, shards will go to other members',
+      );
+      break;
+    case 'stalled':
+      logger.warn(
+        { stalledForMs: message.silentMs },
+        'main thread stalled (starved of CPU or blocked); its leases were kept by the upkeep thread',
       );
       break;
     case 'resumed':

@@ -41,6 +41,11 @@ const MAIN_ALIVE_AT = 0;
 
 const report = (message) => parentPort.postMessage(message);
 
+let timer = null;
+let cycle = null;
+let stopping = false;
+let paused = false;
+
 // The backoff of createRedisClient's redisReconnectDelay (a function cannot cross threads).
 const client = new Redis(redisUrl, {
   ...redisOptions,
@@ -58,15 +63,16 @@ client.on('error', (error) => {
 });
 client.on('ready', () => {
   report({ kind: 'ready' });
+  // Back after an outage: renew at once rather than at the next tick.
+  if (!cycle && !stopping && timer) {
+    clearTimeout(timer);
+    run();
+  }
   if (lastError === undefined) return;
   lastError = undefined;
   report({ kind: 'warn', message: 'redis lease upkeep: connection ready again' });
 });
 
-let timer = null;
-let cycle = null;
-let stopping = false;
-let paused = false;
 // A main-thread silence longer than this would have cost the shards had they been renewed there
 // (the keeper's guard drops a shard about three quarters of a lease after its last renewal).
 const noteStallsFromMs = Math.round((leaseTtlMs * 3) / 4);

@@ -22,10 +22,11 @@ import { RedisTestKeySpaces } from './test-support/redis-test-key-spaces';
 import { ThreadedLeaseUpkeep } from './threaded-lease-upkeep';
 
 /**
- * A 2 s lease renewed every 200 ms; the keeper's guard drops a shard not renewed for 1.5 s. The
- * heartbeat TTL is short, so a member whose heartbeat stops drops out of the registry quickly.
+ * A 4 s lease renewed every 250 ms; the keeper's guard drops a shard not renewed for 3 s, which
+ * leaves room for a reconnection (ioredis' backoff reaches 2 s) on a loaded machine. The heartbeat
+ * TTL is short, so a member whose heartbeat stops drops out of the registry quickly.
  */
-const OPTIONS: ShardKeeperOptions = { tickMs: 200, leaseTtlMs: 2_000, heartbeatTtlMs: 1_000 };
+const OPTIONS: ShardKeeperOptions = { tickMs: 250, leaseTtlMs: 4_000, heartbeatTtlMs: 2_000 };
 const ALL_SHARDS = Array.from({ length: DEFAULT_SHARD_COUNT }, (_, shard) => shard);
 /** Long enough that a lease taken by the intruder outlives each test. */
 const INTRUDER_LEASE_MS = 60_000;
@@ -153,7 +154,7 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
     expect(owner.count('adopt')).toBe(DEFAULT_SHARD_COUNT);
     // Said once, so that operators know why the process answered nothing meanwhile.
     expect(logger.warnings.filter((line) => line.startsWith('main thread stalled'))).toHaveLength(1);
-  }, 30_000);
+  }, 45_000);
 
   it('lets its leases expire, to be taken by another member, once its main thread is blocked past the stall limit', async () => {
     const stallLimitMs = 1_000;
@@ -174,7 +175,7 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
     expect(logger.warnings).toContain(
       'main thread unresponsive past the stall limit: lease renewal paused, shards will go to other members',
     );
-  }, 30_000);
+  }, 45_000);
 
   it('drops a shard whose lease another member took behind its back, and only that one', async () => {
     const { keeper, owner } = await startKeeper('worker-a');
@@ -188,7 +189,7 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
     expect(await intruder.holder(shard)).toEqual({ workerId: 'intruder', token: intruderToken });
     await delay(OPTIONS.leaseTtlMs);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS.filter((other) => other !== shard));
-  }, 30_000);
+  }, 45_000);
 
   it('stops its thread and the thread’s connection with the keeper, leaving nothing held', async () => {
     const { keeper, upkeepClientName } = await startKeeper('worker-leaving');
@@ -205,7 +206,7 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
       ALL_SHARDS.map(() => null),
     );
     expect(await new RedisWorkerRegistry(redis, prefix).liveWorkers()).toEqual([]);
-  }, 30_000);
+  }, 45_000);
 
   it('while Redis is gone, drops every shard before its lease can expire, and takes them all back when it returns', async () => {
     const proxy = await TcpProxy.inFrontOf(TEST_REDIS_URL);
@@ -237,5 +238,5 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
     // Renewed from the thread's reconnected connection: nothing lapses any more.
     expect(owner.count('drop')).toBe(dropsAfterRecovery);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
-  }, 40_000);
+  }, 45_000);
 });

@@ -3,7 +3,7 @@
 // output runs on plain Node. Type checking is a separate step (`npm run typecheck`).
 // `--if-stale` skips the build when dist/ is newer than every source file (used by `npm start`).
 import { transformFile } from '@swc/core';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,9 +18,9 @@ async function* sources(dir) {
     if (entry.isDirectory()) {
       if (entry.name !== 'node_modules') yield* sources(path);
     } else if (
-      entry.name.endsWith('.ts') &&
-      !entry.name.endsWith('.spec.ts') &&
-      !entry.name.endsWith('.d.ts')
+      (entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts')) ||
+      // Plain CommonJS that runs as is (a worker thread's entry, started by path): copied, not compiled.
+      entry.name.endsWith('.cjs')
     ) {
       yield path;
     }
@@ -98,6 +98,12 @@ async function main() {
   const started = Date.now();
   await Promise.all(
     files.map(async (file) => {
+      if (file.endsWith('.cjs')) {
+        const copy = join(outDir, relative(root, file));
+        await mkdir(dirname(copy), { recursive: true });
+        await copyFile(file, copy);
+        return;
+      }
       const target = join(outDir, relative(root, file)).replace(/\.ts$/, '.js');
       const output = await transformFile(file, { ...options, filename: file, outputPath: target });
       await mkdir(dirname(target), { recursive: true });

@@ -2,6 +2,7 @@ import type { JumbeConfig } from '@jumbe/config';
 import type {
   CoordinationHealth,
   InvalidationBus,
+  LeaseUpkeep,
   RateLimiter,
   ShardLeaseStore,
   UsageCounterStore,
@@ -18,6 +19,8 @@ export type OwnershipRole = 'session-worker' | 'webhook-dispatcher';
 export interface Ownership {
   leases: ShardLeaseStore;
   registry: WorkerRegistry;
+  /** A new lease upkeep for one shard keeper: on a thread of its own for Redis, in-thread in memory. */
+  upkeep(): LeaseUpkeep;
 }
 
 /**

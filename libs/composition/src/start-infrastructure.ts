@@ -1,6 +1,7 @@
 import type { JumbeConfig } from '@jumbe/config';
 import {
   createRedisClient,
+  InThreadLeaseUpkeep,
   MemoryCoordinationHealth,
   type InvalidationBus,
   MemoryInvalidationBus,
@@ -15,6 +16,8 @@ import {
   RedisShardLeaseStore,
   RedisUsageCounterStore,
   RedisWorkerRegistry,
+  redisClientOptions,
+  ThreadedLeaseUpkeep,
   waitForRedisReady,
 } from '@jumbe/coordination';
 import {
@@ -192,10 +195,15 @@ async function openCoordination(
       invalidations: await openPostgresInvalidations(dataSource, logger, closers),
       rateLimiter: new MemoryRateLimiter(),
       coordinationHealth: new MemoryCoordinationHealth(),
-      ownership: memoized((_role: OwnershipRole) => ({
-        leases: new MemoryShardLeaseStore(),
-        registry: new MemoryWorkerRegistry(),
-      })),
+      ownership: memoized((_role: OwnershipRole) => {
+        const leases = new MemoryShardLeaseStore();
+        // Memory no other thread can reach: renewed on the main thread.
+        return {
+          leases,
+          registry: new MemoryWorkerRegistry(),
+          upkeep: () => new InThreadLeaseUpkeep(leases),
+        };
+      }),
       redis: null,
     };
   }
@@ -221,6 +229,14 @@ async function openCoordination(
       return {
         leases: new RedisShardLeaseStore(redis, prefix),
         registry: new RedisWorkerRegistry(redis, prefix),
+        // Renewals and heartbeat on a thread of their own, which a CPU-starved main thread cannot delay.
+        upkeep: () =>
+          new ThreadedLeaseUpkeep({
+            redisUrl,
+            redisOptions: redisClientOptions(`jumbe-${service}-lease-upkeep`, keyPrefix),
+            keyPrefix: prefix,
+            stallLimitMs: config.leaseStallLimitMs,
+          }),
       };
     }),
     redis,

@@ -76,4 +76,11 @@ export interface JumbeConfig {
    * Default 30 s; tests shorten it.
    */
   webhookRetryBaseMs: number;
+  /**
+   * JUMBE_STALL_LIMIT_SECONDS: how long a worker or dispatcher whose main thread does not run
+   * (starved of CPU, wedged) keeps its shards. Its leases are renewed by a thread of their own,
+   * which stops once the main thread has not answered for this long, so a wedged process lets its
+   * shards go to the others. Default 30 s.
+   */
+  leaseStallLimitMs: number;
 }

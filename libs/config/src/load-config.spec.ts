@@ -54,6 +54,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ JUMBE_WEBHOOK_RETRY_BASE_MS: bad })).toThrow(/JUMBE_WEBHOOK_RETRY_BASE_MS/);
   });
 
+  it('lets a stalled process keep its shards for 30 s unless JUMBE_STALL_LIMIT_SECONDS says otherwise', () => {
+    expect(loadConfig({}).leaseStallLimitMs).toBe(30_000);
+    expect(loadConfig({ JUMBE_STALL_LIMIT_SECONDS: '90' }).leaseStallLimitMs).toBe(90_000);
+    for (const bad of ['0', '-1', '1.5', '3601', 'long'])
+      expect(() => loadConfig({ JUMBE_STALL_LIMIT_SECONDS: bad })).toThrow(/JUMBE_STALL_LIMIT_SECONDS/);
+  });
+
   it('names a deployment only in the form that fits Redis keys and NATS subjects', () => {
     expect(loadConfig({}).deployment).toBeNull();
     expect(loadConfig({ JUMBE_DEPLOYMENT: 'staging-2' }).deployment).toBe('staging-2');

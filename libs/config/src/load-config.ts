@@ -110,6 +110,7 @@ const environmentSchema = z.object({
     .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1 to 32 lowercase letters, digits and "-"')
     .optional(),
   JUMBE_WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(DEFAULT_RETRY_BASE_MS),
+  JUMBE_STALL_LIMIT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
 });
 
 /** Keys of a config file: the same names as the environment; the environment wins. */
@@ -168,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): JumbeConfig {
     whatsappUrl: value.JUMBE_WHATSAPP_URL ?? null,
     shutdownDelayMs: Math.round(value.JUMBE_SHUTDOWN_DELAY_SECONDS * 1_000),
     webhookRetryBaseMs: value.JUMBE_WEBHOOK_RETRY_BASE_MS,
+    leaseStallLimitMs: value.JUMBE_STALL_LIMIT_SECONDS * 1_000,
   };
 }
 

@@ -13,13 +13,51 @@ export function redisReconnectDelay(attempt: number): number {
 }
 
 /**
- * An ioredis client tuned for the HTTP request path: while Redis is down, commands fail at once
- * (no offline queue, at most one retry of an in-flight command) so the gateway answers 503
- * instead of piling up requests, and the connection keeps retrying in the background.
+ * The options of every client createRedisClient makes, but the reconnection strategy (a function,
+ * which cannot cross to a worker thread): the lease upkeep thread builds its own connection from
+ * exactly these, adding `redisReconnectDelay`'s backoff capped at REDIS_MAX_RECONNECT_DELAY_MS.
  *
- * `name` is set as the Redis CLIENT name, which makes connections identifiable in CLIENT LIST.
- * Connection errors go to `logger` (deduplicated: one line per distinct failure, one when the
- * connection is ready again) instead of becoming unhandled 'error' events.
+ * While Redis is down, commands fail at once (no offline queue, at most one retry of an in-flight
+ * command) so the gateway answers 503 instead of piling up requests, and the connection keeps
+ * retrying in the background. `name` is set as the Redis CLIENT name, which makes connections
+ * identifiable in CLIENT LIST.
+ */
+export function redisClientOptions(
+  name: string,
+  /** Prefixed to every key (scripts' KEYS included), so deployments can share one Redis. */
+  keyPrefix?: string,
+): RedisClientOptions {
+  return {
+    connectionName: name,
+    ...(keyPrefix ? { keyPrefix } : {}),
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: REDIS_MAX_RECONNECT_DELAY_MS,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // disconnect() waits this long for the socket to close before destroying it. ioredis arms
+    // that timer even when the socket is already gone (closing while Redis is down) and never
+    // clears it, so a short value keeps shutdown from hanging on it.
+    disconnectTimeout: 300,
+  };
+}
+
+/** What redisClientOptions gives: plain data, so it can be handed to a worker thread. */
+export interface RedisClientOptions {
+  connectionName: string;
+  keyPrefix?: string;
+  lazyConnect: boolean;
+  enableOfflineQueue: boolean;
+  maxRetriesPerRequest: number;
+  connectTimeout: number;
+  commandTimeout: number;
+  disconnectTimeout: number;
+}
+
+/**
+ * An ioredis client tuned for the HTTP request path (redisClientOptions), reconnecting forever
+ * with a capped backoff. Connection errors go to `logger` (deduplicated: one line per distinct
+ * failure, one when the connection is ready again) instead of becoming unhandled 'error' events.
  */
 export function createRedisClient(
   url: string,
@@ -29,18 +67,8 @@ export function createRedisClient(
   keyPrefix?: string,
 ): Redis {
   const client = new Redis(url, {
-    connectionName: name,
-    ...(keyPrefix ? { keyPrefix } : {}),
-    lazyConnect: false,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: REDIS_MAX_RECONNECT_DELAY_MS,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    ...redisClientOptions(name, keyPrefix),
     retryStrategy: redisReconnectDelay,
-    // disconnect() waits this long for the socket to close before destroying it. ioredis arms
-    // that timer even when the socket is already gone (closing while Redis is down) and never
-    // clears it, so a short value keeps shutdown from hanging on it.
-    disconnectTimeout: 300,
   });
 
   // A Redis outage produces one 'error' per reconnection attempt; log changes, not repetitions.

@@ -35,6 +35,7 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
     events: infrastructure.events,
     media: infrastructure.media,
     leases: ownership.leases,
+    leaseUpkeep: () => ownership.upkeep(),
     registry: ownership.registry,
     subscriptions: webhookSubscriptions(new WebhookRepository(dataSource)),
     invalidations: infrastructure.invalidations,

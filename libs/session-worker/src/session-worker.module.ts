@@ -1,4 +1,4 @@
-import { newMemberId, ShardKeeper } from '@jumbe/coordination';
+import { DEFAULT_SHARD_KEEPER_OPTIONS, newMemberId, ShardKeeper } from '@jumbe/coordination';
 import { ManagedWork } from '@jumbe/platform';
 import { observeInboundPublisher, observeLeaseLosses, observeShardOwner, telemetry } from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
@@ -55,6 +55,8 @@ function createShardKeeper(ports: SessionWorkerPorts, wanted: SubscriptionFilter
       new WorkerShardOwner(ports.bus, host, new SessionCommandHandler(host, logger)),
     ),
     logger.child({ workerId }),
+    DEFAULT_SHARD_KEEPER_OPTIONS,
+    ports.leaseUpkeep(),
   );
 }
 

@@ -17,6 +17,7 @@ export function webhookDispatcherBindings(infrastructure: Infrastructure): Webho
     bus: infrastructure.bus,
     events: infrastructure.eventSource,
     leases: ownership.leases,
+    leaseUpkeep: () => ownership.upkeep(),
     registry: ownership.registry,
   };
 }

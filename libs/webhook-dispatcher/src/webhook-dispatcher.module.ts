@@ -46,6 +46,7 @@ class WebhookDispatcherService {
       ),
       logger.child({ dispatcherId }),
       DEFAULT_SHARD_KEEPER_OPTIONS,
+      ports.leaseUpkeep(),
     );
   }
 

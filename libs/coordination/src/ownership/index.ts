@@ -6,6 +6,10 @@ export * from './shard-lease-store';
 export * from './redis-shard-lease-store';
 export * from './memory-shard-lease-store';
 
+export * from './lease-upkeep';
+export * from './in-thread-lease-upkeep';
+export * from './threaded-lease-upkeep';
+
 export * from './worker-registry';
 export * from './redis-worker-registry';
 export * from './memory-worker-registry';

@@ -43,7 +43,8 @@ return token
 `;
 
 // KEYS[1] lease; ARGV[1] worker, ARGV[2] token, ARGV[3] ttl ms → 1 if extended, 0 if not held
-const RENEW_SCRIPT = `
+/** Also run by the lease upkeep thread (lease-upkeep-thread.cjs), which takes it from here. */
+export const SHARD_LEASE_RENEW_SCRIPT = `
 local held = redis.call('HMGET', KEYS[1], 'worker', 'token')
 if held[1] ~= ARGV[1] or held[2] ~= ARGV[2] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -90,7 +91,7 @@ export class RedisShardLeaseStore implements ShardLeaseStore {
   ) {
     // defineCommand runs EVALSHA and falls back to EVAL after a Redis restart (NOSCRIPT).
     redis.defineCommand('jumbeShardLeaseAcquire', { numberOfKeys: 2, lua: ACQUIRE_SCRIPT });
-    redis.defineCommand('jumbeShardLeaseRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
+    redis.defineCommand('jumbeShardLeaseRenew', { numberOfKeys: 1, lua: SHARD_LEASE_RENEW_SCRIPT });
     redis.defineCommand('jumbeShardLeaseRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     this.scripts = redis as unknown as ShardLeaseScripts;
   }

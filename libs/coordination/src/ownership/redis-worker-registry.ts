@@ -19,7 +19,8 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 `;
 
 // KEYS[1] registry; ARGV[1] worker, ARGV[2] ttl ms
-const HEARTBEAT_SCRIPT = `${SERVER_NOW_MS}
+/** Also run by the lease upkeep thread (lease-upkeep-thread.cjs), which takes it from here. */
+export const WORKER_HEARTBEAT_SCRIPT = `${SERVER_NOW_MS}
 redis.call('ZADD', KEYS[1], string.format('%d', now + tonumber(ARGV[2])), ARGV[1])
 return 1
 `;
@@ -45,7 +46,7 @@ export class RedisWorkerRegistry implements WorkerRegistry {
     private readonly redis: Redis,
     keyPrefix: string = DEFAULT_OWNERSHIP_KEY_PREFIX,
   ) {
-    redis.defineCommand('jumbeWorkerHeartbeat', { numberOfKeys: 1, lua: HEARTBEAT_SCRIPT });
+    redis.defineCommand('jumbeWorkerHeartbeat', { numberOfKeys: 1, lua: WORKER_HEARTBEAT_SCRIPT });
     redis.defineCommand('jumbeLiveWorkers', { numberOfKeys: 1, lua: LIVE_WORKERS_SCRIPT });
     this.scripts = redis as unknown as WorkerRegistryScripts;
     this.key = workerRegistryKey(keyPrefix);

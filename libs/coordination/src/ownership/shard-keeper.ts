@@ -1,4 +1,6 @@
 import { shardCount, shardsFor } from '@jumbe/domain';
+import { InThreadLeaseUpkeep } from './in-thread-lease-upkeep';
+import type { LeaseUpkeep } from './lease-upkeep';
 import type { ShardLeaseStore } from './shard-lease-store';
 import type { WorkerRegistry } from './worker-registry';
 
@@ -45,8 +47,6 @@ const LEASE_GUARD_INTERVAL_MS = 250;
 
 interface HeldShard {
   token: number;
-  /** When the last successful acquire/renew was *sent* (Redis counts the TTL from about then). */
-  renewedAt: number;
 }
 
 /**
@@ -56,18 +56,17 @@ interface HeldShard {
  * A shard is never served past its lease: a local guard drops it before the lease can expire.
  *
  * Three loops that never wait on each other: lease upkeep (every held lease renewed in one round
- * trip), the tick (heartbeat, rebalance, acquire), and the owner's adoption of each new shard,
- * which runs in the background. However long restoring a shard's sessions takes, every lease,
- * including that shard's, keeps being renewed.
+ * trip, by a LeaseUpkeep: for Redis on a thread of its own), the tick (heartbeat, rebalance,
+ * acquire), and the owner's adoption of each new shard, which runs in the background. However long
+ * restoring a shard's sessions takes, and however late a CPU-starved main thread is scheduled, every
+ * lease, including that shard's, keeps being renewed; the guard reads when each was last renewed.
  */
 export class ShardKeeper {
   private readonly held = new Map<number, HeldShard>();
   private readonly adoptions = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
-  private renewer: NodeJS.Timeout | null = null;
   private guard: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
-  private renewing: Promise<void> | null = null;
   private stopped = false;
   private lastReported = -1;
   /** The last assignment, by the member set it was computed for: recomputed only when that changes. */
@@ -80,12 +79,21 @@ export class ShardKeeper {
     private readonly owner: ShardOwner,
     private readonly logger: ShardKeeperLogger,
     private readonly options: ShardKeeperOptions = DEFAULT_SHARD_KEEPER_OPTIONS,
+    /** Renews the held leases; bound where the keeper is composed (a thread of its own for Redis). */
+    private readonly upkeep: LeaseUpkeep = new InThreadLeaseUpkeep(leases),
   ) {}
 
   async start(): Promise<void> {
     // Upkeep first: the first tick may acquire shards, and they must be renewed from then on.
-    const renewEveryMs = Math.max(10, Math.min(this.options.tickMs, this.options.leaseTtlMs / 4));
-    this.renewer = setInterval(() => void this.renewHeld(), renewEveryMs);
+    this.upkeep.alive(Date.now());
+    await this.upkeep.start({
+      memberId: this.workerId,
+      leaseTtlMs: this.options.leaseTtlMs,
+      renewEveryMs: Math.max(10, Math.round(Math.min(this.options.tickMs, this.options.leaseTtlMs / 4))),
+      heartbeatTtlMs: this.options.heartbeatTtlMs,
+      shardCount: this.options.shardCount ?? shardCount(),
+      logger: this.logger,
+    });
     this.guard = setInterval(() => this.dropStale(), LEASE_GUARD_INTERVAL_MS);
     await this.tick();
     this.timer = setInterval(() => {
@@ -97,10 +105,12 @@ export class ShardKeeper {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.renewer) clearInterval(this.renewer);
     if (this.guard) clearInterval(this.guard);
     await this.ticking;
-    await this.renewing;
+    // Before leaving: an upkeep that heartbeats must not put this member back afterwards.
+    await this.upkeep
+      .stop()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'stopping lease upkeep failed'));
     await this.registry.leave(this.workerId).catch(() => undefined);
     await Promise.all([...this.held.keys()].map((shard) => this.release(shard)));
     await Promise.allSettled([...this.adoptions]);
@@ -154,7 +164,8 @@ export class ShardKeeper {
       if (token !== null) await this.leases.release(shard, this.workerId, token).catch(() => undefined);
       return;
     }
-    this.held.set(shard, { token, renewedAt: sentAt });
+    this.held.set(shard, { token });
+    this.upkeep.hold(shard, token, sentAt);
     // In the background: the tick (heartbeat, rebalance) and lease upkeep go on meanwhile.
     const adoption = this.adopt(shard, token);
     this.adoptions.add(adoption);
@@ -173,33 +184,6 @@ export class ShardKeeper {
     }
   }
 
-  /** Renews every held lease in one round trip; a lease found lost stops its shard's work here. */
-  private renewHeld(): Promise<void> {
-    if (this.renewing || this.stopped || this.held.size === 0) return this.renewing ?? Promise.resolve();
-    const leases = [...this.held].map(([shard, { token }]) => ({ shard, token }));
-    const sentAt = Date.now();
-    this.renewing = this.leases
-      .renewAll(this.workerId, leases, this.options.leaseTtlMs)
-      .then(async (renewed) => {
-        const kept = new Set(renewed);
-        for (const { shard, token } of leases) {
-          const held = this.held.get(shard);
-          if (held?.token !== token) continue; // Released or re-acquired meanwhile.
-          if (kept.has(shard)) {
-            held.renewedAt = Math.max(held.renewedAt, sentAt);
-          } else {
-            this.logger.warn({ shard }, 'shard lease lost; stopping its work here');
-            await this.forget(shard);
-          }
-        }
-      })
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'shard lease renewal failed; retrying'))
-      .finally(() => {
-        this.renewing = null;
-      });
-    return this.renewing;
-  }
-
   private async release(shard: number): Promise<void> {
     const held = this.held.get(shard);
     if (!held) return;
@@ -210,18 +194,28 @@ export class ShardKeeper {
   /** Stops serving a shard (its stored state stays for the next owner). */
   private async forget(shard: number): Promise<void> {
     if (!this.held.delete(shard)) return;
+    this.upkeep.letGo(shard);
     await this.owner
       .drop(shard)
       .catch((error: unknown) => this.logger.warn({ err: error, shard }, 'dropping a shard failed'));
   }
 
-  /** Gives up, locally, every shard whose lease may be about to expire unrenewed. */
+  /**
+   * Gives up, locally, every shard whose lease was found lost or may be about to expire unrenewed.
+   * Also the main thread's liveness stamp: an upkeep on its own thread renews only while it is fresh.
+   */
   private dropStale(): void {
+    const now = Date.now();
+    this.upkeep.alive(now);
     // Short leases (tests) get a proportionate margin, so a fresh lease is never stale at once.
     const margin = Math.min(LEASE_SAFETY_MARGIN_MS, this.options.leaseTtlMs / 4);
-    const deadline = Date.now() - (this.options.leaseTtlMs - margin);
+    const deadline = now - (this.options.leaseTtlMs - margin);
     for (const [shard, held] of this.held) {
-      if (held.renewedAt <= deadline) {
+      const renewedAt = this.upkeep.renewedAt(shard, held.token);
+      if (renewedAt === null) {
+        this.logger.warn({ shard }, 'shard lease lost; stopping its work here');
+        void this.forget(shard);
+      } else if (renewedAt <= deadline) {
         this.logger.warn({ shard }, 'shard lease could not be renewed in time; stopping its work here');
         // Released too (a no-op if it is already someone else's), so it is free at once rather
         // than after its expiry: this is what made a second failover take 16 s instead of 6.

@@ -1,5 +1,5 @@
 import type { JumbeConfig } from '@jumbe/config';
-import type { InvalidationBus, ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
+import type { InvalidationBus, LeaseUpkeep, ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
 import type { EventPublisher, MessageBus } from '@jumbe/messaging';
 import type { NetworkDriver } from '@jumbe/network';
 import type { Logger } from 'pino';
@@ -26,6 +26,8 @@ export interface SessionWorkerPorts {
   /** Where received media files go for the gateway to stream. */
   media: MediaFileStore;
   leases: ShardLeaseStore;
+  /** A new upkeep that renews the worker's leases (ShardKeeper). */
+  leaseUpkeep(): LeaseUpkeep;
   registry: WorkerRegistry;
   subscriptions: WebhookSubscriptionLookup;
   invalidations: InvalidationBus;

@@ -1,5 +1,5 @@
 import type { JumbeConfig } from '@jumbe/config';
-import type { InvalidationBus, ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
+import type { InvalidationBus, LeaseUpkeep, ShardLeaseStore, WorkerRegistry } from '@jumbe/coordination';
 import type { WebhookVault } from '@jumbe/domain';
 import type { EventSource, MessageBus } from '@jumbe/messaging';
 import type { Logger } from 'pino';
@@ -21,5 +21,7 @@ export interface WebhookDispatcherPorts {
   bus: MessageBus;
   events: EventSource;
   leases: ShardLeaseStore;
+  /** A new upkeep that renews the dispatcher's leases (ShardKeeper). */
+  leaseUpkeep(): LeaseUpkeep;
   registry: WorkerRegistry;
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_SHARD_KEEPER_OPTIONS, newMemberId, ShardKeeper } from '@jumbe/coordination';
 import { ManagedWork } from '@jumbe/platform';
-import { observeInboundPublisher, observeLeaseLosses, observeShardOwner, telemetry } from '@jumbe/telemetry';
+import { observeInboundPublisher, observeShardOwner, telemetry } from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { MEDIA_DOWNLOAD_TIMEOUT_MS } from '@jumbe/contracts';
 import { InboundRelay } from './inbound-relay';
@@ -48,7 +48,7 @@ function createShardKeeper(ports: SessionWorkerPorts, wanted: SubscriptionFilter
   const workerId = newMemberId();
   return new ShardKeeper(
     workerId,
-    observeLeaseLosses('session-worker', ports.leases),
+    ports.leases,
     ports.registry,
     observeShardOwner(
       'session-worker',

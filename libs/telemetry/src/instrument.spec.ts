@@ -1,4 +1,4 @@
-import { observeLeaseLosses, observeShardOwner, observeWebhookPoster, ownedShards } from './instrument';
+import { observeShardOwner, observeWebhookPoster, ownedShards } from './instrument';
 import { telemetry } from './telemetry';
 
 async function sample(name: string, labels: string): Promise<number | undefined> {
@@ -24,16 +24,19 @@ describe('instrumentation wrappers', () => {
     expect(await sample('jumbe_shard_lease_acquisitions_total', 'role="session-worker"')).toBe(2);
   });
 
-  it('counts a renewal the lease store refuses as a loss, and only that', async () => {
-    let answer = true;
-    const leases = observeLeaseLosses('webhook-dispatcher', {
-      renew: async (_shard: number, _member: string, _token: number, _ttlMs: number) => answer,
-      other: () => 'kept',
+  it('counts a shard whose lease was lost as a loss, and a shard given up on purpose not', async () => {
+    const told: number[] = [];
+    const owner = observeShardOwner('webhook-dispatcher', {
+      adopt: async (_shard: number, _token: number) => undefined,
+      drop: async (_shard: number) => undefined,
+      lost: (shard: number) => void told.push(shard),
     });
-    expect(await leases.renew(1, 'm', 1, 1000)).toBe(true);
-    answer = false;
-    expect(await leases.renew(1, 'm', 1, 1000)).toBe(false);
-    expect(leases.other()).toBe('kept');
+    await owner.adopt(1, 1);
+    await owner.adopt(2, 1);
+    await owner.drop(1);
+    owner.lost?.(2);
+    await owner.drop(2);
+    expect(told).toEqual([2]);
     expect(await sample('jumbe_shard_lease_losses_total', 'role="webhook-dispatcher"')).toBe(1);
   });
 

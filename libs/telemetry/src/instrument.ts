@@ -10,9 +10,10 @@ import { type ShardRole, telemetry } from './telemetry';
 interface ShardOwnerLike {
   adopt(shard: number, token: number): Promise<void>;
   drop(shard: number): Promise<void>;
+  lost?(shard: number): void;
 }
 
-/** Shards owned and lease acquisitions (a shard adopted) of one role. */
+/** Shards owned, lease acquisitions (a shard adopted) and lease losses of one role. */
 export function observeShardOwner<T extends ShardOwnerLike>(role: ShardRole, owner: T): T {
   const metrics = telemetry();
   const owned = new Set<number>();
@@ -27,6 +28,10 @@ export function observeShardOwner<T extends ShardOwnerLike>(role: ShardRole, own
     drop: async (shard: number) => {
       if (owned.delete(shard)) metrics.shardsOwned.dec({ role });
       await owner.drop(shard);
+    },
+    lost: (shard: number) => {
+      metrics.leaseLosses.inc({ role });
+      owner.lost?.(shard);
     },
   });
 }
@@ -48,22 +53,6 @@ export function observeConsumerPending(source: { pending?(shard: number): Promis
     return new Map(
       shards.flatMap((shard, i) => (counts[i] === null ? [] : [[shard, counts[i]] as [number, number]])),
     );
-  });
-}
-
-interface LeaseStoreLike {
-  renew(shard: number, memberId: string, token: number, ttlMs: number): Promise<boolean>;
-}
-
-/** Lease losses: a renewal the store refused (another member holds the shard, or it expired). */
-export function observeLeaseLosses<T extends LeaseStoreLike>(role: ShardRole, leases: T): T {
-  const metrics = telemetry();
-  return wrap(leases, {
-    renew: async (shard: number, memberId: string, token: number, ttlMs: number) => {
-      const renewed = await leases.renew(shard, memberId, token, ttlMs);
-      if (!renewed) metrics.leaseLosses.inc({ role });
-      return renewed;
-    },
   });
 }
 

@@ -4,7 +4,6 @@ import type { BusSubscription } from '@jumbe/messaging';
 import { ManagedWork } from '@jumbe/platform';
 import {
   observeConsumerPending,
-  observeLeaseLosses,
   observeShardOwner,
   observeWebhookPoster,
 } from '@jumbe/telemetry';
@@ -38,7 +37,7 @@ class WebhookDispatcherService {
     const dispatcherId = newMemberId();
     this.keeper = new ShardKeeper(
       dispatcherId,
-      observeLeaseLosses('webhook-dispatcher', ports.leases),
+      ports.leases,
       ports.registry,
       observeShardOwner(
         'webhook-dispatcher',

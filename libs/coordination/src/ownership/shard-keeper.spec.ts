@@ -33,7 +33,7 @@ const silent: ShardKeeperLogger = { info: () => undefined, warn: () => undefined
 
 interface OwnerCall {
   workerId: string;
-  kind: 'adopt' | 'drop';
+  kind: 'adopt' | 'drop' | 'lost';
   shard: number;
   token?: number;
 }
@@ -63,6 +63,7 @@ class OwnershipLedger {
         if (this.servedBy.get(shard) === workerId) this.servedBy.delete(shard);
         this.calls.push({ workerId, kind: 'drop', shard });
       },
+      lost: (shard) => void this.calls.push({ workerId, kind: 'lost', shard }),
     };
   }
 
@@ -240,8 +241,10 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
 
     await eventually('the shard to be dropped', () => !ledger.served('worker-a').includes(shard));
     expect(a.heldShards()).not.toContain(shard);
+    // Told as a loss (what the lease-loss metric counts), then dropped.
     expect(ledger.calls.filter((call) => call.shard === shard).map((call) => call.kind)).toEqual([
       'adopt',
+      'lost',
       'drop',
     ]);
     expect(await leases.holder(shard)).toEqual({ workerId: 'intruder', token: intruderToken });

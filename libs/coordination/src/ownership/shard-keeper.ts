@@ -17,6 +17,11 @@ export interface ShardOwner {
   adopt(shard: number, token: number): Promise<void>;
   /** Stops serving a shard (given up or lost); its state stays for the next owner. */
   drop(shard: number): Promise<void>;
+  /**
+   * Told, just before `drop`, that the shard goes because its lease was lost or not renewed in
+   * time rather than given up on purpose (what operators count: `jumbe_shard_lease_losses_total`).
+   */
+  lost?(shard: number): void;
 }
 
 export interface ShardKeeperOptions {
@@ -214,9 +219,11 @@ export class ShardKeeper {
       const renewedAt = this.upkeep.renewedAt(shard, held.token);
       if (renewedAt === null) {
         this.logger.warn({ shard }, 'shard lease lost; stopping its work here');
+        this.owner.lost?.(shard);
         void this.forget(shard);
       } else if (renewedAt <= deadline) {
         this.logger.warn({ shard }, 'shard lease could not be renewed in time; stopping its work here');
+        this.owner.lost?.(shard);
         // Released too (a no-op if it is already someone else's), so it is free at once rather
         // than after its expiry: this is what made a second failover take 16 s instead of 6.
         void this.release(shard);

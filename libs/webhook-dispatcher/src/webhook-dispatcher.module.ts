@@ -2,11 +2,7 @@ import { DISPATCH_QUEUE, DISPATCH_SUBJECT } from '@jumbe/contracts';
 import { DEFAULT_SHARD_KEEPER_OPTIONS, newMemberId, ShardKeeper } from '@jumbe/coordination';
 import type { BusSubscription } from '@jumbe/messaging';
 import { ManagedWork } from '@jumbe/platform';
-import {
-  observeConsumerPending,
-  observeShardOwner,
-  observeWebhookPoster,
-} from '@jumbe/telemetry';
+import { observeConsumerPending, observeShardOwner, observeWebhookPoster } from '@jumbe/telemetry';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DispatchCommandHandler } from './dispatch-command-handler';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';

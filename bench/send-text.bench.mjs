@@ -28,6 +28,7 @@ async function main() {
   const deployments = [deployment];
   try {
     const bare = await startService('bench/baseline-server.mjs', {}, 'bare-fastify');
+    const nest = await startService('bench/nest-baseline-server.mjs', {}, 'bare-nest');
     const limitEnv = {
       BENCH_REDIS: REDIS,
       BENCH_NATS: NATS,
@@ -46,6 +47,8 @@ async function main() {
     await pause(2_000); // the worker takes its shards
     const targets = [
       { name: 'bare', urls: bare.url, processes: { bare: bare.pid } },
+      // The framework's floor (NestJS on Fastify, nothing else): a ceiling for all-in-one / bare.
+      { name: 'nest', urls: nest.url, processes: { nest: nest.pid } },
       {
         name: 'all-in-one',
         urls: allInOne.url,
@@ -148,6 +151,13 @@ function report(results, loads, idle) {
   console.table(summary);
   const goals = [
     { ratio: 'all-in-one / bare', values: ratio('all-in-one', 'bare'), goal: `>= ${GOALS.allInOneVsBare}` },
+    {
+      ratio: 'nest / bare (the framework floor)',
+      values: ratio('nest', 'bare'),
+      goal: '(ceiling of all-in-one / bare)',
+    },
+    { ratio: 'all-in-one / nest', values: ratio('all-in-one', 'nest'), goal: '(reported)' },
+    { ratio: 'CPU/request: nest / bare', values: cpuRatio('nest', 'bare'), goal: '(reported)' },
     { ratio: 'distributed / bare', values: ratio('distributed', 'bare'), goal: '(reported)' },
     { ratio: 'limit / bare', values: ratio('limit', 'bare'), goal: '(reported)' },
     {

@@ -85,15 +85,18 @@ describe('EventDispatcher: the already-recorded check and first hand-outs', () =
     );
   });
 
-  it('asks first for a copy the stream may have handed out before, and does not POST a recorded event again', async () => {
-    const { accountId, path, secret } = await subscribed();
-    const sentAt = new Date(Date.now() - 1_000);
-    const { event, acks } = streamEvent(accountId, sentAt);
+  /** The event POSTed and recorded once already (by an earlier consumer, or before a restart). */
+  async function recordEarlierDelivery(
+    event: ReturnType<typeof streamEvent>['event'],
+    accountId: string,
+    url: string,
+    secret: string,
+  ): Promise<void> {
     const earlier = await poster.post({
       accountId,
       eventId: event.eventId,
       deliveryId: deliveryIdForEvent(event.eventId),
-      url: `${receiver.url}${path}`,
+      url,
       secret,
       payload: event.payload as DeliveryRecord['payload'] & {
         event: string;
@@ -102,6 +105,13 @@ describe('EventDispatcher: the already-recorded check and first hand-outs', () =
       },
     });
     await bed.deliveries.record(earlier);
+  }
+
+  it('asks first for a copy the stream may have handed out before, and does not POST a recorded event again', async () => {
+    const { accountId, path, secret } = await subscribed();
+    const sentAt = new Date(Date.now() - 1_000);
+    const { event, acks } = streamEvent(accountId, sentAt);
+    await recordEarlierDelivery(event, accountId, `${receiver.url}${path}`, secret);
 
     dispatcher().accept(event);
     await eventually('the acknowledgement', () => acks.length === 1);
@@ -115,19 +125,7 @@ describe('EventDispatcher: the already-recorded check and first hand-outs', () =
     // it again, and the stream, past its one-hour window, stores it as a new copy.
     const sentAt = new Date(Date.now() - 2 * HOUR);
     const { event, acks } = streamEvent(accountId, sentAt, { storedAt: new Date() });
-    const earlier = await poster.post({
-      accountId,
-      eventId: event.eventId,
-      deliveryId: deliveryIdForEvent(event.eventId),
-      url: `${receiver.url}${path}`,
-      secret,
-      payload: event.payload as DeliveryRecord['payload'] & {
-        event: string;
-        sessionId: string;
-        timestamp: string;
-      },
-    });
-    await bed.deliveries.record(earlier);
+    await recordEarlierDelivery(event, accountId, `${receiver.url}${path}`, secret);
 
     dispatcher().accept(event);
     await eventually('the acknowledgement', () => acks.length === 1);

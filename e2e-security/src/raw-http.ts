@@ -4,6 +4,8 @@ import { connect, type Socket } from 'node:net';
 export interface RawExchange {
   response: string;
   closedAfterMs: number;
+  /** The server reset the connection (ECONNRESET/EPIPE) rather than closing it after an answer. */
+  reset: boolean;
 }
 
 /**
@@ -21,15 +23,22 @@ export function rawExchange(
     const received: Buffer[] = [];
     const socket = connect({ host: hostname, port: Number(port), localAddress: options.localAddress });
     let timer: NodeJS.Timeout | undefined;
+    let reset = false;
     const giveUp = setTimeout(() => socket.destroy(), options.giveUpMs ?? 60_000);
     const finish = () => {
       clearTimeout(giveUp);
       if (timer) clearTimeout(timer);
-      resolve({ response: Buffer.concat(received).toString('utf8'), closedAfterMs: Date.now() - started });
+      resolve({
+        response: Buffer.concat(received).toString('utf8'),
+        closedAfterMs: Date.now() - started,
+        reset,
+      });
     };
     socket.on('data', (data) => received.push(data));
     socket.on('close', finish);
-    socket.on('error', () => undefined);
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') reset = true;
+    });
     let index = 0;
     const writeNext = () => {
       if (socket.destroyed || index >= chunks.length) return;

@@ -32,6 +32,9 @@ const FIRST = 10;
 const PRELOAD = join(root, 'dist/libs/whatsapp-emulator/src/trust-preload.js');
 const PROBE = join(root, 'bench/support/memory-probe.cjs');
 const LOOP_PROBE = join(root, 'bench/support/loop-probe.cjs');
+const PROFILE_WINDOW = join(root, 'bench/support/profile-window.cjs');
+/** `from,to`: profile the linking worker (CPU and allocations) while links from..to complete. */
+const LINK_PROFILE = process.env.BENCH_LINK_PROFILE?.split(',').map(Number);
 const MiB = 2 ** 20;
 /** Every process's log is kept here, one file per process and size (BENCH_LOG_DIR). */
 const LOG_DIR = process.env.BENCH_LOG_DIR ?? '/tmp/jumbe-bench-emulator';
@@ -199,6 +202,9 @@ async function withRetries(attempt, what) {
   }
 }
 let retries = 0;
+/** Called with the number of sessions linked so far, after each link (progress, profile window). */
+let onLinked = () => undefined;
+let linkedCount = 0;
 
 /** Links sessions by QR through the API: start, read the QR, the emulated phone scans, wait for connected. */
 async function link(gateway, key, emulator, indexes) {
@@ -225,6 +231,8 @@ async function link(gateway, key, emulator, indexes) {
         `${sessionId} connected`,
       );
     }, `linking ${sessionId}`);
+    linkedCount += 1;
+    onLinked(linkedCount);
   });
 }
 
@@ -321,6 +329,7 @@ async function scenario(size, adminToken) {
     };
     const workerArgs = ['--expose-gc', '--require', PRELOAD, '--require', PROBE];
     if (process.env.BENCH_LOOP_PROBE === '1') workerArgs.push('--require', LOOP_PROBE);
+    if (LINK_PROFILE) workerArgs.push('--require', PROFILE_WINDOW);
     const receiver = await startProcess('bench/inbound-receiver.mjs', {}, 'receiver');
     const gateway = await startProcess('dist/apps/gateway/src/main.js', env, 'gateway');
     const dispatcher = await startProcess('dist/apps/webhook-dispatcher/src/main.js', env, 'dispatcher');
@@ -347,6 +356,22 @@ async function scenario(size, adminToken) {
     const empty = await memoryOf(linker);
     const indexes = Array.from({ length: size }, (_, i) => i);
     const linkStarted = Date.now();
+    linkedCount = 0;
+    onLinked = (count) => {
+      if (LINK_PROFILE && (count === LINK_PROFILE[0] || count === LINK_PROFILE[1]))
+        linker.child.kill('SIGWINCH');
+      if (count % 50 === 0) {
+        const progress = {
+          linked: count,
+          atS: seconds(Date.now() - linkStarted),
+          workerRssMiB: mib(rssBytes(linker.child.pid)),
+          workerCpuS: cpuSeconds(linker.child.pid),
+          loadAvg: loadAverage(),
+          leaseGuardDrops: linker.log.leaseDrops,
+        };
+        console.log(JSON.stringify({ linkProgress: progress }));
+      }
+    };
     await link(gateway.url, key, emulator, indexes.slice(0, FIRST));
     await pause(QUIET_MS / 2);
     const first = await memoryOf(linker);

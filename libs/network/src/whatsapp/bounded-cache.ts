@@ -8,9 +8,12 @@ import { LRUCache } from 'lru-cache';
 export class BoundedCache {
   // lru-cache refuses null/undefined values, and Baileys caches `null` (a deleted key): box them.
   private readonly entries: LRUCache<string, { value: unknown }>;
+  private readonly passThrough: (key: string) => boolean;
 
-  constructor(options: { max: number; ttlMs?: number }) {
+  /** `passThrough`: keys never kept (a `set` of one only drops what was kept under it). */
+  constructor(options: { max: number; ttlMs?: number; passThrough?: (key: string) => boolean }) {
     this.entries = new LRUCache({ max: options.max, ...(options.ttlMs ? { ttl: options.ttlMs } : {}) });
+    this.passThrough = options.passThrough ?? (() => false);
   }
 
   get size(): number {
@@ -22,7 +25,8 @@ export class BoundedCache {
   }
 
   set<T>(key: string, value: T): void {
-    this.entries.set(key, { value });
+    if (this.passThrough(key)) this.entries.delete(key);
+    else this.entries.set(key, { value });
   }
 
   del(key: string): void {

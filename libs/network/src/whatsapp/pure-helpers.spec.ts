@@ -89,6 +89,14 @@ describe('BoundedCache', () => {
     cache.flushAll();
     expect(cache.size).toBe(0);
   });
+  it('never keeps a pass-through key, and a set of one drops what was kept under it', () => {
+    const cache = new BoundedCache({ max: 10, passThrough: (key) => key.startsWith('skip.') });
+    cache.set('skip.1', 'x');
+    cache.set('kept', 'y');
+    expect(cache.get('skip.1')).toBeUndefined();
+    expect(cache.get('kept')).toBe('y');
+    expect(cache.size).toBe(1);
+  });
 });
 
 describe('LaunchQueue', () => {

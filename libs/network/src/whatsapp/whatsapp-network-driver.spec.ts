@@ -95,6 +95,17 @@ describe('WhatsAppNetworkDriver: login', () => {
     expect(store.has(REF, CREDS_KIND, CREDS_KEY_ID)).toBe(true);
   });
 
+  it('caches the signal keys read on every message, never the one-time pre-keys', async () => {
+    const { socket, store } = await connectedSession();
+    const keys = socket.config.auth.keys;
+    const pair = { public: Buffer.alloc(32, 1), private: Buffer.alloc(32, 2) };
+    await keys.set({ 'pre-key': { '7': pair }, session: { 'contact.0': Buffer.from('record') } });
+    // Gone from PostgreSQL behind the cache's back: only what the cache kept can still be read.
+    store.items.clear();
+    expect(await keys.get('session', ['contact.0'])).toEqual({ 'contact.0': Buffer.from('record') });
+    expect(await keys.get('pre-key', ['7'])).toEqual({});
+  });
+
   it('keeps the retry-counter cache across reconnects (one per session)', async () => {
     const { network } = await connectedSession();
     expect(network.sockets[1]?.config.msgRetryCounterCache).toBe(

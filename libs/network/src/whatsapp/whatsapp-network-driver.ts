@@ -24,6 +24,13 @@ const MAX_REMEMBERED_SESSIONS = 10_000;
 /** Signal keys cached per open session in front of PostgreSQL. */
 const KEY_CACHE_ENTRIES = 1_000;
 const KEY_CACHE_TTL_MS = 5 * 60 * 1000;
+/**
+ * One-time pre-keys skip that cache (Baileys keys it `${type}.${id}`): a first login writes 812 at
+ * once (and more at each top-up), and each is read at most once, when a contact's first message
+ * uses it. Cached, they held ~0.35 MiB per linked session for good (the LRU is bounded by count,
+ * not expired) and crowded out the keys that are read on every message (sessions, sender keys).
+ */
+const isOneTimePreKey = (cacheKey: string) => cacheKey.startsWith('pre-key.');
 
 /**
  * The real WhatsApp network, through Baileys 7 (CONTRACT §4–5). Credentials live in PostgreSQL
@@ -119,7 +126,11 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       ref: { ...ref },
       token,
       cipher: this.cipher,
-      keyCache: new BoundedCache({ max: KEY_CACHE_ENTRIES, ttlMs: KEY_CACHE_TTL_MS }),
+      keyCache: new BoundedCache({
+        max: KEY_CACHE_ENTRIES,
+        ttlMs: KEY_CACHE_TTL_MS,
+        passThrough: isOneTimePreKey,
+      }),
       logger: baileysLogger,
       onFenced: () => {
         logger.warn('session taken over by another worker; closing here');

@@ -3,6 +3,7 @@
 import { fetchLatestWaWebVersion, makeWASocket } from '@whiskeysockets/baileys';
 import { LRUCache } from 'lru-cache';
 import { requireValidSignatures } from './strict-signatures';
+import { withSlottedAsyncStorage } from './with-slotted-async-storage';
 import type { WaVersion } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
@@ -16,10 +17,13 @@ export { WhatsAppSession } from './whatsapp-session';
 /** LID ↔ phone-number mappings kept in memory per session (the rest are read from PostgreSQL). */
 export const LID_MAPPING_CACHE_ENTRIES = 5_000;
 
-/** The real socket: Baileys' makeWASocket with the options the session chose. */
+/**
+ * The real socket: Baileys' makeWASocket with the options the session chose, its per-socket
+ * transaction storage made slotted (SlottedAsyncLocalStorage says why).
+ */
 export const baileysSocketFactory: WhatsAppSocketFactory = (config) => {
   requireValidSignatures();
-  const socket = makeWASocket(config);
+  const socket = withSlottedAsyncStorage(() => makeWASocket(config));
   boundLidMappingCache(socket.signalRepository.lidMapping);
   return socket;
 };

@@ -51,8 +51,10 @@ export interface Infrastructure {
    */
   media: MediaObjectStore;
   /**
-   * The Redis connection (null without Redis, in the all-in-one mode), for a service's own Redis
-   * stores, such as the sandbox network's state that every worker of a deployment shares.
+   * The request path's Redis connection (null without Redis, in the all-in-one mode), for a
+   * service's own Redis stores, such as the sandbox network's state that every worker of a
+   * deployment shares. Its commands are auto-pipelined: stores on it use no `multi()` or
+   * `pipeline()` (createRedisClient says why).
    */
   redis: Redis | null;
   /** The key that encrypts secrets at rest (from JUMBE_SECRET_KEY or generated into the data dir). */

@@ -212,14 +212,22 @@ async function openCoordination(
   const keyPrefix = config.deployment ? `${config.deployment}/` : undefined;
   const redis = createRedisClient(redisUrl, `jumbe-${service}`, onError, keyPrefix);
   closers.push(async () => redis.disconnect());
+  // The per-request stores (quota, sandbox network) on a connection of their own whose commands
+  // leave in one write per event-loop turn; leases and the rest keep one write per command.
+  const requests = createRedisClient(redisUrl, `jumbe-${service}-requests`, onError, keyPrefix, {
+    autoPipelining: true,
+  });
+  closers.push(async () => requests.disconnect());
   // Commands fail fast while disconnected (no offline queue), so wait for the first connection.
-  await retryStartup(logger, 'Redis', () => waitForRedisReady(redis, 5_000));
+  await retryStartup(logger, 'Redis', () =>
+    Promise.all([waitForRedisReady(redis, 5_000), waitForRedisReady(requests, 5_000)]),
+  );
   const invalidations = new RedisInvalidationBus(redis, () =>
     createRedisClient(redisUrl, `jumbe-${service}-sub`, onError),
   );
   closers.push(() => invalidations.close());
   return {
-    usageStore: new RedisUsageCounterStore(redis),
+    usageStore: new RedisUsageCounterStore(requests),
     invalidations,
     rateLimiter: new RedisRateLimiter(redis),
     coordinationHealth: new RedisCoordinationHealth(redis),
@@ -239,7 +247,7 @@ async function openCoordination(
           }),
       };
     }),
-    redis,
+    redis: requests,
   };
 }
 

@@ -58,6 +58,14 @@ export interface RedisClientOptions {
  * An ioredis client tuned for the HTTP request path (redisClientOptions), reconnecting forever
  * with a capped backoff. Connection errors go to `logger` (deduplicated: one line per distinct
  * failure, one when the connection is ready again) instead of becoming unhandled 'error' events.
+ *
+ * `autoPipelining`: the commands issued in one turn of the event loop leave in one write (ioredis
+ * flushes them with `setImmediate`), instead of one socket write each. On the send path a write
+ * per command was the largest single cost of the quota check and the sandbox's outbox (11% of a
+ * gateway's busy time, 21% of a worker's). Each command stays what it was (a script is still
+ * atomic, replies come back in order), but a `multi()` or explicit `pipeline()` leaves at once,
+ * ahead of commands still waiting for the flush: a client made with it serves only stores that
+ * use neither.
  */
 export function createRedisClient(
   url: string,
@@ -65,10 +73,12 @@ export function createRedisClient(
   logger?: CoordinationLogger,
   /** Prefixed to every key (scripts' KEYS included), so deployments can share one Redis. */
   keyPrefix?: string,
+  { autoPipelining = false }: { autoPipelining?: boolean } = {},
 ): Redis {
   const client = new Redis(url, {
     ...redisClientOptions(name, keyPrefix),
     retryStrategy: redisReconnectDelay,
+    enableAutoPipelining: autoPipelining,
   });
 
   // A Redis outage produces one 'error' per reconnection attempt; log changes, not repetitions.

@@ -21,7 +21,11 @@ const implementations: Array<[string, () => Promise<StorePair>]> = [
   [
     'RedisUsageCounterStore',
     async () => {
-      const [one, two] = await Promise.all([clients.connect('usage-1'), clients.connect('usage-2')]);
+      // Auto-pipelined, as the request path's client is in production (start-infrastructure).
+      const [one, two] = await Promise.all([
+        clients.connect('usage-1', undefined, { autoPipelining: true }),
+        clients.connect('usage-2', undefined, { autoPipelining: true }),
+      ]);
       return {
         first: new RedisUsageCounterStore(one),
         second: new RedisUsageCounterStore(two),

@@ -14,18 +14,21 @@ export const TEST_REDIS_URL = process.env['JUMBE_TEST_REDIS_URL'] ?? 'redis://12
  * Test-only: hands out ready Redis clients with unique CLIENT names and closes them all at the
  * end, so a failing test cannot leave connections that keep Jest alive.
  */
+/** createRedisClient's options (the request path's stores are auto-pipelined in production). */
+type ClientOptions = Parameters<typeof createRedisClient>[4];
+
 export class RedisTestClients {
   private readonly clients: Redis[] = [];
 
-  async connect(label: string, url: string = TEST_REDIS_URL): Promise<Redis> {
-    const client = this.create(label, url);
+  async connect(label: string, url: string = TEST_REDIS_URL, options: ClientOptions = {}): Promise<Redis> {
+    const client = this.create(label, url, options);
     await waitForRedisReady(client, 5_000);
     return client;
   }
 
   /** A client that may never connect (e.g. pointed at a closed port); not waited for. */
-  create(label: string, url: string = TEST_REDIS_URL): Redis {
-    const client = createRedisClient(url, uniqueClientName(label));
+  create(label: string, url: string = TEST_REDIS_URL, options: ClientOptions = {}): Redis {
+    const client = createRedisClient(url, uniqueClientName(label), undefined, undefined, options);
     this.clients.push(client);
     return client;
   }

@@ -120,8 +120,28 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
+// KEYS[1] inbound:S, KEYS[2] inbound-data:S; ARGV[1] message id, ARGV[2] JSON message. Scripts,
+// not MULTI, here and below: the store's client is auto-pipelined (createRedisClient), where a
+// MULTI would overtake the commands still waiting for the turn's flush. Re-adding an id keeps one
+// copy in the order list, as the memory store's Map does.
+const ADD_PENDING_INBOUND_SCRIPT = `
+redis.call('LREM', KEYS[1], 0, ARGV[1])
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+`;
+
+// KEYS[1] inbound:S, KEYS[2] inbound-data:S; ARGV[1] message id.
+const ACKNOWLEDGE_INBOUND_SCRIPT = `
+redis.call('LREM', KEYS[1], 0, ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+`;
+
 // Prefixed names: other libs define their own scripts on the same shared client.
 interface SandboxScripts {
+  jumbeSandboxAddPendingInbound(order: string, data: string, id: string, json: string): Promise<number>;
+  jumbeSandboxAcknowledgeInbound(order: string, data: string, id: string): Promise<number>;
   jumbeSandboxAppendOutbox(outbox: string, entry: string, lastIndex: string): Promise<number>;
   jumbeSandboxRememberReceived(
     received: string,
@@ -187,6 +207,14 @@ export class RedisSandboxStore implements SandboxStore {
     redis.defineCommand('jumbeSandboxAppendOutbox', { numberOfKeys: 1, lua: APPEND_OUTBOX_SCRIPT });
     redis.defineCommand('jumbeSandboxPutMediaFile', { numberOfKeys: 2, lua: PUT_MEDIA_FILE_SCRIPT });
     redis.defineCommand('jumbeSandboxRememberReceived', { numberOfKeys: 1, lua: REMEMBER_RECEIVED_SCRIPT });
+    redis.defineCommand('jumbeSandboxAddPendingInbound', {
+      numberOfKeys: 2,
+      lua: ADD_PENDING_INBOUND_SCRIPT,
+    });
+    redis.defineCommand('jumbeSandboxAcknowledgeInbound', {
+      numberOfKeys: 2,
+      lua: ACKNOWLEDGE_INBOUND_SCRIPT,
+    });
     this.scripts = redis as unknown as SandboxScripts;
     this.onlineCalls = new CallBatcher((refs) => {
       const keys = refs.flatMap((ref) => [this.key('link', ref), this.key('online', ref)]);
@@ -272,17 +300,13 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   async addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
-    const order = this.key('inbound', ref);
-    const data = this.key('inbound-data', ref);
     await this.run('addPendingInbound', () =>
-      this.redis
-        .multi()
-        // Re-adding an id keeps one copy in the order list, as the memory store's Map does.
-        .lrem(order, 0, message.id)
-        .rpush(order, message.id)
-        .hset(data, message.id, inboundMessageToJson(message))
-        .exec()
-        .then(failedTransactionError),
+      this.scripts.jumbeSandboxAddPendingInbound(
+        this.key('inbound', ref),
+        this.key('inbound-data', ref),
+        message.id,
+        inboundMessageToJson(message),
+      ),
     );
   }
 
@@ -292,12 +316,11 @@ export class RedisSandboxStore implements SandboxStore {
 
   async acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void> {
     await this.run('acknowledgeInbound', () =>
-      this.redis
-        .multi()
-        .lrem(this.key('inbound', ref), 0, messageId)
-        .hdel(this.key('inbound-data', ref), messageId)
-        .exec()
-        .then(failedTransactionError),
+      this.scripts.jumbeSandboxAcknowledgeInbound(
+        this.key('inbound', ref),
+        this.key('inbound-data', ref),
+        messageId,
+      ),
     );
   }
 
@@ -359,10 +382,4 @@ export class RedisSandboxStore implements SandboxStore {
   private run<T>(operation: string, command: () => Promise<T>): Promise<T> {
     return withRedisFailuresTranslated(`sandbox ${operation}`, command);
   }
-}
-
-/** MULTI/EXEC reports a failed command inside its result array instead of rejecting. */
-function failedTransactionError(results: Array<[Error | null, unknown]> | null): void {
-  const failure = results?.find(([error]) => error !== null)?.[0];
-  if (failure) throw failure;
 }

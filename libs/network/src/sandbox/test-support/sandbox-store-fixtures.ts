@@ -40,9 +40,13 @@ export function redisStores(): SandboxStoreKind {
   let pairs = 0;
 
   const connect = async (label: string): Promise<Redis> => {
+    // Auto-pipelined, as the store's client is in production (start-infrastructure).
     const client = createRedisClient(
       TEST_REDIS_URL,
       `jumbe-test-sandbox-${label}-${randomUUID().slice(0, 8)}`,
+      undefined,
+      undefined,
+      { autoPipelining: true },
     );
     clients.push(client);
     await waitForRedisReady(client, 5_000);

@@ -19,8 +19,8 @@ export const SERVICE_NODE_FLAGS = {
 };
 
 /** The production flags of `script` when it is a Jumbe service's entry point, else none. */
-function serviceFlags(script) {
-  if (process.env.BENCH_V8_DEFAULTS === '1') return [];
+function serviceFlags(script, v8Defaults) {
+  if (v8Defaults || process.env.BENCH_V8_DEFAULTS === '1') return [];
   const service = /(?:^|\/)dist\/apps\/([\w-]+)\/src\/main\.js$/.exec(script)?.[1];
   return SERVICE_NODE_FLAGS[service] ?? [];
 }
@@ -31,13 +31,13 @@ function serviceFlags(script) {
  * profile is written when it stops (SIGTERM, then it exits on its own). A Jumbe service gets the
  * flags it runs with in production (SERVICE_NODE_FLAGS); `nodeOptions` go after them (a flag given
  * twice: the later wins) and before the script; `onLine(line, pid)` sees every line it writes;
- * `profile: false` keeps it out of the profiling.
+ * `profile: false` keeps it out of the profiling; `v8Defaults: true` leaves the service flags out.
  */
 export function startService(
   script,
   env,
   label,
-  { quiet = false, cwd = root, nodeOptions = [], onLine, profile: profiled = true } = {},
+  { quiet = false, cwd = root, nodeOptions = [], onLine, profile: profiled = true, v8Defaults = false } = {},
 ) {
   const profile =
     profiled && process.env.BENCH_CPU_PROF_DIR
@@ -47,7 +47,7 @@ export function startService(
           `--cpu-prof-name=${label}.cpuprofile`,
         ]
       : [];
-  const flags = [...serviceFlags(script), ...nodeOptions];
+  const flags = [...serviceFlags(script, v8Defaults), ...nodeOptions];
   const child = spawn(process.execPath, [...profile, ...flags, resolve(cwd, script)], {
     cwd,
     env: {

@@ -5,7 +5,8 @@
 // one NATS request/reply to a bare responder in another process). The load generator runs in its
 // own process; rounds alternate the targets; medians and [min–max] are reported, with CPU µs per
 // request of every process from /proc. BENCH_ROUNDS, BENCH_DURATION_S, BENCH_TARGETS,
-// BENCH_BEFORE_ROOT (another checkout measured alongside), BENCH_CPU_PROF_DIR
+// BENCH_BEFORE_ROOT (another checkout measured alongside; BENCH_BEFORE_V8_DEFAULTS=1 starts it with
+// V8's defaults instead of the services' launch flags: BENCH_BEFORE_ROOT=. measures the flags), BENCH_CPU_PROF_DIR
 // (profiles of every process, summarised by bench/profile-summary.mjs). Not part of `npm test`.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -87,7 +88,7 @@ async function main() {
 async function beforeTargets(beforeRoot, adminToken, dataDir, deployments) {
   const deployment = await createDeployment(adminToken);
   deployments.push(deployment);
-  const options = { cwd: beforeRoot };
+  const options = { cwd: beforeRoot, v8Defaults: process.env.BENCH_BEFORE_V8_DEFAULTS === '1' };
   const allInOne = await startService(
     'dist/apps/all-in-one/src/main.js',
     { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken },

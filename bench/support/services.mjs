@@ -7,16 +7,37 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const running = new Set();
 
 /**
+ * The V8 flags a Jumbe service is launched with in production (deploy/docker-entrypoint.sh and the
+ * `start` scripts of package.json; deploy/test/launch-flags.spec.ts keeps them in step): the bench
+ * starts them the same way, or it would measure a process nobody runs. A larger young generation
+ * for the HTTP-serving processes (see the entrypoint for why). BENCH_V8_DEFAULTS=1 starts every
+ * service with V8's defaults instead (to measure the flags themselves).
+ */
+export const SERVICE_NODE_FLAGS = {
+  gateway: ['--max-semi-space-size=64'],
+  'all-in-one': ['--max-semi-space-size=64'],
+};
+
+/** The production flags of `script` when it is a Jumbe service's entry point, else none. */
+function serviceFlags(script, v8Defaults) {
+  if (v8Defaults || process.env.BENCH_V8_DEFAULTS === '1') return [];
+  const service = /(?:^|\/)dist\/apps\/([\w-]+)\/src\/main\.js$/.exec(script)?.[1];
+  return SERVICE_NODE_FLAGS[service] ?? [];
+}
+
+/**
  * Starts a Node program (a path under `cwd`, the repository by default) and resolves once it logs the URL it
  * listens on: { url, pid, child, stop }. BENCH_CPU_PROF_DIR=<dir> starts it under --cpu-prof; the
- * profile is written when it stops (SIGTERM, then it exits on its own). `nodeOptions` go before the
- * script; `onLine(line, pid)` sees every line it writes; `profile: false` keeps it out of the profiling.
+ * profile is written when it stops (SIGTERM, then it exits on its own). A Jumbe service gets the
+ * flags it runs with in production (SERVICE_NODE_FLAGS); `nodeOptions` go after them (a flag given
+ * twice: the later wins) and before the script; `onLine(line, pid)` sees every line it writes;
+ * `profile: false` keeps it out of the profiling; `v8Defaults: true` leaves the service flags out.
  */
 export function startService(
   script,
   env,
   label,
-  { quiet = false, cwd = root, nodeOptions = [], onLine, profile: profiled = true } = {},
+  { quiet = false, cwd = root, nodeOptions = [], onLine, profile: profiled = true, v8Defaults = false } = {},
 ) {
   const profile =
     profiled && process.env.BENCH_CPU_PROF_DIR
@@ -26,7 +47,8 @@ export function startService(
           `--cpu-prof-name=${label}.cpuprofile`,
         ]
       : [];
-  const child = spawn(process.execPath, [...profile, ...nodeOptions, resolve(cwd, script)], {
+  const flags = [...serviceFlags(script, v8Defaults), ...nodeOptions];
+  const child = spawn(process.execPath, [...profile, ...flags, resolve(cwd, script)], {
     cwd,
     env: {
       PATH: process.env.PATH,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   billingCycleAt,
   displayPrefix,
@@ -34,6 +35,11 @@ describe('API keys', () => {
   it('hash to a stable sha256 hex digest and display only a prefix', () => {
     expect(hashApiKey('jmb_x')).toBe(hashApiKey('jmb_x'));
     expect(hashApiKey('jmb_x')).toMatch(/^[0-9a-f]{64}$/);
+    // The stored form of every key ever issued: the digest must never change with the code.
+    expect(hashApiKey('jmb_x')).toBe('921dd65eeea9a2f4239653d1d7e0929a9e6444b97116efd75ea286d9745da55d');
+    const key = generateApiKey();
+    expect(hashApiKey(key)).toBe(createHash('sha256').update(key, 'utf8').digest('hex'));
+    expect(hashApiKey('jmb_ü€')).toBe(createHash('sha256').update('jmb_ü€', 'utf8').digest('hex'));
     expect(displayPrefix('jmb_abcdefghijkl')).toBe('jmb_abcdefgh');
   });
 });

@@ -11,14 +11,14 @@
 // BENCH_CONNECT_SPACING_MS (the restoring worker's JUMBE_CONNECT_SPACING_MS, default 25),
 // JUMBE_RESTORE_CONCURRENCY (default the product's), BENCH_QUIET_S (20), BENCH_INBOUND_PER_SESSION
 // (3), BENCH_CPU_PROF_DIR (CPU profile of the restoring worker). Not part of the test command.
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { loadAverage } from './support/cpu.mjs';
+import { cpuSeconds, loadAverage } from './support/cpu.mjs';
 import { call, createAccount, createDeployment, createKey, ok } from './support/deployment.mjs';
-import { pause, root } from './support/services.mjs';
+import { delivered } from './support/receiver.mjs';
+import { killAll, pause, root, startService } from './support/services.mjs';
 import pg from 'pg';
 
 const SIZES = (process.env.BENCH_EMULATOR_SESSIONS ?? '1000').split(',').map(Number);
@@ -39,83 +39,48 @@ const MiB = 2 ** 20;
 /** Every process's log is kept here, one file per process and size (BENCH_LOG_DIR). */
 const LOG_DIR = process.env.BENCH_LOG_DIR ?? '/tmp/jumbe-bench-emulator';
 mkdirSync(LOG_DIR, { recursive: true });
-const running = new Set();
+/** The emulator processes still running (the services are support/services.mjs's). */
+const emulators = new Set();
 
 // ── Processes ──
 
 /**
- * Starts a Node program and resolves once it logs the URL it listens on. Counts the lease-guard
- * lines of its log; `probe()` asks the memory probe (SIGUSR2) for memory after a forced GC.
+ * Starts a Node program and resolves once it logs the URL it listens on, its log kept in LOG_DIR.
+ * Counts the lease-guard lines of its log; `probe()` asks the memory probe (SIGUSR2) for memory
+ * after a forced GC. Not profiled unless `profile` names the file.
  */
-function startProcess(script, env, label, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, join(root, script)], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      JUMBE_HOST: '127.0.0.1',
-      JUMBE_PORT: '0',
-      JUMBE_LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  void exited.then(() => running.delete(child));
-  const log = { leaseDrops: 0, leasesLost: 0, allShardsAt: 0, errors: 0, probes: [] };
-  const tail = [];
-  const file = createWriteStream(join(LOG_DIR, `${label}.log`));
-  void exited.then(() => file.end());
+async function startProcess(script, env, label, nodeOptions = [], profile = false) {
+  const log = { leaseDrops: 0, leasesLost: 0, allShardsAt: 0, errors: 0 };
   let probeWaiter = null;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${label} did not start`)), 120_000);
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        file.write(`${line}\n`);
-        tail.push(line);
-        if (tail.length > 20) tail.shift();
-        if (line.includes('could not be renewed in time')) log.leaseDrops += 1;
-        if (line.includes('shard lease lost')) log.leasesLost += 1;
-        if (/"level":(50|60)/.test(line)) log.errors += 1;
-        if (line.includes('"shardsHeld":64') && !log.allShardsAt) log.allShardsAt = Date.now();
-        if (line.startsWith('{"memoryProbe":')) probeWaiter?.(JSON.parse(line).memoryProbe);
-        const match = /"url":"(http:\/\/[^"]+)".*listening|listening.*"url":"(http:\/\/[^"]+)"/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve({
-            url: match[1] ?? match[2],
-            child,
-            log,
-            exited,
-            probe: () =>
-              new Promise((done) => {
-                probeWaiter = (memory) => {
-                  probeWaiter = null;
-                  done(memory);
-                };
-                child.kill('SIGUSR2');
-              }),
-          });
-        }
-      });
-    }
-    void exited.then((code) => reject(new Error(`${label} exited with ${code}: ${tail.join('\n')}`)));
+  const service = await startService(script, env, label, {
+    quiet: true,
+    nodeOptions,
+    profile,
+    logDir: LOG_DIR,
+    onLine: (line) => {
+      if (line.includes('could not be renewed in time')) log.leaseDrops += 1;
+      if (line.includes('shard lease lost')) log.leasesLost += 1;
+      if (/"level":(50|60)/.test(line)) log.errors += 1;
+      if (line.includes('"shardsHeld":64') && !log.allShardsAt) log.allShardsAt = Date.now();
+      if (line.startsWith('{"memoryProbe":')) probeWaiter?.(JSON.parse(line).memoryProbe);
+    },
   });
-}
-
-async function stopProcess(child) {
-  if (!running.has(child)) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, pause(15_000)]);
-  if (running.has(child)) child.kill('SIGKILL');
+  const probe = () =>
+    new Promise((done) => {
+      probeWaiter = (memory) => {
+        probeWaiter = null;
+        done(memory);
+      };
+      service.child.kill('SIGUSR2');
+    });
+  return { ...service, log, probe };
 }
 
 /** The emulator in its own process, driven over IPC. */
 function startEmulator() {
   const child = fork(join(root, 'bench/emulator-process.mjs'), [], { stdio: 'inherit' });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
+  emulators.add(child);
+  child.once('exit', () => emulators.delete(child));
   const waiting = new Map();
   let nextId = 1;
   child.on('message', ({ id, result, error }) => {
@@ -131,16 +96,6 @@ function startEmulator() {
       child.send({ id, op, args });
     });
   return { child, ask };
-}
-
-/** CPU seconds a process has used so far (user + system), from /proc. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 function rssBytes(pid) {
@@ -244,23 +199,6 @@ async function statesOf(gateway, key) {
   return states;
 }
 
-async function receiverStats(receiver, phase) {
-  return (await fetch(`${receiver}/control/stats?phase=${encodeURIComponent(phase)}`)).json();
-}
-
-/** Waits until `expected` distinct messages of the phase arrived, or none arrived for 30 s. */
-async function delivered(receiver, phase, expected) {
-  let last = await receiverStats(receiver, phase);
-  let lastChange = Date.now();
-  while (last.unique < expected && Date.now() - lastChange < 30_000) {
-    await pause(250);
-    const next = await receiverStats(receiver, phase);
-    if (next.receipts !== last.receipts) lastChange = Date.now();
-    last = next;
-  }
-  return last;
-}
-
 /** Transactions committed or rolled back in the deployment's database so far (its statistics). */
 async function transactions(databaseUrl) {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -283,7 +221,8 @@ async function inbound(emulator, receiver, processes, databaseUrl, phase, phones
   );
   const load = loadAverage();
   const { startedAt, injectedMs } = await emulator.ask('send', { phase, phones, count, contacts });
-  const stats = await delivered(receiver, phase, count);
+  // Until every message arrived, or none did for 30 s.
+  const stats = await delivered(receiver, phase, count, { idleMs: 30_000, pollMs: 250 });
   const cpu = Object.fromEntries(
     Object.entries(processes).map(([name, pid]) => [
       `${name}CpuMsPerMsg`,
@@ -339,7 +278,7 @@ async function scenario(size, adminToken) {
       'worker-1',
       workerArgs,
     );
-    started.push(receiver.child, gateway.child, dispatcher.child, linker.child);
+    started.push(receiver, gateway, dispatcher, linker);
     await until(async () => linker.log.allShardsAt, 60_000, 'worker-1 holds every shard');
 
     const accountId = await createAccount(gateway.url, adminToken, { maxSessions: size });
@@ -413,18 +352,11 @@ async function scenario(size, adminToken) {
       'dist/apps/session-worker/src/main.js',
       { ...env, JUMBE_CONNECT_SPACING_MS: RESTORE_SPACING_MS },
       'worker-2',
-      [
-        ...workerArgs,
-        ...(process.env.BENCH_CPU_PROF_DIR
-          ? [
-              '--cpu-prof',
-              `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
-              `--cpu-prof-name=worker-2-${size}.cpuprofile`,
-            ]
-          : []),
-      ],
+      workerArgs,
+      // BENCH_CPU_PROF_DIR=<dir>: a CPU profile of the restoring worker (written when it stops).
+      `worker-2-${size}.cpuprofile`,
     );
-    started.push(restorer.child);
+    started.push(restorer);
     const upMs = Date.now() - killedAt;
     const restoreLoad = loadAverage();
     // Every device that was online at the kill; a wait that makes no progress for 90 s ends it.
@@ -507,7 +439,7 @@ async function scenario(size, adminToken) {
     results.restorerLeaseGuardDropsAtEnd = restorer.log.leaseDrops;
     return results;
   } finally {
-    for (const child of started.reverse()) await stopProcess(child);
+    for (const service of started.reverse()) await service.stop();
     await emulator.ask('stop').catch(() => undefined);
     await deployment.drop();
   }
@@ -527,6 +459,7 @@ async function main() {
 
 main().catch((error) => {
   console.error(error);
-  for (const child of running) child.kill('SIGKILL');
+  killAll();
+  for (const child of emulators) child.kill('SIGKILL');
   process.exit(1);
 });

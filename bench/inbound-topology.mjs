@@ -1,71 +1,38 @@
 // The processes of `npm run bench inbound`: the receiver, and Jumbe in either topology (all-in-one;
 // or gateway, session worker and webhook dispatcher apart on NATS and Redis), each from dist/ and
 // on a throwaway database of the PostgreSQL server.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Redis from 'ioredis';
 import { connect } from 'nats';
 import pg from 'pg';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const POSTGRES = process.env.JUMBE_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS = process.env.JUMBE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const NATS = process.env.JUMBE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
-export const children = new Set();
+import { NATS, POSTGRES, REDIS } from './support/deployment.mjs';
+import { root, startService } from './support/services.mjs';
 
 /** The delivering process logs how late its event loop runs (see support/loop-lag.cjs). */
 const LOOP_LAG = ['--require', join(root, 'bench', 'support', 'loop-lag.cjs')];
 
-/** BENCH_CPU_PROF_DIR=<dir>: each Jumbe process writes a CPU profile there (`<label>.cpuprofile`) when it stops. */
-const profiling = (label) =>
-  process.env.BENCH_CPU_PROF_DIR
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
-        `--cpu-prof-name=${label}.cpuprofile`,
-      ]
-    : [];
-
-/** Starts a script and resolves once it logs where it listens; `lines` keeps its log lines. */
-export function start(script, env, label, nodeOptions = []) {
-  const child = spawn(process.execPath, [...nodeOptions, join(root, script)], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      JUMBE_HOST: '127.0.0.1',
-      JUMBE_PORT: '0',
-      JUMBE_LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
+/**
+ * Starts a script and resolves once it logs where it listens; `lines` keeps its log lines.
+ * BENCH_CPU_PROF_DIR=<dir>: each Jumbe process writes a CPU profile there (`<label>.cpuprofile`)
+ * when it stops; `profile: false` for the bench's own processes.
+ */
+export async function start(script, env, label, { nodeOptions = [], profile = true } = {}) {
   const lines = [];
   /** What support/loop-lag.cjs logged, if preloaded: { at, meanMs, maxMs } once a second. */
   const lags = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${label} did not start`)), 120_000);
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        if (line.includes('"bench loop lag"')) return void lags.push(JSON.parse(line));
-        if (lines.length < 10_000) lines.push(line);
-        const match = /"url":"(http:\/\/[^"]+)"/.exec(line);
-        if (match && line.includes('listening')) {
-          clearTimeout(timer);
-          resolve({ url: match[1], child, lines, lags });
-        }
-      });
-    }
-    child.once('exit', (code) =>
-      reject(new Error(`${label} exited with ${code}: ${lines.slice(-5).join('\n')}`)),
-    );
+  const service = await startService(script, env, label, {
+    quiet: true,
+    nodeOptions,
+    profile,
+    onLine: (line) => {
+      if (line.includes('"bench loop lag"')) return void lags.push(JSON.parse(line));
+      if (lines.length < 10_000) lines.push(line);
+    },
   });
+  return { ...service, lines, lags };
 }
 
 /** The delivering process's event loop between two instants (ms since the epoch): mean and worst lateness, ms. */
@@ -77,19 +44,9 @@ const loopLagOf = (lags) => (from, to) => {
   return `${mean.toFixed(0)} / ${max.toFixed(0)}`;
 };
 
-/** CPU seconds a process has used so far (user + system), from /proc. */
-export function cpuSeconds(child) {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** SIGTERM (so a profiled process writes its profile), then SIGKILL what is still running after 10 s. */
+/** SIGTERM (so a profiled process writes its profile), then SIGKILL what is still running after 15 s. */
 async function stopAll(started) {
-  const running = started.filter((child) => children.has(child));
-  const exits = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
-  for (const child of running) child.kill('SIGTERM');
-  await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 10_000))]);
-  for (const child of running) if (children.has(child)) child.kill('SIGKILL');
+  await Promise.all(started.map((service) => service.stop()));
 }
 
 /** A throwaway database on the PostgreSQL server, dropped by `drop()`. */
@@ -154,11 +111,10 @@ export async function allInOne(adminToken) {
   };
   const started = [];
   try {
-    const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', [
-      ...LOOP_LAG,
-      ...profiling('all-in-one'),
-    ]);
-    started.push(service.child);
+    const service = await start('dist/apps/all-in-one/src/main.js', env, 'all-in-one', {
+      nodeOptions: LOOP_LAG,
+    });
+    started.push(service);
     const backlog = async () =>
       Number((await database.client.query('SELECT count(*) AS n FROM inbound_events')).rows[0].n);
     const { transactions, postMs } = database;
@@ -207,15 +163,14 @@ export async function distributed(adminToken) {
     await nats.close();
   };
   try {
-    const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway', profiling('gateway'));
-    started.push(gateway.child);
-    const worker = await start('dist/apps/session-worker/src/main.js', env, 'worker', profiling('worker'));
-    started.push(worker.child);
-    const dispatcher = await start('dist/apps/webhook-dispatcher/src/main.js', env, 'dispatcher', [
-      ...LOOP_LAG,
-      ...profiling('dispatcher'),
-    ]);
-    started.push(dispatcher.child);
+    const gateway = await start('dist/apps/gateway/src/main.js', env, 'gateway');
+    started.push(gateway);
+    const worker = await start('dist/apps/session-worker/src/main.js', env, 'worker');
+    started.push(worker);
+    const dispatcher = await start('dist/apps/webhook-dispatcher/src/main.js', env, 'dispatcher', {
+      nodeOptions: LOOP_LAG,
+    });
+    started.push(dispatcher);
     await allShardsHeld(dispatcher.lines);
     // A work-queue stream: what it holds is what is stored and not yet acknowledged.
     const backlog = async () => (await manager.streams.info(stream)).state.messages;

@@ -12,14 +12,16 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { publishDirect } from './inbound-direct.mjs';
 import { bareClient, inject, post } from './inbound-load.mjs';
 import { now } from './support/paced.mjs';
-import { allInOne, children, cpuSeconds, distributed, start } from './inbound-topology.mjs';
+import { allInOne, distributed, start } from './inbound-topology.mjs';
+import { cpuSeconds } from './support/cpu.mjs';
+import { createAccount, createKey, linkSessions, ok } from './support/deployment.mjs';
+import { delivered, receiverStats } from './support/receiver.mjs';
+import { killAll, pause, root } from './support/services.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RATES = (process.env.BENCH_INBOUND_RATES ?? '1000,2000,3000,4000,6000').split(',').map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const TOPOLOGIES = (process.env.BENCH_INBOUND_TOPOLOGIES ?? 'all-in-one,distributed').split(',');
@@ -28,85 +30,33 @@ const PATHS = (process.env.BENCH_INBOUND_PATHS ?? 'sandbox,direct').split(',');
 /** Sessions the load is spread over (the issue's figures are for 20; one session's events go out one at a time). */
 const SESSIONS = Number(process.env.BENCH_INBOUND_SESSIONS ?? 20);
 const DRAIN_BACKLOG_S = 5;
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-
-async function call(url, method, body, headers = {}) {
-  const response = await fetch(url, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = await response.json().catch(() => null);
-  if (response.status >= 300)
-    throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(parsed)}`);
-  return parsed;
-}
 
 /** An account with 20 linked sandbox sessions and its webhook at the receiver; the receiver knows the secret. */
 async function prepare(gateway, adminToken, receiver) {
-  const admin = { authorization: `Bearer ${adminToken}` };
-  const plan = `bench-${randomBytes(3).toString('hex')}`;
-  await call(
-    `${gateway}/api/v1/admin/plans`,
-    'POST',
-    { name: plan, monthlyApiHits: 1e12, maxSessions: SESSIONS },
-    admin,
-  );
-  const account = await call(`${gateway}/api/v1/admin/accounts`, 'POST', { name: 'bench', plan }, admin);
-  const { key } = await call(`${gateway}/api/v1/admin/accounts/${account.data.id}/keys`, 'POST', {}, admin);
-  const headers = { 'x-api-key': key };
+  const accountId = await createAccount(gateway, adminToken, { maxSessions: SESSIONS });
+  const key = await createKey(gateway, adminToken, accountId);
   const sessionIds = Array.from({ length: SESSIONS }, (_, i) => `line${i}`);
-  const prefix = `2547${String(Math.floor(Math.random() * 9_000) + 1_000)}`;
-  for (const sessionId of sessionIds) {
-    await call(`${gateway}/api/v1/session/start`, 'POST', { sessionId }, headers);
-    for (let attempt = 0; ; attempt += 1) {
-      const phoneNumber = `${prefix}${sessionId.slice(4).padStart(4, '0')}`;
-      const scanned = await call(
-        `${gateway}/api/v1/sandbox/scan`,
-        'POST',
-        { sessionId, phoneNumber },
-        headers,
-      ).catch((error) => (attempt > 100 ? Promise.reject(error) : null));
-      if (scanned?.data?.state === 'connected') break;
-      await pause(100);
-    }
-  }
-  const saved = await call(
+  await linkSessions(gateway, key, sessionIds, 1);
+  const saved = await ok(
     `${gateway}/api/v1/webhook`,
     'PATCH',
     { url: `${receiver}/hook`, enabled: true },
-    headers,
+    { 'x-api-key': key },
   );
   await post(agent, `${receiver}/control/secret`, saved.secret);
-  return { key, sessionIds, secret: saved.secret, accountId: account.data.id };
-}
-
-const receiverStats = async (receiver, phase) =>
-  (await fetch(`${receiver}/control/stats?phase=${encodeURIComponent(phase)}`)).json();
-
-/** Waits until `expected` distinct messages of the phase arrived, or nothing arrived for 15 s. */
-async function delivered(receiver, phase, expected) {
-  let last = await receiverStats(receiver, phase);
-  let progressAt = Date.now();
-  while (last.unique < expected && Date.now() - progressAt < 15_000) {
-    await pause(200);
-    const next = await receiverStats(receiver, phase);
-    if (next.receipts !== last.receipts) progressAt = Date.now();
-    last = next;
-  }
-  return last;
+  return { key, sessionIds, secret: saved.secret, accountId };
 }
 
 /** What the delivering process and the database have done so far: CPU seconds, transactions. */
 async function usage(started) {
   const own = process.cpuUsage();
   return {
-    cpu: cpuSeconds(started.deliverer),
+    cpu: cpuSeconds(started.deliverer.pid),
     // This process: the load generator (injection or publishing), competing for the same cores.
     loadCpu: (own.user + own.system) / 1e6,
     // The injection path's processes (gateway and session worker) when they are apart from it.
-    injectorCpu: started.injectors.reduce((sum, child) => sum + cpuSeconds(child), 0),
+    injectorCpu: started.injectors.reduce((sum, child) => sum + cpuSeconds(child.pid), 0),
     transactions: await started.transactions(),
   };
 }
@@ -270,7 +220,7 @@ async function topology(name, adminToken, receiver) {
 async function main() {
   execFileSync(process.execPath, [join(root, 'tools', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
   const adminToken = `bench_${randomBytes(16).toString('hex')}`;
-  const receiver = await start('bench/inbound-receiver.mjs', {}, 'receiver');
+  const receiver = await start('bench/inbound-receiver.mjs', {}, 'receiver', { profile: false });
   for (const name of TOPOLOGIES) await topology(name, adminToken, receiver.url);
   receiver.child.kill('SIGTERM');
   console.log(
@@ -280,6 +230,6 @@ async function main() {
 
 main().catch((error) => {
   console.error(error);
-  for (const child of children) child.kill('SIGKILL');
+  killAll();
   process.exit(1);
 });

@@ -14,6 +14,11 @@ function cpuMicros(pid) {
   }
 }
 
+/** CPU seconds one process has used so far (user + system; 0 once it is gone). */
+export function cpuSeconds(pid) {
+  return cpuMicros(pid) / 1e6;
+}
+
 /** The pid and every descendant of it (the all-in-one's embedded PostgreSQL, say). */
 function withDescendants(pid) {
   const parentOf = new Map();

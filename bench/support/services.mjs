@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const running = new Set();
+
+/** Lines of a service's output kept for the error when it exits before it listens. */
+const TAIL_LINES = 20;
 
 /**
  * The V8 flags a Jumbe service is launched with in production (deploy/docker-entrypoint.sh and the
@@ -27,24 +31,34 @@ function serviceFlags(script, v8Defaults) {
 
 /**
  * Starts a Node program (a path under `cwd`, the repository by default) and resolves once it logs the URL it
- * listens on: { url, pid, child, stop }. BENCH_CPU_PROF_DIR=<dir> starts it under --cpu-prof; the
- * profile is written when it stops (SIGTERM, then it exits on its own). A Jumbe service gets the
- * flags it runs with in production (SERVICE_NODE_FLAGS); `nodeOptions` go after them (a flag given
- * twice: the later wins) and before the script; `onLine(line, pid)` sees every line it writes;
- * `profile: false` keeps it out of the profiling; `v8Defaults: true` leaves the service flags out.
+ * listens on: { url, pid, child, exited, stop }. BENCH_CPU_PROF_DIR=<dir> starts it under --cpu-prof; the
+ * profile (`<label>.cpuprofile`, or the file name `profile` gives) is written when it stops (SIGTERM, then
+ * it exits on its own); `profile: false` keeps it out of the profiling. A Jumbe service gets the flags it
+ * runs with in production (SERVICE_NODE_FLAGS); `nodeOptions` go after them (a flag given twice: the
+ * later wins) and before the script; `v8Defaults: true` leaves the service flags out. `onLine(line, pid)`
+ * sees every line it writes; `logDir` keeps them all in `<logDir>/<label>.log`; `quiet` keeps its error
+ * lines off the console. `exited` resolves with its exit code.
  */
 export function startService(
   script,
   env,
   label,
-  { quiet = false, cwd = root, nodeOptions = [], onLine, profile: profiled = true, v8Defaults = false } = {},
+  {
+    quiet = false,
+    cwd = root,
+    nodeOptions = [],
+    onLine,
+    profile: profiled = true,
+    v8Defaults = false,
+    logDir,
+  } = {},
 ) {
   const profile =
     profiled && process.env.BENCH_CPU_PROF_DIR
       ? [
           '--cpu-prof',
           `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
-          `--cpu-prof-name=${label}.cpuprofile`,
+          `--cpu-prof-name=${typeof profiled === 'string' ? profiled : `${label}.cpuprofile`}`,
         ]
       : [];
   const flags = [...serviceFlags(script, v8Defaults), ...nodeOptions];
@@ -62,6 +76,9 @@ export function startService(
   running.add(child);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   void exited.then(() => running.delete(child));
+  const file = logDir ? createWriteStream(join(logDir, `${label}.log`)) : null;
+  if (file) void exited.then(() => file.end());
+  const tail = [];
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
@@ -72,17 +89,21 @@ export function startService(
     let announced = false;
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
+        file?.write(`${line}\n`);
         onLine?.(line, child.pid);
         if (announced && !quiet && /"level":(50|60)/.test(line)) console.error(`[${label}] ${line}`);
+        if (announced) return;
+        tail.push(line);
+        if (tail.length > TAIL_LINES) tail.shift();
         const match = /"url":"(http:\/\/[^"]+)".*listening|listening.*"url":"(http:\/\/[^"]+)"/.exec(line);
-        if (match && !announced) {
+        if (match) {
           announced = true;
           clearTimeout(timer);
-          resolve({ url: match[1] ?? match[2], pid: child.pid, child, stop });
+          resolve({ url: match[1] ?? match[2], pid: child.pid, child, exited, stop });
         }
       });
     }
-    void exited.then((code) => reject(new Error(`${label} exited with ${code}`)));
+    void exited.then((code) => reject(new Error(`${label} exited with ${code}: ${tail.join('\n')}`)));
   });
 }
 

@@ -80,7 +80,7 @@ describe('withSlottedAsyncStorage', () => {
         get: async (type, ids) =>
           Object.fromEntries(
             ids.flatMap((id) => (items.has(`${type}.${id}`) ? [[id, items.get(`${type}.${id}`)]] : [])),
-          ),
+          ) as never,
         set: async (data: SignalDataSet) => {
           for (const [type, entries] of Object.entries(data)) {
             for (const [id, value] of Object.entries(entries ?? {})) items.set(`${type}.${id}`, value);
@@ -98,7 +98,9 @@ describe('withSlottedAsyncStorage', () => {
 
     await keysA.transaction(async () => {
       await keysA.set({ session: { n: Buffer.from('A') } });
-      await keysB.transaction(() => keysB.set({ session: { n: Buffer.from('B') } }), 'b');
+      await keysB.transaction(async () => {
+        await keysB.set({ session: { n: Buffer.from('B') } });
+      }, 'b');
       // B committed its own transaction; A's write is still held in A's transaction.
       expect(b.items.get('session.n')).toEqual(Buffer.from('B'));
       expect(a.items.has('session.n')).toBe(false);

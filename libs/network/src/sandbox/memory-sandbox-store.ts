@@ -157,7 +157,12 @@ export class MemorySandboxStore implements SandboxStore {
     return newestFirst;
   }
 
-  async addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
+  async addPendingInbound(
+    ref: SessionRef,
+    message: InboundNetworkMessage,
+    quotable?: SandboxReceivedEntry,
+  ): Promise<void> {
+    if (quotable) await this.rememberReceived(ref, quotable);
     // Re-adding an id moves it to the end, as in Redis.
     const inbound = this.record(ref).inbound;
     inbound.delete(message.id);

@@ -1,4 +1,4 @@
-import { headers as natsHeaders, type Msg, type NatsConnection, RetentionPolicy } from 'nats';
+import { headers as natsHeaders, type NatsConnection, RetentionPolicy } from 'nats';
 import { BusUnavailableError } from './bus-errors';
 import type { EventPublisher, OutgoingEvent } from './event-publisher';
 import { readPublishAck } from './jetstream-publish-ack';
@@ -71,9 +71,8 @@ export class JetStreamEventPublisher implements EventPublisher {
   async publish(event: OutgoingEvent): Promise<void> {
     const headers = toNatsHeaders(event.headers) ?? natsHeaders();
     headers.set(MESSAGE_ID_HEADER, event.eventId);
-    let reply: Msg;
     try {
-      reply = await this.acks.request(
+      const reply = await this.acks.request(
         `${this.namespace}${event.subject}`,
         encoder.encode(JSON.stringify(event.payload)),
         this.ackTimeoutMs,

@@ -29,10 +29,10 @@ interface SessionRecord {
    * readers, who see at most the capacity, parse the newest.
    */
   outbox: string[];
-  /** Insertion order is delivery order. */
-  inbound: Map<string, InboundNetworkMessage>;
-  /** Newest first. */
-  received: SandboxReceivedEntry[];
+  /** Id → the message as JSON text (written once, parsed by each reader); insertion order is delivery order. */
+  inbound: Map<string, string>;
+  /** As JSON text, oldest first, trimmed like the outbox (the received capacity kept). */
+  received: string[];
 }
 
 /**
@@ -157,18 +157,21 @@ export class MemorySandboxStore implements SandboxStore {
     return newestFirst;
   }
 
-  async addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
+  async addPendingInbound(
+    ref: SessionRef,
+    message: InboundNetworkMessage,
+    quotable?: SandboxReceivedEntry,
+  ): Promise<void> {
+    if (quotable) await this.rememberReceived(ref, quotable);
     // Re-adding an id moves it to the end, as in Redis.
     const inbound = this.record(ref).inbound;
     inbound.delete(message.id);
-    inbound.set(message.id, inboundMessageFromJson(inboundMessageToJson(message)));
+    inbound.set(message.id, inboundMessageToJson(message));
   }
 
   async pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]> {
     const inbound = this.sessions.get(sessionRefKey(ref))?.inbound;
-    return inbound
-      ? [...inbound.values()].map((message) => inboundMessageFromJson(inboundMessageToJson(message)))
-      : [];
+    return inbound ? [...inbound.values()].map(inboundMessageFromJson) : [];
   }
 
   async acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void> {
@@ -176,15 +179,24 @@ export class MemorySandboxStore implements SandboxStore {
   }
 
   async rememberReceived(ref: SessionRef, entry: SandboxReceivedEntry): Promise<void> {
+    // Appended, not unshifted: every contact message comes through here, and shifting a full
+    // list of SANDBOX_RECEIVED_CAPACITY entries each time showed in the all-in-one's profile.
     const received = this.record(ref).received;
-    received.unshift(copy(entry));
-    if (received.length > SANDBOX_RECEIVED_CAPACITY) received.length = SANDBOX_RECEIVED_CAPACITY;
+    received.push(JSON.stringify(entry));
+    if (received.length >= 2 * SANDBOX_RECEIVED_CAPACITY)
+      received.splice(0, received.length - SANDBOX_RECEIVED_CAPACITY);
   }
 
   async received(ref: SessionRef): Promise<SandboxReceivedEntry[]> {
     const since = this.now() - SANDBOX_RECEIVED_TTL_MS;
     const received = this.sessions.get(sessionRefKey(ref))?.received ?? [];
-    return received.filter((entry) => Date.parse(entry.createdAt) > since).map(copy);
+    const newestFirst: SandboxReceivedEntry[] = [];
+    // The newest SANDBOX_RECEIVED_CAPACITY, then those younger than the time to live, as Redis keeps them.
+    for (let i = received.length - 1; i >= Math.max(0, received.length - SANDBOX_RECEIVED_CAPACITY); i -= 1) {
+      const entry = JSON.parse(received[i] as string) as SandboxReceivedEntry;
+      if (Date.parse(entry.createdAt) > since) newestFirst.push(entry);
+    }
+    return newestFirst;
   }
 
   private liveLogin(ref: SessionRef): SandboxPendingLogin | null {

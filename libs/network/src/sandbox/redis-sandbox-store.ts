@@ -120,11 +120,18 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
-// KEYS[1] inbound:S, KEYS[2] inbound-data:S; ARGV[1] message id, ARGV[2] JSON message. Scripts,
-// not MULTI, here and below: the store's client is auto-pipelined (createRedisClient), where a
-// MULTI would overtake the commands still waiting for the turn's flush. Re-adding an id keeps one
-// copy in the order list, as the memory store's Map does.
+// KEYS[1] inbound:S, KEYS[2] inbound-data:S, KEYS[3] received:S; ARGV[1] message id, ARGV[2] JSON
+// message, ARGV[3] JSON received entry or '' (nothing to quote), ARGV[4] last index kept, ARGV[5]
+// time to live (ms), as REMEMBER_RECEIVED_SCRIPT. Scripts, not MULTI, here and below: the store's
+// client is auto-pipelined (createRedisClient), where a MULTI would overtake the commands still
+// waiting for the turn's flush. Re-adding an id keeps one copy in the order list, as the memory
+// store's Map does. One command for both: each contact message is one Redis round trip fewer.
 const ADD_PENDING_INBOUND_SCRIPT = `
+if ARGV[3] ~= '' then
+  redis.call('LPUSH', KEYS[3], ARGV[3])
+  redis.call('LTRIM', KEYS[3], 0, ARGV[4])
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+end
 redis.call('LREM', KEYS[1], 0, ARGV[1])
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
@@ -138,9 +145,21 @@ redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
 `;
 
+const RECEIVED_LAST_INDEX = String(SANDBOX_RECEIVED_CAPACITY - 1);
+const RECEIVED_TTL_MS = String(SANDBOX_RECEIVED_TTL_MS);
+
 // Prefixed names: other libs define their own scripts on the same shared client.
 interface SandboxScripts {
-  jumbeSandboxAddPendingInbound(order: string, data: string, id: string, json: string): Promise<number>;
+  jumbeSandboxAddPendingInbound(
+    order: string,
+    data: string,
+    received: string,
+    id: string,
+    json: string,
+    receivedEntry: string,
+    receivedLastIndex: string,
+    receivedTtlMs: string,
+  ): Promise<number>;
   jumbeSandboxAcknowledgeInbound(order: string, data: string, id: string): Promise<number>;
   jumbeSandboxAppendOutbox(outbox: string, entry: string, lastIndex: string): Promise<number>;
   jumbeSandboxRememberReceived(
@@ -208,7 +227,7 @@ export class RedisSandboxStore implements SandboxStore {
     redis.defineCommand('jumbeSandboxPutMediaFile', { numberOfKeys: 2, lua: PUT_MEDIA_FILE_SCRIPT });
     redis.defineCommand('jumbeSandboxRememberReceived', { numberOfKeys: 1, lua: REMEMBER_RECEIVED_SCRIPT });
     redis.defineCommand('jumbeSandboxAddPendingInbound', {
-      numberOfKeys: 2,
+      numberOfKeys: 3,
       lua: ADD_PENDING_INBOUND_SCRIPT,
     });
     redis.defineCommand('jumbeSandboxAcknowledgeInbound', {
@@ -299,13 +318,21 @@ export class RedisSandboxStore implements SandboxStore {
     return entries.map((json) => JSON.parse(json) as SandboxOutboxEntry);
   }
 
-  async addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
+  async addPendingInbound(
+    ref: SessionRef,
+    message: InboundNetworkMessage,
+    quotable?: SandboxReceivedEntry,
+  ): Promise<void> {
     await this.run('addPendingInbound', () =>
       this.scripts.jumbeSandboxAddPendingInbound(
         this.key('inbound', ref),
         this.key('inbound-data', ref),
+        this.key('received', ref),
         message.id,
         inboundMessageToJson(message),
+        quotable ? JSON.stringify(quotable) : '',
+        RECEIVED_LAST_INDEX,
+        RECEIVED_TTL_MS,
       ),
     );
   }
@@ -329,8 +356,8 @@ export class RedisSandboxStore implements SandboxStore {
       this.scripts.jumbeSandboxRememberReceived(
         this.key('received', ref),
         JSON.stringify(entry),
-        String(SANDBOX_RECEIVED_CAPACITY - 1),
-        String(SANDBOX_RECEIVED_TTL_MS),
+        RECEIVED_LAST_INDEX,
+        RECEIVED_TTL_MS,
       ),
     );
   }

@@ -245,8 +245,11 @@ export class SandboxSession implements NetworkSession {
   async receive(message: InboundNetworkMessage): Promise<void> {
     this.requireLinked();
     // Reactions, edits and deletions change a message; they are nothing a reply quotes.
-    if (!message.change) await this.store.rememberReceived(this.ref, quotableEntry(message));
-    await this.store.addPendingInbound(this.ref, message);
+    await this.store.addPendingInbound(
+      this.ref,
+      message,
+      message.change ? undefined : quotableEntry(message),
+    );
     void this.redelivery.kick();
   }
 

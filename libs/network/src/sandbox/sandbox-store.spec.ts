@@ -219,6 +219,18 @@ describe.each(kinds)('$name', (kind) => {
       expect(await store.pendingInbound(B)).toEqual([]);
     });
 
+    it('remembers a message for quoting in the same step when asked to, and only then', async () => {
+      const quotable = {
+        id: 'q1',
+        chats: ['254711000111@s.whatsapp.net'],
+        createdAt: new Date().toISOString(),
+      };
+      await store.addPendingInbound(C, inbound('q1', 'quote me'), quotable);
+      await store.addPendingInbound(C, inbound('q2', 'a change, say'));
+      expect((await sameNetwork.pendingInbound(C)).map((message) => message.id)).toEqual(['q1', 'q2']);
+      expect(await sameNetwork.received(C)).toEqual([quotable]);
+    });
+
     it('holds one copy of a message added twice', async () => {
       await store.addPendingInbound(A, inbound('m1', 'one'));
       await store.addPendingInbound(A, inbound('m2', 'two'));

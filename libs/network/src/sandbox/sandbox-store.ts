@@ -94,8 +94,15 @@ export interface SandboxStore {
   /** Newest first, at most `limit` (and never more than SANDBOX_OUTBOX_CAPACITY). */
   outbox(ref: SessionRef, limit: number): Promise<SandboxOutboxEntry[]>;
 
-  /** A message the network holds for the session until the session acknowledges it. */
-  addPendingInbound(ref: SessionRef, message: InboundNetworkMessage): Promise<void>;
+  /**
+   * A message the network holds for the session until the session acknowledges it; with
+   * `quotable`, also remembered for replies to quote (as `rememberReceived`), in the same step.
+   */
+  addPendingInbound(
+    ref: SessionRef,
+    message: InboundNetworkMessage,
+    quotable?: SandboxReceivedEntry,
+  ): Promise<void>;
   /** Unacknowledged messages, oldest first. */
   pendingInbound(ref: SessionRef): Promise<InboundNetworkMessage[]>;
   acknowledgeInbound(ref: SessionRef, messageId: string): Promise<void>;

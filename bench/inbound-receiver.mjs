@@ -16,14 +16,14 @@ const now = () => performance.timeOrigin + performance.now();
 let secret = null;
 let holding = false;
 const held = [];
-/** phase → { seen: Map<seq, count>, latencies: number[], firstAt, lastAt, receipts } */
+/** phase → { seen: Map<seq, count>, latencies: number[], injectedAt: number[], firstAt, lastAt, receipts } */
 const phases = new Map();
 let badSignatures = 0;
 
 function phase(name) {
   let entry = phases.get(name);
   if (!entry) {
-    entry = { seen: new Map(), latencies: [], firstAt: 0, lastAt: 0, receipts: 0 };
+    entry = { seen: new Map(), latencies: [], injectedAt: [], firstAt: 0, lastAt: 0, receipts: 0 };
     phases.set(name, entry);
   }
   return entry;
@@ -32,6 +32,24 @@ function phase(name) {
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;
   return Number(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(1));
+}
+
+/**
+ * Where the tail sits in time: per 500 ms of injection (from the phase's first injection), the
+ * worst latency and how many took over 50 ms. A tail made of one stall shows as one slice; a tail
+ * spread over the step, as many.
+ */
+function tailBySlice(entry) {
+  if (entry.injectedAt.length === 0) return [];
+  const first = Math.min(...entry.injectedAt);
+  const slices = [];
+  entry.injectedAt.forEach((at, i) => {
+    const index = Math.floor((at - first) / 500);
+    const slice = (slices[index] ??= { fromMs: index * 500, worstMs: 0, over50: 0 });
+    slice.worstMs = Math.max(slice.worstMs, Math.round(entry.latencies[i]));
+    if (entry.latencies[i] > 50) slice.over50 += 1;
+  });
+  return slices.filter(Boolean);
 }
 
 function stats(name) {
@@ -45,6 +63,7 @@ function stats(name) {
     lastAt: entry.lastAt,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
+    tail: tailBySlice(entry),
     badSignatures,
   };
 }
@@ -63,6 +82,7 @@ function receive(raw, headers) {
   entry.receipts += 1;
   entry.seen.set(seq, (entry.seen.get(seq) ?? 0) + 1);
   entry.latencies.push(receivedAt - Number(injectedAt));
+  entry.injectedAt.push(Number(injectedAt));
   if (entry.firstAt === 0) entry.firstAt = receivedAt;
   entry.lastAt = receivedAt;
 }

@@ -95,6 +95,12 @@ async function step(send, receiver, started, rate) {
   const spent = await usageSince(started, usageBefore, stats.unique);
   const seconds = (stats.lastAt - startedAt) / 1000;
   const perSecond = Math.round(stats.unique / seconds);
+  // BENCH_INBOUND_TAIL=1: where the step's slow deliveries sit in time (per 500 ms of injection).
+  if (process.env.BENCH_INBOUND_TAIL === '1')
+    console.log(
+      `${send.label} ${rate}/s tail`,
+      JSON.stringify(stats.tail.map((s) => [s.fromMs, s.worstMs, s.over50])),
+    );
   const kept =
     injected.accepted >= 0.95 * rate * DURATION_S && stats.lastAt - startedAt < (DURATION_S + 2) * 1000;
   return {

@@ -28,7 +28,9 @@ export interface JetStreamEventSourceSettings {
  * of after the previous consumer's ack wait.
  */
 export class JetStreamEventSource implements EventSource {
-  /** The flush the acknowledgements sent in this tick wait for. */
+  /** Acknowledgements asked for in this turn of the loop, sent together at its end. */
+  private acks: JsMsg[] = [];
+  /** The flush those acknowledgements wait for (null: none asked for yet in this turn). */
   private flushing: Promise<void> | null = null;
 
   constructor(
@@ -60,7 +62,7 @@ export class JetStreamEventSource implements EventSource {
     const consumer = await this.connection.jetstream().consumers.get(this.settings.stream, durable);
     const messages: ConsumerMessages = await consumer.consume({ max_messages: 256 });
     const loop = (async () => {
-      for await (const message of messages) handler(toEvent(message, since, () => this.flushSoon()));
+      for await (const message of messages) handler(toEvent(message, since, () => this.acknowledge(message)));
     })();
     return {
       stop: async () => {
@@ -71,13 +73,20 @@ export class JetStreamEventSource implements EventSource {
   }
 
   /**
-   * Resolves once the server has answered a ping sent after everything written so far (the
-   * acknowledgements of this tick among it): one round trip for all of them, instead of one
-   * request and reply per acknowledgement.
+   * Acknowledges the message at the end of this turn of the loop, with every other one asked for
+   * in the same turn and a ping after them, all in one write; resolves once the server answered
+   * the ping (so it has them all): one write and one round trip for all of them, instead of a
+   * request and reply per acknowledgement. At a steady trickle (one settled event per turn) that
+   * is still one write per turn, not one for the acknowledgement and another for the ping.
    */
-  private flushSoon(): Promise<void> {
+  private acknowledge(message: JsMsg): Promise<void> {
+    this.acks.push(message);
     this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const acks = this.acks;
+      this.acks = [];
       this.flushing = null;
+      for (const ack of acks) ack.ack();
+      // Queued behind the acknowledgements before the client writes its buffer (a microtask).
       return this.connection.flush();
     });
     return this.flushing;
@@ -97,7 +106,7 @@ export class JetStreamEventSource implements EventSource {
 function toEvent(
   message: JsMsg,
   since: { lastSeq: number; duplicateWindowMs: number },
-  flushed: () => Promise<void>,
+  acknowledged: () => Promise<void>,
 ): DeliverableEvent {
   const { deliveryCount, streamSequence, timestampNanos } = message.info;
   const neverHandedOut = deliveryCount === 1 && streamSequence > since.lastSeq && since.duplicateWindowMs > 0;
@@ -115,12 +124,9 @@ function toEvent(
         }
       : {}),
     // No confirmation asked per event (no `ackAck`): the acknowledgements of a tick share one
-    // flush. The caller acknowledges only what it has settled for good, so one lost on the way
+    // write and one flush. The caller acknowledges only what it has settled for good, so one lost on the way
     // only brings the event back to be settled again.
-    ack: async () => {
-      message.ack();
-      await flushed();
-    },
+    ack: () => acknowledged(),
     working: async () => message.working(),
   };
 }

@@ -7,6 +7,7 @@ function doubling(
     failWhen?: (inputs: number[]) => boolean;
     isolateFailures?: boolean;
     concurrency?: number;
+    lingerMs?: number;
   } = {},
 ) {
   const batches: number[][] = [];
@@ -19,7 +20,11 @@ function doubling(
       if (options.failWhen?.(inputs)) throw new Error(`refused ${inputs.join(',')}`);
       return inputs.map((input) => input * 2);
     },
-    { isolateFailures: options.isolateFailures, concurrency: options.concurrency },
+    {
+      isolateFailures: options.isolateFailures,
+      concurrency: options.concurrency,
+      lingerMs: options.lingerMs,
+    },
   );
   return { batcher, batches, releaseFirst: () => release?.() };
 }
@@ -72,5 +77,38 @@ describe('MicroBatcher', () => {
 
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
     expect(batches).toEqual([[1, 2]]);
+  });
+
+  describe('with a linger', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('holds a lone call for the linger, so calls of the next turns join its batch', async () => {
+      const { batcher, batches } = doubling({ lingerMs: 5 });
+      const first = batcher.submit(1);
+      await jest.advanceTimersByTimeAsync(4);
+      // Another turn of the loop, within the linger: nothing has run yet.
+      expect(batches).toEqual([]);
+      const second = batcher.submit(2);
+      await jest.advanceTimersByTimeAsync(1);
+
+      expect(await Promise.all([first, second])).toEqual([2, 4]);
+      expect(batches).toEqual([[1, 2]]);
+    });
+
+    it('starts the calls that waited for a busy batcher as soon as its batch is over', async () => {
+      const { batcher, batches, releaseFirst } = doubling({ holdFirst: true, lingerMs: 5 });
+      const first = batcher.submit(1);
+      await jest.advanceTimersByTimeAsync(5);
+      expect(batches).toEqual([[1]]);
+      const waiting = [batcher.submit(2), batcher.submit(3)];
+      await jest.advanceTimersByTimeAsync(5);
+      // The linger is over, but the only slot is still busy.
+      expect(batches).toEqual([[1]]);
+      releaseFirst();
+      // No second linger: they go with the end of the first batch.
+      expect(await Promise.all([first, ...waiting])).toEqual([2, 4, 6]);
+      expect(batches).toEqual([[1], [2, 3]]);
+    });
   });
 });

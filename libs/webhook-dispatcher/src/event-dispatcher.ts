@@ -69,6 +69,7 @@ const DEFAULT_OPTIONS: EventDispatcherOptions = {
   retryDelayMs: 1_000,
   maxRecordTries: 5,
   concurrentRecords: 4,
+  recordLingerMs: 10,
   maxParallelPosts: 64,
   maxUnrecordedPerSession: 4,
   retryBaseMs: DEFAULT_RETRY_BASE_MS,

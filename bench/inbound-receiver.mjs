@@ -41,7 +41,7 @@ function percentile(sorted, p) {
  */
 function tailBySlice(entry) {
   if (entry.injectedAt.length === 0) return [];
-  const first = Math.min(...entry.injectedAt);
+  const first = entry.injectedAt.reduce((min, at) => Math.min(min, at), Infinity);
   const slices = [];
   entry.injectedAt.forEach((at, i) => {
     const index = Math.floor((at - first) / 500);

@@ -40,18 +40,20 @@ describe('safeFetch through a ConnectionPool', () => {
       maxResponseBytes,
     });
 
-  it('reuses one connection for one key and destination; the name is resolved and checked only to open it', async () => {
+  it('reuses connections for one key and destination; the name is resolved and checked only to open one', async () => {
     const server = await answering();
     const resolver = fakeResolver(['127.0.0.1']);
     const connections = pool({ allowPrivateNetworks: true, resolver });
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 10; i += 1) {
       expect((await post(`http://hooks.test:${server.port}/hook`, connections, 'account-a')).status).toBe(
         200,
       );
     }
-    expect(server.requests).toHaveLength(3);
-    expect(server.connections).toBe(1);
-    expect(resolver.calls).toEqual(['hooks.test']);
+    expect(server.requests).toHaveLength(10);
+    // One in a row may go out on a second connection: undici checks an idle connection for a
+    // close from the server before reusing it, and a request sent meanwhile takes another.
+    expect(server.connections).toBeLessThanOrEqual(2);
+    expect(resolver.calls).toEqual(Array(server.connections).fill('hooks.test'));
   });
 
   it("keeps each key's connections apart: nothing is shared between accounts", async () => {
@@ -78,7 +80,9 @@ describe('safeFetch through a ConnectionPool', () => {
     const first = await post(`${server.origin}/hook`, connections, 'a', 16);
     expect(first.truncated).toBe(true);
     await post(`${server.origin}/hook`, connections, 'a', 16);
-    expect(server.connections).toBe(2);
+    const [truncated, next] = server.requests.map((request) => request.socket);
+    expect(next).not.toBe(truncated);
+    expect(truncated!.destroyed).toBe(true);
   });
 
   it('sends once more on a new connection when the server closed the reused one before answering', async () => {

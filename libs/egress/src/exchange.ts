@@ -1,5 +1,5 @@
-import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { Client, type Dispatcher } from 'undici';
 import { BlockedAddressError } from './blocked-address-error';
 import { checkUrlShape } from './check-url-shape';
 import { classifyAddress } from './classify-address';
@@ -42,8 +42,9 @@ export interface ExchangeResult {
 
 /**
  * One HTTP exchange through the connect-time guard, under one deadline, reading at most maxBytes.
- * Built on node:http rather than fetch because only there do we own the `lookup` hook, the socket
- * (destroyed the moment we stop reading) and redirect handling (there is none: 3xx is returned).
+ * Built on undici's dispatcher rather than fetch because only there do we own the connector's
+ * `lookup`, the connection (destroyed the moment we stop reading) and redirect handling (there is
+ * none: 3xx is returned).
  */
 export async function exchange(plan: ExchangePlan): Promise<ExchangeResult> {
   const started = performance.now();
@@ -58,8 +59,8 @@ export async function exchange(plan: ExchangePlan): Promise<ExchangeResult> {
     if (kind !== null && kind !== 'public') throw new BlockedAddressError(host, host, kind);
   }
 
-  if (plan.pool === undefined) return attempt(plan, url, false, started);
-  // The pool's agents force its own connect-time guard on new connections: it must be this policy.
+  if (plan.pool === undefined) return attemptAlone(plan, url, started);
+  // The pool's connections are opened through its own connect-time guard: it must be this policy.
   const { pool } = plan;
   if (
     pool.allowPrivateNetworks !== plan.allowPrivateNetworks ||
@@ -68,43 +69,51 @@ export async function exchange(plan: ExchangePlan): Promise<ExchangeResult> {
     throw new TypeError('exchange: the connection pool was built for another address policy');
   }
   try {
-    return await attempt(plan, url, pool.agentFor(url, plan.poolKey ?? ''), started);
+    return await attempt(plan, url, pool.dispatcherFor(url, plan.poolKey ?? ''), started, false);
   } catch (error) {
     if (!(error instanceof ReusedConnectionClosed)) throw error;
     // The server closed the kept-alive connection as it was being reused, before answering: the
     // request never reached it, so it goes once more on a connection of its own.
-    return attempt({ ...plan, resolver: pool.resolver }, url, false, started);
+    return attemptAlone({ ...plan, resolver: pool.resolver }, url, started);
   }
 }
 
 /** A reused connection failed before any answer: the server had closed it while it sat idle. */
 class ReusedConnectionClosed extends Error {}
 
-function attempt(
-  plan: ExchangePlan,
-  url: URL,
-  agent: http.Agent | false,
-  started: number,
-): Promise<ExchangeResult> {
-  const hostLabel = url.host;
-  const transport = url.protocol === 'https:' ? https : http;
-  return new Promise<ExchangeResult>((resolve, reject) => {
-    let settled = false;
-    let answered = false;
-    const chunks: Buffer[] = [];
-    let received = 0;
-
-    const request = transport.request(url, {
-      method: plan.method,
-      headers: plan.headers,
-      // Without a pool, a fresh socket per exchange. A pooled connection is handed back only after
-      // its response was read to the end; on any other outcome it is destroyed below.
-      agent,
+/** On a connection of its own, closed when the exchange ends. */
+async function attemptAlone(plan: ExchangePlan, url: URL, started: number): Promise<ExchangeResult> {
+  const client = new Client(url.origin, {
+    connect: {
       lookup: createGuardedLookup({
         allowPrivateNetworks: plan.allowPrivateNetworks,
         resolver: plan.resolver,
       }),
-    });
+    },
+  });
+  try {
+    return await attempt(plan, url, client, started, true);
+  } finally {
+    void client.destroy().catch(() => undefined);
+  }
+}
+
+function attempt(
+  plan: ExchangePlan,
+  url: URL,
+  dispatcher: Dispatcher,
+  started: number,
+  alone: boolean,
+): Promise<ExchangeResult> {
+  const hostLabel = url.host;
+  return new Promise<ExchangeResult>((resolve, reject) => {
+    let settled = false;
+    let answered = false;
+    let controller: Dispatcher.DispatchController | null = null;
+    let status = 0;
+    let responseHeaders: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    let received = 0;
 
     // One deadline for DNS, connect, TLS, headers and body alike (a retry included): a slow
     // trickle cannot outlast it.
@@ -117,65 +126,102 @@ function attempt(
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      request.destroy();
-      if (request.reusedSocket && !answered && isClosedConnection(error)) {
+      // Aborting a request on its connection destroys the connection: it is never pooled again.
+      controller?.abort(ABANDONED);
+      if (!alone && !answered && wasReusedAndClosed(error)) {
         reject(new ReusedConnectionClosed());
       } else {
         reject(toEgressError(error, hostLabel, answered));
       }
     }
 
-    function succeed(status: number, headers: IncomingHttpHeaders, truncated: boolean): void {
+    function succeed(truncated: boolean): void {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       // Stop reading for good: the rest of the body is never pulled off the wire.
-      if (truncated) request.destroy();
+      if (truncated) controller?.abort(ABANDONED);
       resolve({
         status,
-        headers,
+        headers: responseHeaders,
         body: Buffer.concat(chunks),
         truncated,
         durationMs: Math.round(performance.now() - started),
       });
     }
 
-    request.on('error', fail);
-    request.on('response', (response) => {
-      answered = true;
-      const status = response.statusCode ?? 0;
-      response.on('error', fail);
-      try {
-        plan.beforeBody?.(status, response.headers);
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      response.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        const room = plan.maxBytes - received;
-        received += chunk.length;
-        if (chunk.length <= room) {
-          chunks.push(chunk);
-        } else if (plan.overflow === 'fail') {
-          fail(new EgressTooLargeError(plan.maxBytes));
-        } else {
-          chunks.push(chunk.subarray(0, room));
-          succeed(status, response.headers, true);
-        }
-      });
-      response.on('end', () => succeed(status, response.headers, false));
-      // A peer that drops the connection mid-body: not every Node version reports it as 'error'.
-      response.on('close', () => {
-        if (!response.complete) fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-      });
-    });
-
-    request.end(plan.body);
+    dispatcher.dispatch(
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: plan.method,
+        headers: undiciHeaders(plan.headers),
+        body: plan.body,
+        // Our own deadline covers these; undici's defaults (minutes) must not outlast it.
+        headersTimeout: plan.timeoutMs,
+        bodyTimeout: plan.timeoutMs,
+        // A connection of its own is closed after this exchange: say so to the server.
+        reset: alone,
+      },
+      {
+        onRequestStart(started) {
+          controller = started;
+          // The deadline passed while the request waited for a connection.
+          if (settled) started.abort(ABANDONED);
+        },
+        onResponseStart(_, statusCode, headers) {
+          if (statusCode < 200 || settled) return; // 1xx: informational, the answer follows
+          answered = true;
+          status = statusCode;
+          responseHeaders = headers;
+          try {
+            plan.beforeBody?.(statusCode, headers);
+          } catch (error) {
+            fail(error);
+          }
+        },
+        onResponseData(_, chunk) {
+          if (settled) return;
+          const room = plan.maxBytes - received;
+          received += chunk.length;
+          if (chunk.length <= room) {
+            chunks.push(chunk);
+          } else if (plan.overflow === 'fail') {
+            fail(new EgressTooLargeError(plan.maxBytes));
+          } else {
+            chunks.push(chunk.subarray(0, room));
+            succeed(true);
+          }
+        },
+        onResponseEnd() {
+          succeed(false);
+        },
+        onResponseError(_, error) {
+          fail(error);
+        },
+      },
+    );
   });
 }
 
-function isClosedConnection(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ECONNRESET' || code === 'EPIPE';
+/** Why we abort a request we stopped caring about; never reported (the exchange has settled). */
+const ABANDONED = new Error('exchange settled');
+
+/** undici takes header values as strings (a Content-Length given as a number included). */
+function undiciHeaders(headers: OutgoingHttpHeaders): Record<string, string | string[]> {
+  const result: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    result[name] = typeof value === 'number' ? String(value) : value;
+  }
+  return result;
+}
+
+/**
+ * The connection closed before any answer, and it had carried an earlier exchange (it had read
+ * bytes before this request): a kept-alive connection the server closed while it sat idle.
+ */
+function wasReusedAndClosed(error: unknown): boolean {
+  const failure = error as { code?: string; socket?: { bytesRead?: number } } | undefined;
+  return failure?.code === 'UND_ERR_SOCKET' && (failure.socket?.bytesRead ?? 0) > 0;
 }

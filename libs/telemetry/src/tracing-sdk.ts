@@ -1,6 +1,7 @@
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { IncomingMessage } from 'node:http';
 
@@ -12,8 +13,8 @@ let running: NodeSDK | null = null;
 /**
  * The OpenTelemetry Node SDK, traces only (metrics stay with Prometheus, logs with stdout),
  * configured by the standard OTEL_* variables (exporter, endpoint, protocol, sampler, batch
- * delays, resource attributes). Spans: HTTP servers and clients (the API's requests, webhook
- * POSTs), PostgreSQL queries and Redis commands made for a traced request, and Jumbe's own bus,
+ * delays, resource attributes). Spans: HTTP servers and clients (the API's requests; webhook
+ * POSTs and media downloads, which go through undici), PostgreSQL queries and Redis commands made for a traced request, and Jumbe's own bus,
  * event-stream and network spans.
  */
 export function startTracingSdk(serviceName: string | undefined): void {
@@ -27,6 +28,8 @@ export function startTracingSdk(serviceName: string | undefined): void {
         ignoreIncomingRequestHook: (request: IncomingMessage) =>
           UNTRACED_PATHS.some((path) => request.url === path || request.url?.startsWith(`${path}/`)),
       }),
+      // libs/egress speaks HTTP through undici, which node:http's instrumentation does not see.
+      new UndiciInstrumentation(),
       // Queries and commands alone (lease renewals, cache refreshes) would each be a trace of one span.
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),

@@ -16,6 +16,9 @@ export interface EventLogStore {
 
 type Listener = (event: DeliverableEvent) => void;
 
+/** How long an acknowledgement waits for others to share its DELETE. */
+const ACK_LINGER_MS = 10;
+
 /**
  * The all-in-one twin of the JetStream stream: events are written to a store (so a crash loses
  * none) and handed to the in-process consumer of their shard right away; whatever was stored but
@@ -23,7 +26,12 @@ type Listener = (event: DeliverableEvent) => void;
  */
 export class DurableEventLog implements EventPublisher, EventSource {
   private readonly listeners = new Map<number, Listener>();
-  /** Acknowledgements made together share one DELETE. */
+  /**
+   * Acknowledgements share one DELETE, gathered for up to ACK_LINGER_MS: nobody waits on it (an
+   * event is acknowledged once its delivery is recorded, and one whose DELETE a crash prevents is
+   * handed over again and found recorded), and at a steady trickle one DELETE per event would be
+   * a round trip, a transaction and a wake-up of the database each.
+   */
   private readonly removals: MicroBatcher<string, void>;
   /**
    * Events published together (by different sessions) share one INSERT. A session publishes its
@@ -34,10 +42,13 @@ export class DurableEventLog implements EventPublisher, EventSource {
   constructor(private readonly store: EventLogStore) {
     const appendAll = store.appendAll?.bind(store);
     this.appends = appendAll ? new MicroBatcher(appendAll, { concurrency: 4 }) : null;
-    this.removals = new MicroBatcher<string, void>(async (eventIds) => {
-      await this.store.removeAll(eventIds);
-      return eventIds.map(() => undefined);
-    });
+    this.removals = new MicroBatcher<string, void>(
+      async (eventIds) => {
+        await this.store.removeAll(eventIds);
+        return eventIds.map(() => undefined);
+      },
+      { lingerMs: ACK_LINGER_MS },
+    );
   }
 
   async publish(event: OutgoingEvent): Promise<void> {

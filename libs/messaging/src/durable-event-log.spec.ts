@@ -115,6 +115,57 @@ describe('DurableEventLog over the PostgreSQL inbound_events table', () => {
     }
   });
 
+  it('says of an event stored and handed over live that nothing can be recorded of it yet; not of the backlog', async () => {
+    const shard = freshShard();
+    const log = new DurableEventLog(repository);
+    await log.publish(event(shard, 'before'));
+    const { received } = await record(log, shard);
+    await log.publish(event(shard, 'live'));
+    await eventually('both handed over', async () => received.length === 2);
+    expect(received.map((delivered) => [delivered.eventId, delivered.unrecorded])).toEqual([
+      [`evt-${shard}-before`, undefined],
+      [`evt-${shard}-live`, true],
+    ]);
+  });
+
+  it('does not say so of an event whose id was acknowledged while its append was in flight', async () => {
+    // The race it guards against: an earlier copy's delivery recorded (and its row removed) just
+    // after the append statement began, so the statement could not see that record.
+    const shard = freshShard();
+    let holdReply: Promise<void> | null = null;
+    const store: EventLogStore = {
+      append: (published) => repository.append(published),
+      appendAll: async (published) => {
+        const outcomes = await repository.appendAll(published);
+        if (holdReply) await holdReply;
+        return outcomes;
+      },
+      pending: (s) => repository.pending(s),
+      removeAll: (ids) => repository.removeAll(ids),
+    };
+    const log = new DurableEventLog(store);
+    const { received } = await record(log, shard);
+    const published = event(shard, 'again');
+    await log.publish(published);
+    await eventually('first copy handed over', async () => received.length === 1);
+    expect(received[0]?.unrecorded).toBe(true);
+
+    // Its delivery recorded: the row leaves the log (as the record batch removes it)...
+    await repository.removeAll([published.eventId]);
+    let release!: () => void;
+    holdReply = new Promise<void>((resolve) => (release = resolve));
+    // ...the same event is published again, and while that append is in flight the first copy is
+    // acknowledged.
+    const again = log.publish(published);
+    await eventually('second copy stored', async () => (await repository.pending(shard)).length === 1);
+    await received[0]!.ack();
+    release();
+    await again;
+    await eventually('second copy handed over', async () => received.length === 2);
+    expect(received[1]?.eventId).toBe(published.eventId);
+    expect(received[1]?.unrecorded).toBeUndefined();
+  });
+
   it('hands over an event published before anyone consumed the shard', async () => {
     const shard = freshShard();
     const log = new DurableEventLog(repository);

@@ -2,12 +2,20 @@ import type { EventPublisher, OutgoingEvent } from './event-publisher';
 import type { DeliverableEvent, EventConsumption, EventSource } from './event-source';
 import { MicroBatcher } from './micro-batcher';
 
+/** What appending one event did, as a store that appends in batches tells it. */
+export interface AppendOutcome {
+  /** It was new and is stored now (false: a copy with its id is stored already). */
+  stored: boolean;
+  /** Checked in the statement that stored it: no delivery attempt is recorded under its id. */
+  unrecorded: boolean;
+}
+
 /** Where the all-in-one event log keeps events until delivered (PostgreSQL: see libs/persistence). */
 export interface EventLogStore {
   /** Stores the event unless its id is already stored; true when it was new. */
   append(event: OutgoingEvent): Promise<boolean>;
   /** `append` for many in one write, in the order given (a store that can batch offers it). */
-  appendAll?(events: OutgoingEvent[]): Promise<boolean[]>;
+  appendAll?(events: OutgoingEvent[]): Promise<AppendOutcome[]>;
   /** The shard's stored events, oldest first. */
   pending(shard: number): Promise<{ eventId: string; subject: string; payload: unknown }[]>;
   /** Removes the events (those already gone are skipped). */
@@ -37,11 +45,23 @@ export class DurableEventLog implements EventPublisher, EventSource {
    * Events published together (by different sessions) share one INSERT. A session publishes its
    * next event only once the previous one is stored, so its events land in order.
    */
-  private readonly appends: MicroBatcher<OutgoingEvent, boolean> | null;
+  private readonly appends: MicroBatcher<OutgoingEvent, AppendOutcome> | null;
+  /**
+   * When each event id was last acknowledged (a count of acknowledgements, not a time), kept while
+   * an append that started before it may still be in flight: an append's "nothing recorded" is
+   * only as fresh as the statement's start, and an event is acknowledged only after its delivery
+   * was recorded, so an id acknowledged since then may have been recorded since.
+   */
+  private readonly acknowledgedAt = new Map<string, number>();
+  private acknowledgements = 0;
+  /** The acknowledgement count each append in flight started at. */
+  private readonly appendsStartedAt = new Set<{ at: number }>();
 
   constructor(private readonly store: EventLogStore) {
     const appendAll = store.appendAll?.bind(store);
-    this.appends = appendAll ? new MicroBatcher(appendAll, { concurrency: 4 }) : null;
+    this.appends = appendAll
+      ? new MicroBatcher((events) => this.appendTracked(events, appendAll), { concurrency: 4 })
+      : null;
     this.removals = new MicroBatcher<string, void>(
       async (eventIds) => {
         await this.store.removeAll(eventIds);
@@ -52,9 +72,44 @@ export class DurableEventLog implements EventPublisher, EventSource {
   }
 
   async publish(event: OutgoingEvent): Promise<void> {
-    const appended = this.appends ? await this.appends.submit(event) : await this.store.append(event);
-    if (!appended) return;
-    this.listeners.get(event.shard)?.(this.deliverable(event.eventId, event.subject, event.payload));
+    const outcome: AppendOutcome = this.appends
+      ? await this.appends.submit(event)
+      : { stored: await this.store.append(event), unrecorded: false };
+    if (!outcome.stored) return;
+    this.listeners.get(event.shard)?.(
+      this.deliverable(event.eventId, event.subject, event.payload, outcome.unrecorded),
+    );
+  }
+
+  /** One batch of appends; "nothing recorded" is withdrawn for an id acknowledged meanwhile. */
+  private async appendTracked(
+    events: OutgoingEvent[],
+    appendAll: (events: OutgoingEvent[]) => Promise<AppendOutcome[]>,
+  ): Promise<AppendOutcome[]> {
+    const started = { at: this.acknowledgements };
+    this.appendsStartedAt.add(started);
+    try {
+      const outcomes = await appendAll(events);
+      return events.map((event, i) => {
+        const outcome = outcomes[i] ?? { stored: false, unrecorded: false };
+        const acknowledged = this.acknowledgedAt.get(event.eventId);
+        return acknowledged !== undefined && acknowledged >= started.at
+          ? { ...outcome, unrecorded: false }
+          : outcome;
+      });
+    } finally {
+      this.appendsStartedAt.delete(started);
+      this.forgetAcknowledgements();
+    }
+  }
+
+  /** Acknowledgements older than every append in flight can no longer matter. */
+  private forgetAcknowledgements(): void {
+    let oldest = this.acknowledgements;
+    for (const { at } of this.appendsStartedAt) oldest = Math.min(oldest, at);
+    for (const [eventId, at] of this.acknowledgedAt) {
+      if (at < oldest) this.acknowledgedAt.delete(eventId);
+    }
   }
 
   async consume(shard: number, handler: Listener): Promise<EventConsumption> {
@@ -84,12 +139,23 @@ export class DurableEventLog implements EventPublisher, EventSource {
     };
   }
 
-  private deliverable(eventId: string, subject: string, payload: unknown): DeliverableEvent {
+  private deliverable(
+    eventId: string,
+    subject: string,
+    payload: unknown,
+    unrecorded = false,
+  ): DeliverableEvent {
     return {
       eventId,
       subject,
       payload,
-      ack: () => this.removals.submit(eventId),
+      ...(unrecorded ? { unrecorded: true as const } : {}),
+      ack: () => {
+        // Before the DELETE, not after: the delivery was recorded before this call.
+        if (this.appendsStartedAt.size > 0) this.acknowledgedAt.set(eventId, this.acknowledgements);
+        this.acknowledgements += 1;
+        return this.removals.submit(eventId);
+      },
       working: async () => undefined,
     };
   }

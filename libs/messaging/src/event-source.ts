@@ -16,6 +16,13 @@ export interface DeliverableEvent<Payload = unknown> {
    */
   firstHandOut?: { storedAt: Date; duplicateWindowMs: number };
   /**
+   * Present only where the stream proves it another way (the all-in-one event log, which shares
+   * its database with the delivery records): the statement that stored this copy found no
+   * delivery attempt recorded under its id, and none was settled since, so no attempt of it can be
+   * recorded yet.
+   */
+  unrecorded?: true;
+  /**
    * Done with it: the stream forgets it. JetStream: resolves once the server has read the
    * acknowledgement (not confirmed per event); one lost on the way only makes the stream offer
    * the event again.

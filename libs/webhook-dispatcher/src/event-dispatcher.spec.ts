@@ -231,6 +231,34 @@ describe('EventDispatcher', () => {
     expect((await deliveries.latest(accountId, 10)).map((delivery) => delivery.id)).toEqual([earlier.id]);
   });
 
+  it('POSTs a live event without asking whether it was recorded; one published again after its record is asked about and not POSTed', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    const asked: string[] = [];
+    const counting = {
+      recordBatch: deliveries.recordBatch.bind(deliveries),
+      lastAttemptsAmong: (eventIds: string[]) => {
+        asked.push(...eventIds);
+        return deliveries.lastAttemptsAmong(eventIds);
+      },
+    };
+    const log = await dispatchShard(shard, { deliveries: counting });
+    const event = inboundEvent(shard, accountId);
+    await log.publish(event);
+    await logDrained(shard);
+    expect(receiver.at(path)).toHaveLength(1);
+    expect(asked).toEqual([]);
+
+    // The same message published again once its delivery was recorded and left the log (the
+    // network handing it over a second time).
+    await delay(100);
+    await log.publish(event);
+    await logDrained(shard);
+    await delay(200);
+    expect(receiver.at(path)).toHaveLength(1);
+    expect(asked).toEqual([event.eventId]);
+  });
+
   it('records each delivery under the deterministic delivery id before the event leaves the log', async () => {
     const shard = freshShard();
     const { accountId, path, secret } = await subscribedAccount();
@@ -252,6 +280,10 @@ describe('EventDispatcher', () => {
 
     await logDrained(shard);
     expect(await events.pending(shard)).toEqual([]);
+    // Acknowledgements reach the store in batches gathered over a few milliseconds.
+    await eventually('both acknowledged', async () =>
+      published.every((event) => recordedWhenRemoved.has(event.eventId)),
+    );
 
     for (const event of published) {
       const deliveryId = deliveryIdForEvent(event.eventId);

@@ -39,6 +39,10 @@ describe('cannotBeRecordedYet: which events skip the already-recorded check', ()
     expect(cannotBeRecordedYet(event(HOUR - CLOCK_SKEW_MS - 1))).toBe(true);
   });
 
+  it('skips it for an event the log proved unrecorded when it stored it (all-in-one)', () => {
+    expect(cannotBeRecordedYet({ ...event(null), unrecorded: true })).toBe(true);
+  });
+
   it('checks an event any consumer may have been handed before (redelivered, or stored before the consumer)', () => {
     expect(cannotBeRecordedYet(event(null))).toBe(false);
   });

@@ -5,7 +5,9 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Whether no attempt of this stream event can have been recorded, so its first POST need not
- * wait for the already-recorded check (a database round trip). True only when both hold:
+ * wait for the already-recorded check (a database round trip). True when the event log proved it
+ * (`unrecorded`: the all-in-one log looked for records in the statement that stored the event), or
+ * when both hold:
  *
  * - the stream proves no consumer was handed this stored copy before (`firstHandOut`: its first
  *   delivery, stored after the shard's consumer was created by this dispatcher);
@@ -18,6 +20,8 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
  *   fill in with its own) are always checked.
  */
 export function cannotBeRecordedYet(event: StreamDeliverable): boolean {
+  // The all-in-one event log proves it outright (see DeliverableEvent.unrecorded).
+  if (event.unrecorded) return true;
   const handOut = event.firstHandOut;
   const payload = event.payload;
   if (!handOut || payload.event !== 'message.received') return false;

@@ -47,7 +47,9 @@ describe('InboundEventRepository', () => {
       event('b6-z', 6, 'copy'),
       event('b6-m', 6),
     ]);
-    expect(appended).toEqual([true, false, true, false, true]);
+    expect(appended.map((outcome) => outcome.stored)).toEqual([true, false, true, false, true]);
+    // Nothing was ever delivered under these ids.
+    expect(appended.filter((outcome) => outcome.stored).every((outcome) => outcome.unrecorded)).toBe(true);
     expect((await events.pending(6)).map((e) => e.eventId)).toEqual(['b6-old', 'b6-z', 'b6-a', 'b6-m']);
     expect((await events.pending(6)).find((e) => e.eventId === 'b6-z')?.payload).toMatchObject({
       message: { text: 'b6-z' },

@@ -12,15 +12,16 @@ export class InboundEventRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async append(event: InboundEventRow): Promise<boolean> {
-    const [appended] = await this.appendAll([event]);
-    return appended ?? false;
+    const [outcome] = await this.appendAll([event]);
+    return outcome?.stored ?? false;
   }
 
   /**
    * Stores events in one statement, in the order given (`seq`), each unless its id is already
-   * stored (or given earlier in the same call): for each, true when it was new.
+   * stored (or given earlier in the same call): for each, whether it was new, and whether the same
+   * statement found no delivery attempt recorded under its id (so the dispatcher need not ask).
    */
-  async appendAll(events: InboundEventRow[]): Promise<boolean[]> {
+  async appendAll(events: InboundEventRow[]): Promise<{ stored: boolean; unrecorded: boolean }[]> {
     if (events.length === 0) return [];
     // One JSON document rather than four arrays: node-postgres escapes every character of an
     // array literal's elements (a payload is JSON, full of quotes), the dearest part of the append.
@@ -31,16 +32,25 @@ export class InboundEventRepository {
       payload,
     }));
     const rows = (await this.dataSource.query(
-      `INSERT INTO inbound_events (event_id, shard, subject, payload)
-       SELECT event->>'eventId', (event->>'shard')::smallint, event->>'subject', event->'payload'
-         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS batch (event, position)
-        ORDER BY position
-       ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+      `WITH appended AS (
+         INSERT INTO inbound_events (event_id, shard, subject, payload)
+         SELECT event->>'eventId', (event->>'shard')::smallint, event->>'subject', event->'payload'
+           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS batch (event, position)
+          ORDER BY position
+         ON CONFLICT (event_id) DO NOTHING RETURNING event_id)
+       SELECT event_id,
+              NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE webhook_deliveries.event_id = appended.event_id)
+                AS unrecorded
+         FROM appended`,
       [JSON.stringify(batch)],
-    )) as { event_id: string }[];
+    )) as { event_id: string; unrecorded: boolean }[];
     // An id given twice is stored once: the first of its copies is the one appended.
-    const stored = new Set(rows.map((row) => row.event_id));
-    return events.map((event) => stored.delete(event.eventId));
+    const stored = new Map(rows.map((row) => [row.event_id, row.unrecorded]));
+    return events.map((event) => {
+      const unrecorded = stored.get(event.eventId);
+      stored.delete(event.eventId);
+      return { stored: unrecorded !== undefined, unrecorded: unrecorded ?? false };
+    });
   }
 
   async pending(shard: number): Promise<{ eventId: string; subject: string; payload: unknown }[]> {

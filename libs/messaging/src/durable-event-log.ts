@@ -1,3 +1,4 @@
+import { AcknowledgementsSince } from './acknowledgements-since';
 import type { EventPublisher, OutgoingEvent } from './event-publisher';
 import type { DeliverableEvent, EventConsumption, EventSource } from './event-source';
 import { MicroBatcher } from './micro-batcher';
@@ -46,16 +47,8 @@ export class DurableEventLog implements EventPublisher, EventSource {
    * next event only once the previous one is stored, so its events land in order.
    */
   private readonly appends: MicroBatcher<OutgoingEvent, AppendOutcome> | null;
-  /**
-   * When each event id was last acknowledged (a count of acknowledgements, not a time), kept while
-   * an append that started before it may still be in flight: an append's "nothing recorded" is
-   * only as fresh as the statement's start, and an event is acknowledged only after its delivery
-   * was recorded, so an id acknowledged since then may have been recorded since.
-   */
-  private readonly acknowledgedAt = new Map<string, number>();
-  private acknowledgements = 0;
-  /** The acknowledgement count each append in flight started at. */
-  private readonly appendsStartedAt = new Set<{ at: number }>();
+  /** Ids acknowledged while an append was in flight: its "nothing recorded" is stale for them. */
+  private readonly acknowledged = new AcknowledgementsSince();
 
   constructor(private readonly store: EventLogStore) {
     const appendAll = store.appendAll?.bind(store);
@@ -86,29 +79,17 @@ export class DurableEventLog implements EventPublisher, EventSource {
     events: OutgoingEvent[],
     appendAll: (events: OutgoingEvent[]) => Promise<AppendOutcome[]>,
   ): Promise<AppendOutcome[]> {
-    const started = { at: this.acknowledgements };
-    this.appendsStartedAt.add(started);
+    const mark = this.acknowledged.mark();
     try {
       const outcomes = await appendAll(events);
       return events.map((event, i) => {
         const outcome = outcomes[i] ?? { stored: false, unrecorded: false };
-        const acknowledged = this.acknowledgedAt.get(event.eventId);
-        return acknowledged !== undefined && acknowledged >= started.at
+        return this.acknowledged.acknowledgedSince(mark, event.eventId)
           ? { ...outcome, unrecorded: false }
           : outcome;
       });
     } finally {
-      this.appendsStartedAt.delete(started);
-      this.forgetAcknowledgements();
-    }
-  }
-
-  /** Acknowledgements older than every append in flight can no longer matter. */
-  private forgetAcknowledgements(): void {
-    let oldest = this.acknowledgements;
-    for (const { at } of this.appendsStartedAt) oldest = Math.min(oldest, at);
-    for (const [eventId, at] of this.acknowledgedAt) {
-      if (at < oldest) this.acknowledgedAt.delete(eventId);
+      this.acknowledged.release(mark);
     }
   }
 
@@ -151,9 +132,7 @@ export class DurableEventLog implements EventPublisher, EventSource {
       payload,
       ...(unrecorded ? { unrecorded: true as const } : {}),
       ack: () => {
-        // Before the DELETE, not after: the delivery was recorded before this call.
-        if (this.appendsStartedAt.size > 0) this.acknowledgedAt.set(eventId, this.acknowledgements);
-        this.acknowledgements += 1;
+        this.acknowledged.note(eventId);
         return this.removals.submit(eventId);
       },
       working: async () => undefined,

@@ -15,6 +15,12 @@ import { root, startService } from './support/services.mjs';
 const LOOP_LAG = ['--require', join(root, 'bench', 'support', 'loop-lag.cjs')];
 
 /**
+ * BENCH_DISPATCHER_NODE_FLAGS="--flag --other": node/V8 flags for the webhook dispatcher (distributed
+ * topology) on top of its production ones, to measure a flag before proposing it.
+ */
+const EXTRA_DISPATCHER_FLAGS = (process.env.BENCH_DISPATCHER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+/**
  * Starts a script and resolves once it logs where it listens; `lines` keeps its log lines.
  * BENCH_CPU_PROF_DIR=<dir>: each Jumbe process writes a CPU profile there (`<label>.cpuprofile`)
  * when it stops; `profile: false` for the bench's own processes.
@@ -168,7 +174,7 @@ export async function distributed(adminToken) {
     const worker = await start('dist/apps/session-worker/src/main.js', env, 'worker');
     started.push(worker);
     const dispatcher = await start('dist/apps/webhook-dispatcher/src/main.js', env, 'dispatcher', {
-      nodeOptions: LOOP_LAG,
+      nodeOptions: [...LOOP_LAG, ...EXTRA_DISPATCHER_FLAGS],
     });
     started.push(dispatcher);
     await allShardsHeld(dispatcher.lines);

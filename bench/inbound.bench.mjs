@@ -24,6 +24,8 @@ import { killAll, pause, root } from './support/services.mjs';
 
 const RATES = (process.env.BENCH_INBOUND_RATES ?? '1000,2000,3000,4000,6000').split(',').map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+/** Seconds of injection at 500/s before the first step (a fresh process runs unoptimised code). */
+const WARMUP_S = Number(process.env.BENCH_INBOUND_WARMUP_S ?? 2);
 const TOPOLOGIES = (process.env.BENCH_INBOUND_TOPOLOGIES ?? 'all-in-one,distributed').split(',');
 /** `sandbox`: injected through POST /sandbox/inbound; `direct`: published straight into the stream (distributed only). */
 const PATHS = (process.env.BENCH_INBOUND_PATHS ?? 'sandbox,direct').split(',');
@@ -190,7 +192,7 @@ async function topology(name, adminToken, receiver) {
       senders.push(Object.assign((load) => publishDirect({ ...into, ...load }), { label: 'stream' }));
     }
     rows.push(await baseline(receiver, secret, 'bare client, before'));
-    const warmup = await inject({ ...target, phase: 'warmup', rate: 500, durationS: 2 });
+    const warmup = await inject({ ...target, phase: 'warmup', rate: 500, durationS: WARMUP_S });
     await delivered(receiver, 'warmup', warmup.accepted);
     for (const send of senders) {
       for (const rate of RATES) {

@@ -48,7 +48,11 @@ export {
   IDEMPOTENCY_WINDOW_HOURS,
   type IdempotencyClaim,
 } from './repositories/idempotency.repository';
-export { InboundEventRepository, type InboundEventRow } from './repositories/inbound-event.repository';
+export {
+  InboundEventRepository,
+  type InboundEventAppended,
+  type InboundEventRow,
+} from './repositories/inbound-event.repository';
 export { WebhookRepository, type StoredWebhook, type WebhookToSave } from './repositories/webhook.repository';
 export { DeploymentSettingsRepository } from './repositories/deployment-settings.repository';
 export { WebhookDeliveryRepository, type DeliveryRecord } from './repositories/webhook-delivery.repository';

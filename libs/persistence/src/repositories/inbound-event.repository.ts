@@ -7,6 +7,14 @@ export interface InboundEventRow {
   payload: unknown;
 }
 
+/** What one append did (messaging's AppendOutcome, by shape). */
+export interface InboundEventAppended {
+  /** New, and stored now. */
+  stored: boolean;
+  /** The statement that stored it found no delivery attempt recorded under its id. */
+  unrecorded: boolean;
+}
+
 /** The all-in-one durable event log's table (it implements messaging's EventLogStore). */
 export class InboundEventRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -21,7 +29,7 @@ export class InboundEventRepository {
    * stored (or given earlier in the same call): for each, whether it was new, and whether the same
    * statement found no delivery attempt recorded under its id (so the dispatcher need not ask).
    */
-  async appendAll(events: InboundEventRow[]): Promise<{ stored: boolean; unrecorded: boolean }[]> {
+  async appendAll(events: InboundEventRow[]): Promise<InboundEventAppended[]> {
     if (events.length === 0) return [];
     // One JSON document rather than four arrays: node-postgres escapes every character of an
     // array literal's elements (a payload is JSON, full of quotes), the dearest part of the append.
@@ -45,11 +53,11 @@ export class InboundEventRepository {
       [JSON.stringify(batch)],
     )) as { event_id: string; unrecorded: boolean }[];
     // An id given twice is stored once: the first of its copies is the one appended.
-    const stored = new Map(rows.map((row) => [row.event_id, row.unrecorded]));
+    const unrecordedById = new Map(rows.map((row) => [row.event_id, row.unrecorded]));
     return events.map((event) => {
-      const unrecorded = stored.get(event.eventId);
-      stored.delete(event.eventId);
-      return { stored: unrecorded !== undefined, unrecorded: unrecorded ?? false };
+      const unrecorded = unrecordedById.get(event.eventId);
+      unrecordedById.delete(event.eventId);
+      return unrecorded === undefined ? { stored: false, unrecorded: false } : { stored: true, unrecorded };
     });
   }
 

@@ -61,7 +61,10 @@ export function startService(
           `--cpu-prof-name=${typeof profiled === 'string' ? profiled : `${label}.cpuprofile`}`,
         ]
       : [];
-  const flags = [...serviceFlags(script, v8Defaults), ...nodeOptions];
+  const stallLog = process.env.BENCH_STALL_LOG
+    ? ['--require', join(root, 'bench', 'support', 'stall-log.cjs')]
+    : [];
+  const flags = [...serviceFlags(script, v8Defaults), ...stallLog, ...nodeOptions];
   const child = spawn(process.execPath, [...profile, ...flags, resolve(cwd, script)], {
     cwd,
     env: {
@@ -69,6 +72,7 @@ export function startService(
       JUMBE_HOST: '127.0.0.1',
       JUMBE_PORT: '0',
       JUMBE_LOG_LEVEL: 'info',
+      ...(process.env.BENCH_STALL_LOG ? { BENCH_STALL_LOG: process.env.BENCH_STALL_LOG } : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -67,6 +67,33 @@ describe('WebhookDeliveryRepository.recordBatch', () => {
     );
   });
 
+  it('stores every field as given: nulls, quotes, backslashes, emoji, a NUL made storable', async () => {
+    const account = await createAccount(db.dataSource);
+    const { ids } = await logged(2);
+    const [failed, sent] = ids as [string, string];
+    const text = 'say "hi" \\ back\\slash 😀 Habari ✓ line\nbreak';
+    const records = [
+      attempt(account, failed, {
+        status: 'failed',
+        statusCode: null,
+        error: 'connection refused: "no"',
+        response: null,
+        durationMs: 0,
+        attempt: 3,
+        payload: { event: 'message.received', message: { text, nested: [1, null, { k: 'v' }] } },
+      }),
+      attempt(account, sent, { response: 'nul\u0000here', requestId: 'req-"1"' }),
+    ];
+
+    await deliveries.recordBatch(records, [failed, sent]);
+
+    expect(await deliveries.find(account, records[0]!.id)).toEqual(records[0]);
+    expect(await deliveries.find(account, records[1]!.id)).toEqual({
+      ...records[1],
+      response: 'nul\uFFFDhere',
+    });
+  });
+
   it('keeps the first record of an event recorded before, or twice in one batch', async () => {
     const account = await createAccount(db.dataSource);
     const first = attempt(account, 'evt-batch-once');

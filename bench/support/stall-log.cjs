@@ -1,7 +1,8 @@
 // Preloaded into every process `startService` starts when BENCH_STALL_LOG=<dir> is set: each
 // event-loop stall (a 5 ms timer firing 15 ms or more late) and each GC pause of 5 ms or more,
-// with its wall-clock time, one JSON line per event in <dir>/<script>-<pid>.log. Lined up with a
-// step's wall-clock start (BENCH_INBOUND_TAIL prints it), it names the process behind a spike.
+// with its wall-clock time, one JSON line per event in <dir>/<script>-<pid>.log (a worker thread,
+// such as the session worker's lease upkeep, writes node-<pid>.log). Lined up with a step's
+// wall-clock start (BENCH_INBOUND_TAIL prints it), it names the process behind a spike.
 const { appendFileSync } = require('node:fs');
 const { basename, dirname, join } = require('node:path');
 const { PerformanceObserver, constants } = require('node:perf_hooks');
@@ -18,7 +19,7 @@ let due = performance.now() + INTERVAL_MS;
 setInterval(() => {
   const now = performance.now();
   const lateMs = now - due;
-  if (lateMs >= STALL_MS) log({ kind: 'stall', lateMs: Math.round(lateMs), cpu: process.cpuUsage() });
+  if (lateMs >= STALL_MS) log({ kind: 'stall', lateMs: Math.round(lateMs) });
   due = now + INTERVAL_MS;
 }, INTERVAL_MS).unref();
 

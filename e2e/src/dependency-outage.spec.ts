@@ -497,10 +497,15 @@ function sessionIdPerShard(accountId: string): string[] {
   return ids;
 }
 
+/** Each session's state, with its reason when it has one (`disconnected/connection_replaced`). */
 function sessionStates(body: string): Record<string, string> {
   try {
-    const parsed = JSON.parse(body) as { data: { sessionId: string; state: string }[] };
-    return Object.fromEntries(parsed.data.map((session) => [session.sessionId, session.state]));
+    const parsed = JSON.parse(body) as {
+      data: { sessionId: string; state: string; reason: string | null }[];
+    };
+    return Object.fromEntries(
+      parsed.data.map((s) => [s.sessionId, s.reason === null ? s.state : `${s.state}/${s.reason}`]),
+    );
   } catch {
     return {};
   }

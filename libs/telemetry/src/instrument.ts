@@ -1,4 +1,5 @@
 import { context, propagation, SpanKind } from '@opentelemetry/api';
+import { delegateTo } from './delegate';
 import { inSpan } from './spans';
 import { type ShardRole, telemetry } from './telemetry';
 
@@ -18,7 +19,7 @@ export function observeShardOwner<T extends ShardOwnerLike>(role: ShardRole, own
   const metrics = telemetry();
   const owned = new Set<number>();
   ownedByRole.set(role, owned);
-  return wrap(owner, {
+  return delegateTo(owner, {
     adopt: async (shard: number, token: number) => {
       await owner.adopt(shard, token);
       metrics.leaseAcquisitions.inc({ role });
@@ -74,7 +75,7 @@ interface PublisherLike<E extends EventLike> {
  */
 export function observeInboundPublisher<E extends EventLike, T extends PublisherLike<E>>(events: T): T {
   const metrics = telemetry();
-  return wrap(events, {
+  return delegateTo(events, {
     publish: (event: E) =>
       inSpan(`events publish ${eventNameOf(event.payload)}`, { kind: SpanKind.PRODUCER }, async () => {
         const headers: Record<string, string> = { ...event.headers };
@@ -110,7 +111,7 @@ export function observeWebhookPoster<
   T extends PosterLike<D, R>,
 >(poster: T): T {
   const metrics = telemetry();
-  return wrap(poster, {
+  return delegateTo(poster, {
     post: (delivery: D) => {
       const parent = delivery.trace
         ? propagation.extract(context.active(), delivery.trace)
@@ -161,8 +162,4 @@ export function countSend(type: string, outcome: string): void {
 export function countRetryDecision(decision: 'retry' | 'give_up'): void {
   const metrics = telemetry();
   (decision === 'retry' ? metrics.webhookRetriesScheduled : metrics.webhookEventsGivenUp).inc();
-}
-
-function wrap<T extends object>(target: T, overrides: object): T {
-  return Object.assign(Object.create(target) as T, overrides);
 }

@@ -1,4 +1,5 @@
 import { SpanKind } from '@opentelemetry/api';
+import { delegateTo } from './delegate';
 import { inSpan } from './spans';
 
 /** The sending side of a network session, as far as spans are concerned. */
@@ -26,22 +27,4 @@ export function observeNetworkDriver<S extends SendingSession, D extends Opening
     return delegateTo(session, { send });
   };
   return delegateTo(driver, { open });
-}
-
-/**
- * `target` with some methods replaced. Everything else runs on `target` itself, never on the
- * wrapper: a session's `close()` called on an object that merely inherits from it (what
- * `Object.create` gives) would set `phase = 'ended'` on the wrapper while the session went on
- * as connected underneath, and report the wrapper, not itself, to the driver that has to forget it.
- */
-function delegateTo<T extends object>(target: T, replaced: Record<string, unknown>): T {
-  const overrides = new Map<PropertyKey, unknown>(Object.entries(replaced));
-  return new Proxy(target, {
-    get(object, property) {
-      if (overrides.has(property)) return overrides.get(property);
-      const value: unknown = Reflect.get(object, property, object);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;
-    },
-    set: (object, property, value) => Reflect.set(object, property, value, object),
-  });
 }

@@ -554,6 +554,37 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     });
   });
 
+  // A Redis blip: the keeper gives the shard up locally before its lease can lapse, then takes it
+  // back while the lease still names this worker, so under the same token. Regression: the closed
+  // connection stayed open underneath the tracing wrapper, the restore replaced it, and the closed
+  // session's `disconnected/connection_replaced` was recorded (same token: not fenced) over the
+  // session now connected again.
+  it('takes a dropped shard back under the same token: restored, and still connected in PostgreSQL', async () => {
+    const ref = await newSession();
+    const w = worker(new MemorySandboxStore());
+    await w.adopt(ref.shard, 1);
+    await connect(w, ref, '255700000109');
+
+    await w.host.dropShard(ref.shard);
+    await w.adopt(ref.shard, 1);
+
+    expect(await stateOn(w, ref)).toBe('connected');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // any late write would land by now
+    expect(await stored(ref)).toMatchObject({
+      state: 'connected',
+      phoneNumber: '255700000109',
+      reason: null,
+    });
+    // Nothing announced either: linked, then connected, as before the blip.
+    const announced = w.publisher.events
+      .filter((e) => eventType(e) === 'session.status')
+      .map((e) => (e.payload as { session: { state: string } }).session.state);
+    expect(announced).toEqual(['qr_ready', 'connected']);
+    expect(await w.host.execute(sendText(ref, '255711111111', 'still here'))).toMatchObject({
+      key: { fromMe: true },
+    });
+  });
+
   it('on dropShard closes sessions but leaves them connected in PostgreSQL for the next worker', async () => {
     const ref = await newSession();
     const store = new MemorySandboxStore();

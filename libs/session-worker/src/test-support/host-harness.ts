@@ -1,6 +1,7 @@
 import { shardOf } from '@jumbe/domain';
 import { SandboxNetworkDriver, type SandboxStore } from '@jumbe/network';
 import { NetworkCredentialStore, SessionRepository } from '@jumbe/persistence';
+import { observeNetworkDriver } from '@jumbe/telemetry';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { InboundRelay } from '../inbound-relay';
@@ -23,7 +24,10 @@ export function startTestWorker(
   store: SandboxStore,
   options: Partial<SessionHostOptions> = {},
 ): TestWorker {
-  const driver = new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 });
+  // Behind the tracing wrapper, as sessionWorkerBindings composes it: sessions are used through it.
+  const driver = observeNetworkDriver(
+    new SandboxNetworkDriver(store, { reconnectDelayMs: 20, redeliveryIntervalMs: 50 }),
+  );
   const publisher = new RecordingPublisher();
   const host = new SessionHost(
     driver,

@@ -21,6 +21,7 @@ import {
   WhatsAppEmulator,
   WorkerLink,
 } from '@jumbe/whatsapp-emulator';
+import { observeNetworkDriver } from '@jumbe/telemetry';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
 import { SessionHost } from './session-host';
@@ -108,26 +109,30 @@ describe('SessionHost on real Baileys against the WhatsApp emulator', () => {
   /** One worker: SessionHost + the real driver, reaching the emulator directly or through `url`. */
   function worker(url = emulator.url) {
     const publisher = new FlakyPublisher();
-    const driver = new WhatsAppNetworkDriver({
-      credentials,
-      inboundOutbox: outbox,
-      sentMessages: new SentMessageRepository(db.dataSource),
-      secretKey: 'test-secret-key-with-enough-characters',
-      logger: pino({ level: 'silent' }),
-      baileysLogLevel: process.env['EMULATOR_LOG'] ?? 'silent',
-      fetchVersion: async () => null,
-      webSocketUrl: url,
-      loginTimeoutMs: LOGIN_TIMEOUT_MS,
-      reconnectBaseMs: 50,
-      reconnectMaxMs: 200,
-      connectSpacingMs: 0,
-      redeliveryIntervalMs: 50,
-    });
+    const announced = new RecordingPublisher();
+    // Behind the tracing wrapper, as sessionWorkerBindings composes it.
+    const driver = observeNetworkDriver(
+      new WhatsAppNetworkDriver({
+        credentials,
+        inboundOutbox: outbox,
+        sentMessages: new SentMessageRepository(db.dataSource),
+        secretKey: 'test-secret-key-with-enough-characters',
+        logger: pino({ level: 'silent' }),
+        baileysLogLevel: process.env['EMULATOR_LOG'] ?? 'silent',
+        fetchVersion: async () => null,
+        webSocketUrl: url,
+        loginTimeoutMs: LOGIN_TIMEOUT_MS,
+        reconnectBaseMs: 50,
+        reconnectMaxMs: 200,
+        connectSpacingMs: 0,
+        redeliveryIntervalMs: 50,
+      }),
+    );
     const host = new SessionHost(driver, {
       sessions,
       credentials,
       inbound: new InboundRelay(publisher),
-      statuses: new StatusRelay(new RecordingPublisher()),
+      statuses: new StatusRelay(announced),
       logger: pino({ level: 'silent' }),
     });
     const shards = new Set<number>();
@@ -135,6 +140,8 @@ describe('SessionHost on real Baileys against the WhatsApp emulator', () => {
     return {
       host,
       publisher,
+      /** Every session.status (and message.status) the worker published. */
+      announced,
       adopt: (shard: number, token: number) => {
         shards.add(shard);
         return host.adoptShard(shard, token);
@@ -211,6 +218,37 @@ describe('SessionHost on real Baileys against the WhatsApp emulator', () => {
     );
     expect(await credentials.count(ref)).toBeGreaterThan(0);
     expect(await status(w.host, ref)).toMatchObject({ state: 'connected', reason: null });
+  }, 30_000);
+
+  // A Redis blip: the keeper gives the shard up locally, then takes it back while the lease still
+  // names this worker, so under the same token. Regression: closed through the tracing wrapper,
+  // the socket's session went on underneath as if its connection had dropped, and reconnected once
+  // the shard was held again: two sockets on one set of credentials, which WhatsApp answers with 440.
+  it('a shard dropped and taken back under the same token: one new socket, the session connected and stored so', async () => {
+    const ref = await newSession();
+    const w = worker();
+    await w.adopt(ref.shard, 1);
+    const { phone, device } = await linked(w.host, ref);
+    await eventually('stored connected', async () => (await stored(ref)).state === 'connected');
+    const sockets: EmulatedConnection[] = [];
+    const count = (connection: EmulatedConnection) => sockets.push(connection);
+    emulator.on('connection', count);
+    const announcedBefore = w.announced.events.length;
+    try {
+      await w.host.dropShard(ref.shard);
+      await w.adopt(ref.shard, 1);
+      await connected(w.host, ref);
+      // Well past the driver's reconnect delay (50–200 ms here): a zombie would have connected.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      emulator.off('connection', count);
+    }
+    expect(sockets).toHaveLength(1);
+    expect(network.connectionOf(device)).toBe(sockets[0]);
+    expect(await status(w.host, ref)).toMatchObject({ state: 'connected', phoneNumber: phone.phoneNumber });
+    expect(await stored(ref)).toMatchObject({ state: 'connected', reason: null });
+    // Connected before, connected after: nothing to announce, least of all from the closed session.
+    expect(w.announced.events.slice(announcedBefore).map((event) => event.payload)).toEqual([]);
   }, 30_000);
 
   it('a hand-over between the scan and the first connected keeps the new link: the next owner logs in without a scan', async () => {

@@ -425,7 +425,8 @@ export class SessionHost {
     const token = this.tokenOf(record.shard);
     const facts = { state: record.state, phoneNumber: record.phoneNumber, reason: record.reason };
     const session = new LiveSession(
-      record,
+      // The ref alone: the record's state, token and dates go stale at once (and into every log line).
+      { accountId: record.accountId, sessionId: record.sessionId },
       record.shard,
       token,
       facts,

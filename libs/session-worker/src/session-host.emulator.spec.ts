@@ -222,8 +222,9 @@ describe('SessionHost on real Baileys against the WhatsApp emulator', () => {
 
   // A Redis blip: the keeper gives the shard up locally, then takes it back while the lease still
   // names this worker, so under the same token. Regression: closed through the tracing wrapper,
-  // the socket's session went on underneath as if its connection had dropped, and reconnected once
-  // the shard was held again: two sockets on one set of credentials, which WhatsApp answers with 440.
+  // the session went on underneath and took its socket's end for a dropped connection: it recorded
+  // and announced `connecting` from the closed session, and set out to reconnect (a second socket
+  // on the same credentials had its timer fired after the shard was held again).
   it('a shard dropped and taken back under the same token: one new socket, the session connected and stored so', async () => {
     const ref = await newSession();
     const w = worker();

@@ -130,6 +130,9 @@ function attempt(
       controller?.abort(ABANDONED);
       if (!alone && !answered && wasReusedAndClosed(error)) {
         reject(new ReusedConnectionClosed());
+      } else if (isUndiciTimeout(error)) {
+        // Only ever past our deadline (see the slack): the same timeout, told the same way.
+        reject(new EgressTimeoutError(plan.timeoutMs));
       } else {
         reject(toEgressError(error, hostLabel, answered));
       }
@@ -157,9 +160,12 @@ function attempt(
         method: plan.method,
         headers: undiciHeaders(plan.headers),
         body: plan.body,
-        // Our own deadline covers these; undici's defaults (minutes) must not outlast it.
-        headersTimeout: plan.timeoutMs,
-        bodyTimeout: plan.timeoutMs,
+        // Our own deadline covers these; undici's defaults (minutes) must not outlast it, and its
+        // own must not beat it: undici counts timeouts over a second on a coarse clock that can
+        // expire one by up to half a second early (CI once recorded a hanging receiver's
+        // delivery as UND_ERR_HEADERS_TIMEOUT instead of our `timed out after 10000 ms`).
+        headersTimeout: plan.timeoutMs + UNDICI_TIMEOUT_SLACK_MS,
+        bodyTimeout: plan.timeoutMs + UNDICI_TIMEOUT_SLACK_MS,
         // A connection of its own is closed after this exchange: say so to the server.
         reset: alone,
       },
@@ -202,6 +208,14 @@ function attempt(
       },
     );
   });
+}
+
+/** How much later than our deadline undici's own header and body timeouts are set. */
+const UNDICI_TIMEOUT_SLACK_MS = 1_000;
+
+function isUndiciTimeout(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
 /** Why we abort a request we stopped caring about; never reported (the exchange has settled). */

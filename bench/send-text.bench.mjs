@@ -2,7 +2,8 @@
 // connected sandbox session, in the all-in-one mode and the distributed mode (one gateway, one
 // worker, NATS, Redis), against two baselines measured in the same rounds: a bare Fastify server
 // (same body, same answer shape) and "the stack's own limit" (bare Fastify + one Redis EVALSHA +
-// one NATS request/reply to a bare responder in another process). The load generator runs in its
+// one NATS request/reply to a bare responder in another process), each also behind NestJS ("nest",
+// "nest-limit": the framework's own share). The load generator runs in its
 // own process; rounds alternate the targets; medians and [min–max] are reported, with CPU µs per
 // request of every process from /proc. BENCH_ROUNDS, BENCH_DURATION_S, BENCH_TARGETS,
 // BENCH_BEFORE_ROOT (another checkout measured alongside; BENCH_BEFORE_V8_DEFAULTS=1 starts it with
@@ -38,6 +39,7 @@ async function main() {
     };
     const responder = await startService('bench/bare-responder.mjs', limitEnv, 'bare-responder');
     const limit = await startService('bench/stack-limit-server.mjs', limitEnv, 'stack-limit');
+    const nestLimit = await startService('bench/nest-limit-server.mjs', limitEnv, 'nest-limit');
     const allInOne = await startService(
       'dist/apps/all-in-one/src/main.js',
       { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken },
@@ -57,6 +59,12 @@ async function main() {
         processes: { 'all-in-one': allInOne.pid },
       },
       { name: 'limit', urls: limit.url, processes: { server: limit.pid, responder: responder.pid } },
+      // The limit's round trips behind NestJS: what the framework costs on the distributed path.
+      {
+        name: 'nest-limit',
+        urls: nestLimit.url,
+        processes: { server: nestLimit.pid, responder: responder.pid },
+      },
       {
         name: 'distributed',
         urls: gateway.url,
@@ -162,6 +170,12 @@ function report(results, loads, idle) {
     { ratio: 'distributed / bare', values: ratio('distributed', 'bare'), goal: '(reported)' },
     { ratio: 'limit / bare', values: ratio('limit', 'bare'), goal: '(reported)' },
     {
+      ratio: 'nest-limit / limit (the framework on the limit)',
+      values: ratio('nest-limit', 'limit'),
+      goal: '(ceiling of distributed / limit)',
+    },
+    { ratio: 'distributed / nest-limit', values: ratio('distributed', 'nest-limit'), goal: '(reported)' },
+    {
       ratio: 'distributed / limit',
       values: ratio('distributed', 'limit'),
       goal: `>= ${GOALS.distributedVsLimit}`,
@@ -209,6 +223,16 @@ function report(results, loads, idle) {
     {
       ratio: 'CPU/request: distributed / limit',
       values: cpuRatio('distributed', 'limit'),
+      goal: '(reported; steadier than req/s)',
+    },
+    {
+      ratio: 'CPU/request: nest-limit / limit',
+      values: cpuRatio('nest-limit', 'limit'),
+      goal: '(reported; steadier than req/s)',
+    },
+    {
+      ratio: 'CPU/request: distributed / nest-limit',
+      values: cpuRatio('distributed', 'nest-limit'),
       goal: '(reported; steadier than req/s)',
     },
   ].map(({ ratio: name, values, goal }) => ({ ratio: name, 'median [min–max]': spread(values, 3), goal }));

@@ -89,13 +89,21 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 return 1
 `;
 
-// KEYS[1] outbox:S; ARGV[1] JSON entry, ARGV[2] last index kept. One script, not MULTI/LPUSH/
-// LTRIM/EXEC: every send goes through here, and the transaction was 30% of a worker's CPU on the
-// send path (BENCHMARKS.md).
+// KEYS outbox:S of each entry (a session may repeat); ARGV[1] last index kept, ARGV[i + 1] the
+// JSON entry for KEYS[i]. One script for every send of a batch: each send was an EVALSHA of its
+// own, the worker's largest cost on the send path after its socket writes (BENCHMARKS.md).
 const APPEND_OUTBOX_SCRIPT = `
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, ARGV[2])
-return 1
+for i, key in ipairs(KEYS) do
+  redis.call('LPUSH', key, ARGV[i + 1])
+end
+local trimmed = {}
+for _, key in ipairs(KEYS) do
+  if not trimmed[key] then
+    redis.call('LTRIM', key, 0, ARGV[1])
+    trimmed[key] = true
+  end
+end
+return #KEYS
 `;
 
 // KEYS[1] media:S:ID, KEYS[2] media-ids:S; ARGV[1] JSON file, ARGV[2] TTL ms, ARGV[3] files kept.
@@ -161,7 +169,6 @@ interface SandboxScripts {
     receivedTtlMs: string,
   ): Promise<number>;
   jumbeSandboxAcknowledgeInbound(order: string, data: string, id: string): Promise<number>;
-  jumbeSandboxAppendOutbox(outbox: string, entry: string, lastIndex: string): Promise<number>;
   jumbeSandboxRememberReceived(
     received: string,
     entry: string,
@@ -180,6 +187,8 @@ interface SandboxScripts {
   /** Key counts vary: ioredis takes the count as the first argument. */
   jumbeSandboxGoOnline(keyCount: number, ...keys: string[]): Promise<(string | null)[]>;
   jumbeSandboxPendingInbound(keyCount: number, ...keys: string[]): Promise<string[][]>;
+  /** The outbox keys, the last index kept, then one entry per key. */
+  jumbeSandboxAppendOutboxes(keyCount: number, ...keysThenArgs: string[]): Promise<number>;
   jumbeSandboxPutMediaFile(
     file: string,
     ids: string,
@@ -210,6 +219,12 @@ export class RedisSandboxStore implements SandboxStore {
   /** Reconnects and inbound checks of many sessions, batched (see CallBatcher). */
   private readonly onlineCalls: CallBatcher<SessionRef, string | null>;
   private readonly pendingCalls: CallBatcher<SessionRef, string[]>;
+  /**
+   * Sends of every session, batched: one script per batch instead of one per message. A send
+   * made while a batch is on its way waits for it, so against a Redis that stops answering it
+   * fails after at most two command timeouts (4 s), not one; the gateway waits 15 s.
+   */
+  private readonly outboxCalls: CallBatcher<{ key: string; json: string }, void>;
 
   /** `keyPrefix` lets tests use a namespace of their own on a shared Redis. */
   constructor(
@@ -223,7 +238,7 @@ export class RedisSandboxStore implements SandboxStore {
     redis.defineCommand('jumbeSandboxGoOnline', { lua: GO_ONLINE_SCRIPT });
     redis.defineCommand('jumbeSandboxPendingInbound', { lua: PENDING_INBOUND_SCRIPT });
     redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
-    redis.defineCommand('jumbeSandboxAppendOutbox', { numberOfKeys: 1, lua: APPEND_OUTBOX_SCRIPT });
+    redis.defineCommand('jumbeSandboxAppendOutboxes', { lua: APPEND_OUTBOX_SCRIPT });
     redis.defineCommand('jumbeSandboxPutMediaFile', { numberOfKeys: 2, lua: PUT_MEDIA_FILE_SCRIPT });
     redis.defineCommand('jumbeSandboxRememberReceived', { numberOfKeys: 1, lua: REMEMBER_RECEIVED_SCRIPT });
     redis.defineCommand('jumbeSandboxAddPendingInbound', {
@@ -242,6 +257,17 @@ export class RedisSandboxStore implements SandboxStore {
     this.pendingCalls = new CallBatcher((refs) => {
       const keys = refs.flatMap((ref) => [this.key('inbound', ref), this.key('inbound-data', ref)]);
       return this.run('pendingInbound', () => this.scripts.jumbeSandboxPendingInbound(keys.length, ...keys));
+    });
+    this.outboxCalls = new CallBatcher(async (appends) => {
+      await this.run('appendOutbox', () =>
+        this.scripts.jumbeSandboxAppendOutboxes(
+          appends.length,
+          ...appends.map(({ key }) => key),
+          String(SANDBOX_OUTBOX_CAPACITY - 1),
+          ...appends.map(({ json }) => json),
+        ),
+      );
+      return appends.map(() => undefined);
     });
   }
 
@@ -302,13 +328,8 @@ export class RedisSandboxStore implements SandboxStore {
   }
 
   async appendOutbox(ref: SessionRef, entry: SandboxOutboxEntry): Promise<void> {
-    await this.run('appendOutbox', () =>
-      this.scripts.jumbeSandboxAppendOutbox(
-        this.key('outbox', ref),
-        JSON.stringify(entry),
-        String(SANDBOX_OUTBOX_CAPACITY - 1),
-      ),
-    );
+    // Serialised now: the entry as it was sent, whatever its sender does with it while it waits.
+    await this.outboxCalls.call({ key: this.key('outbox', ref), json: JSON.stringify(entry) });
   }
 
   async outbox(ref: SessionRef, limit: number): Promise<SandboxOutboxEntry[]> {

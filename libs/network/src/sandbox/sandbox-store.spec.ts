@@ -173,6 +173,15 @@ describe.each(kinds)('$name', (kind) => {
       );
     });
 
+    it('keeps each session apart and in order, and each entry as it was sent, when many send at once', async () => {
+      const sends = [A, B, C].flatMap((ref) => [1, 2, 3].map((n) => ({ ref, sent: entry(n) })));
+      const appending = sends.map(({ ref, sent }) => store.appendOutbox(ref, sent));
+      for (const { sent } of sends) sent.content.text = 'changed while on its way';
+      await Promise.all(appending);
+      for (const ref of [A, B, C])
+        expect(await sameNetwork.outbox(ref, 10)).toEqual([entry(3), entry(2), entry(1)]);
+    });
+
     it('is not changed through an entry its sender still holds', async () => {
       const sending = entry(1);
       await store.appendOutbox(A, sending);

@@ -231,6 +231,14 @@ describe('SessionHost on real Baileys against the WhatsApp emulator', () => {
     await w.adopt(ref.shard, 1);
     const { phone, device } = await linked(w.host, ref);
     await eventually('stored connected', async () => (await stored(ref)).state === 'connected');
+    // The link's own `connected` is announced after it is stored (the relay first asks whether the
+    // account wants the event): count from after it, or it lands in the slice checked below.
+    await eventually('the link announced', () =>
+      w.announced.events.some(({ payload }) => {
+        const { event, session } = payload as { event: string; session?: { state: string } };
+        return event === 'session.status' && session?.state === 'connected';
+      }),
+    );
     const sockets: EmulatedConnection[] = [];
     const count = (connection: EmulatedConnection) => sockets.push(connection);
     emulator.on('connection', count);

@@ -3,30 +3,11 @@
 // controller on Fastify as in nest-baseline-server.mjs, and nothing else. Beside the limit it
 // shows what the framework costs on the distributed path; beside Jumbe's gateway and worker, what
 // Jumbe adds beyond the framework and the round trips its design needs.
-import 'reflect-metadata';
-import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { connectLimitRoundTrips } from './support/limit-round-trips.mjs';
+import { serveSendOnNest } from './support/nest-send-app.mjs';
 
 const roundTrips = await connectLimitRoundTrips('nest-limit-counter');
-
-class MessagesController {
-  send(body) {
-    return roundTrips.send(body);
-  }
-}
-const send = Object.getOwnPropertyDescriptor(MessagesController.prototype, 'send');
-Reflect.decorate([Post('api/v1/messages/text'), HttpCode(201)], MessagesController.prototype, 'send', send);
-Body()(MessagesController.prototype, 'send', 0);
-Controller()(MessagesController);
-
-class AppModule {}
-Module({ controllers: [MessagesController] })(AppModule);
-
-const app = await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false });
-await app.listen(0, '127.0.0.1');
-process.stdout.write(`${JSON.stringify({ url: await app.getUrl(), msg: 'nest limit listening' })}\n`);
+const app = await serveSendOnNest((body) => roundTrips.send(body), 'nest limit listening');
 process.on(
   'SIGTERM',
   () =>

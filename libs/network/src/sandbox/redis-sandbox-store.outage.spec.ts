@@ -9,20 +9,9 @@ import {
 import { delay, eventually, failureOf, TcpProxy } from '@jumbe/testing';
 import type { SessionRef } from '../session-ref';
 import { RedisSandboxStore, SANDBOX_KEY_PREFIX } from './redis-sandbox-store';
-import type { SandboxOutboxEntry } from './sandbox-store';
-import { TEST_REDIS_URL } from './test-support/sandbox-store-fixtures';
+import { outboxEntry as entry, TEST_REDIS_URL } from './test-support/sandbox-store-fixtures';
 
 const A: SessionRef = { accountId: 'acc_1', sessionId: 'default' };
-
-function entry(n: number): SandboxOutboxEntry {
-  return {
-    id: `3EB0${String(n).padStart(16, '0')}`,
-    to: 'x@s.whatsapp.net',
-    type: 'text',
-    content: { text: `m${n}` },
-    createdAt: '2026-03-01T10:00:00.000Z',
-  };
-}
 
 // Sends are batched (one script per batch, a send waiting while the batch before it is on its
 // way): against a Redis that stops answering, a send must still fail in bounded time, not queue

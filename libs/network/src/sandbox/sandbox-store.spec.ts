@@ -4,10 +4,14 @@ import {
   SANDBOX_MEDIA_FILES_PER_SESSION,
   SANDBOX_OUTBOX_CAPACITY,
   SANDBOX_RECEIVED_CAPACITY,
-  type SandboxOutboxEntry,
   type SandboxStore,
 } from './sandbox-store';
-import { memoryStores, redisStores, type SandboxStoreKind } from './test-support/sandbox-store-fixtures';
+import {
+  memoryStores,
+  outboxEntry as entry,
+  redisStores,
+  type SandboxStoreKind,
+} from './test-support/sandbox-store-fixtures';
 import { delay } from './test-support/session-recorder';
 
 // The two stores must be interchangeable: one contract, run against both.
@@ -31,16 +35,6 @@ function inbound(id: string, text: string): InboundNetworkMessage {
     interaction: null,
     media: null,
     timestamp: new Date('2026-03-01T10:00:00.000Z'),
-  };
-}
-
-function entry(n: number): SandboxOutboxEntry {
-  return {
-    id: `3EB0${String(n).padStart(16, '0')}`,
-    to: 'x@s.whatsapp.net',
-    type: 'text',
-    content: { text: `m${n}` },
-    createdAt: '2026-03-01T10:00:00.000Z',
   };
 }
 

@@ -3,10 +3,21 @@ import type Redis from 'ioredis';
 import { createRedisClient, waitForRedisReady } from '@jumbe/coordination';
 import { MemorySandboxStore } from '../memory-sandbox-store';
 import { RedisSandboxStore, SANDBOX_KEY_PREFIX } from '../redis-sandbox-store';
-import type { SandboxStore } from '../sandbox-store';
+import type { SandboxOutboxEntry, SandboxStore } from '../sandbox-store';
 
 /** The shared Redis of the test environment. Tests never flush it: their keys live under a unique prefix. */
 export const TEST_REDIS_URL = process.env['JUMBE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/** The n-th text a session sent, as the outbox keeps it. */
+export function outboxEntry(n: number): SandboxOutboxEntry {
+  return {
+    id: `3EB0${String(n).padStart(16, '0')}`,
+    to: 'x@s.whatsapp.net',
+    type: 'text',
+    content: { text: `m${n}` },
+    createdAt: '2026-03-01T10:00:00.000Z',
+  };
+}
 
 /** Two handles on one simulated network, as two workers of a deployment have. */
 export interface SandboxStorePair {

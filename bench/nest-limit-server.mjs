@@ -3,16 +3,9 @@
 // controller on Fastify as in nest-baseline-server.mjs, and nothing else. Beside the limit it
 // shows what the framework costs on the distributed path; beside Jumbe's gateway and worker, what
 // Jumbe adds beyond the framework and the round trips its design needs.
-import { connectLimitRoundTrips } from './support/limit-round-trips.mjs';
+import { connectLimitRoundTrips, stopOnSigterm } from './support/limit-round-trips.mjs';
 import { serveSendOnNest } from './support/nest-send-app.mjs';
 
 const roundTrips = await connectLimitRoundTrips('nest-limit-counter');
 const app = await serveSendOnNest((body) => roundTrips.send(body), 'nest limit listening');
-process.on(
-  'SIGTERM',
-  () =>
-    void app
-      .close()
-      .then(() => roundTrips.close())
-      .then(() => process.exit(0)),
-);
+stopOnSigterm(app, roundTrips);

@@ -43,3 +43,15 @@ export async function connectLimitRoundTrips(counter) {
     },
   };
 }
+
+/** On SIGTERM (how the bench stops its servers): the server, then the round trips, then exit. */
+export function stopOnSigterm(app, roundTrips) {
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => roundTrips.close())
+        .then(() => process.exit(0)),
+  );
+}

@@ -222,7 +222,8 @@ export class RedisSandboxStore implements SandboxStore {
   /**
    * Sends of every session, batched: one script per batch instead of one per message. A send
    * made while a batch is on its way waits for it, so against a Redis that stops answering it
-   * fails after at most two command timeouts (4 s), not one; the gateway waits 15 s.
+   * fails after two command timeouts (4 s), three at worst if that batch itself waited behind
+   * another of the client's auto-pipelined writes; the gateway waits 15 s.
    */
   private readonly outboxCalls: CallBatcher<{ key: string; json: string }, void>;
 

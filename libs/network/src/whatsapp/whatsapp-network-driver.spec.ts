@@ -439,6 +439,35 @@ describe('WhatsAppNetworkDriver: sends', () => {
     ]);
   });
 
+  it('reports one message’s statuses in the order they arrived, however long each takes to look up', async () => {
+    // The ack's lookup answers late (PostgreSQL under load); the contact's receipt, arriving just
+    // after the send is recorded, finds it at once. Reported out of order, the worker would drop
+    // server_ack as a step already passed (seen on CI through the WhatsApp emulator).
+    const sentMessages = new MemorySentMessageStore();
+    const find = sentMessages.find.bind(sentMessages);
+    sentMessages.find = async (...args) => {
+      const found = await find(...args);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return found;
+    };
+    const { session, socket, events } = await connectedSession({ sentMessages });
+    const sendMessage = socket.sendMessage.bind(socket);
+    socket.sendMessage = async (jid, content) => {
+      const message = await sendMessage(jid, content);
+      const key = { remoteJid: jid, id: message?.key.id, fromMe: true };
+      socket.emit('messages.update', [{ key, update: { status: 2, messageTimestamp: 1_767_225_600 } }]);
+      return message;
+    };
+
+    const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'Polepole' });
+    socket.emit('messages.update', [
+      { key: { ...key }, update: { status: 3, messageTimestamp: 1_767_225_601 } },
+    ]);
+
+    await events.until(() => events.statuses.length === 2, 'both statuses');
+    expect(events.statuses.map((status) => status.status)).toEqual(['server_ack', 'delivered']);
+  });
+
   it('serves a recipient’s retry request for a sent message through getMessage', async () => {
     const { session, socket } = await connectedSession();
     const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'again?' });

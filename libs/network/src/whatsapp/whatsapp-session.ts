@@ -110,6 +110,8 @@ export class WhatsAppSession implements NetworkSession {
    * taken for a message sent from the phone.
    */
   private readonly unrecordedSends = new Set<Promise<unknown>>();
+  /** Per message id, its statuses still being looked up, chained in arrival order. */
+  private readonly reportingStatuses = new Map<string, Promise<void>>();
   /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
   private offeredLogin: 'qr' | 'pairing_code' | null = null;
   private loginExpired = false;
@@ -431,14 +433,14 @@ export class WhatsAppSession implements NetworkSession {
     });
     socket.ev.on('messages.update', (updates) => {
       if (this.socket !== socket) return;
-      for (const update of updates) void this.reportStatus(statusOfUpdate(update, new Date()));
+      for (const update of updates) this.reportStatus(statusOfUpdate(update, new Date()));
     });
     socket.ev.on('message-receipt.update', (receipts) => {
       if (this.socket !== socket) return;
-      for (const receipt of receipts) void this.reportStatus(statusOfReceipt(receipt, new Date()));
+      for (const receipt of receipts) this.reportStatus(statusOfReceipt(receipt, new Date()));
     });
     socket.ws?.on('CB:ack,class:message', (node) => {
-      if (this.socket === socket) void this.reportStatus(statusOfAck(node, new Date()));
+      if (this.socket === socket) this.reportStatus(statusOfAck(node, new Date()));
     });
   }
 
@@ -709,12 +711,26 @@ export class WhatsAppSession implements NetworkSession {
   /**
    * Reports a status of a message sent through the API (remembered in memory, or kept in the
    * archive from before a restart); statuses of messages sent from the phone are not reported.
+   * One message's statuses are reported in the order they arrived: a later one found at once must
+   * not overtake an earlier one still being looked up, or the worker takes the earlier step for
+   * one already passed and drops it.
    */
-  private async reportStatus(own: OwnMessageStatus | null): Promise<void> {
+  private reportStatus(own: OwnMessageStatus | null): void {
     if (own === null) return;
-    // Taken before any await: a send still in flight now may be the one this status is about,
-    // even if it is recorded while the archive is being asked (found by the WhatsApp emulator).
+    // Taken on arrival: a send still in flight now may be the one this status is about, even if
+    // it is recorded while the archive is being asked (found by the WhatsApp emulator).
     const inFlight = [...this.unrecordedSends];
+    const { messageId } = own;
+    const earlier = this.reportingStatuses.get(messageId) ?? Promise.resolve();
+    const reporting = earlier.then(() => this.lookUpAndReport(own, inFlight));
+    this.reportingStatuses.set(messageId, reporting);
+    void reporting.finally(() => {
+      if (this.reportingStatuses.get(messageId) === reporting) this.reportingStatuses.delete(messageId);
+    });
+  }
+
+  /** Reports `own` if its message was sent through the API; never rejects. */
+  private async lookUpAndReport(own: OwnMessageStatus, inFlight: Promise<unknown>[]): Promise<void> {
     try {
       let to = await this.sentDestination(own);
       if (to === undefined && inFlight.length > 0) {

@@ -410,25 +410,8 @@ describe('WhatsAppNetworkDriver: sends', () => {
   });
 
   it('reports a status that arrives while Baileys is still sending (the server acks at once; found by the WhatsApp emulator)', async () => {
-    // The archive answers late, as PostgreSQL does under load: the send is recorded meanwhile.
-    const sentMessages = new MemorySentMessageStore();
-    const find = sentMessages.find.bind(sentMessages);
-    sentMessages.find = async (...args) => {
-      const found = await find(...args);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return found;
-    };
-    const { session, socket, events } = await connectedSession({ sentMessages });
-    const sendMessage = socket.sendMessage.bind(socket);
-    socket.sendMessage = async (jid, content) => {
-      const message = await sendMessage(jid, content);
-      // The server's ack and the contact's receipt come in before Baileys' sendMessage returns.
-      const key = { remoteJid: jid, id: message?.key.id, fromMe: true };
-      socket.emit('messages.update', [{ key, update: { status: 2, messageTimestamp: 1_767_225_600 } }]);
-      socket.emit('messages.update', [{ key, update: { status: 3, messageTimestamp: 1_767_225_601 } }]);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return message;
-    };
+    // The server's ack and the contact's receipt come in before Baileys' sendMessage returns.
+    const { session, events } = await sessionWithSlowArchive({ whileSending: [2, 3] });
 
     const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'Haraka' });
 
@@ -440,24 +423,10 @@ describe('WhatsAppNetworkDriver: sends', () => {
   });
 
   it('reports one message’s statuses in the order they arrived, however long each takes to look up', async () => {
-    // The ack's lookup answers late (PostgreSQL under load); the contact's receipt, arriving just
-    // after the send is recorded, finds it at once. Reported out of order, the worker would drop
-    // server_ack as a step already passed (seen on CI through the WhatsApp emulator).
-    const sentMessages = new MemorySentMessageStore();
-    const find = sentMessages.find.bind(sentMessages);
-    sentMessages.find = async (...args) => {
-      const found = await find(...args);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return found;
-    };
-    const { session, socket, events } = await connectedSession({ sentMessages });
-    const sendMessage = socket.sendMessage.bind(socket);
-    socket.sendMessage = async (jid, content) => {
-      const message = await sendMessage(jid, content);
-      const key = { remoteJid: jid, id: message?.key.id, fromMe: true };
-      socket.emit('messages.update', [{ key, update: { status: 2, messageTimestamp: 1_767_225_600 } }]);
-      return message;
-    };
+    // The ack's lookup answers late; the contact's receipt, arriving just after the send is
+    // recorded, finds it at once. Reported out of order, the worker would drop server_ack as a
+    // step already passed (seen on CI through the WhatsApp emulator).
+    const { session, socket, events } = await sessionWithSlowArchive({ whileSending: [2] });
 
     const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'Polepole' });
     socket.emit('messages.update', [
@@ -783,6 +752,34 @@ describe('WhatsAppNetworkDriver: client version', () => {
     expect(store.has(REF, CREDS_KIND, CREDS_KEY_ID)).toBe(true);
   });
 });
+
+/**
+ * A connected session whose sent-message archive answers 50 ms late, as PostgreSQL does under
+ * load, and whose socket reports the `whileSending` statuses of each send before Baileys'
+ * sendMessage returns (the server acks at once).
+ */
+async function sessionWithSlowArchive({ whileSending }: { whileSending: number[] }) {
+  const sentMessages = new MemorySentMessageStore();
+  const find = sentMessages.find.bind(sentMessages);
+  sentMessages.find = async (...args) => {
+    const found = await find(...args);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return found;
+  };
+  const connected = await connectedSession({ sentMessages });
+  const { socket } = connected;
+  const sendMessage = socket.sendMessage.bind(socket);
+  socket.sendMessage = async (jid, content) => {
+    const message = await sendMessage(jid, content);
+    const key = { remoteJid: jid, id: message?.key.id, fromMe: true };
+    whileSending.forEach((status, index) =>
+      socket.emit('messages.update', [{ key, update: { status, messageTimestamp: 1_767_225_600 + index } }]),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return message;
+  };
+  return connected;
+}
 
 async function credsFor(driver: WhatsAppNetworkDriver, ref: SessionRef) {
   const creds = {

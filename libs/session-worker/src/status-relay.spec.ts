@@ -55,6 +55,22 @@ describe('StatusRelay: message.status', () => {
     });
   });
 
+  it('never goes back, nor repeats a step, while the subscription filter is still answering', async () => {
+    const publisher = new RecordingPublisher();
+    const slowFilter = {
+      wants: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 10)),
+    };
+    const relay = new StatusRelay(publisher, slowFilter);
+    // A contact's phone reads the message; its other device's late receipts come in meanwhile.
+    await Promise.all(
+      (['read', 'delivered', 'read'] as const).map((status) => relay.messageStatus(ref, report(status))),
+    );
+
+    expect(
+      publisher.events.map((e) => (e.payload as { message: { status: string } }).message.status),
+    ).toEqual(['read']);
+  });
+
   it('retries a publish the stream refused, then gives up with the error', async () => {
     let refusals = 2;
     const stored: unknown[] = [];

@@ -60,8 +60,10 @@ export class StatusRelay {
   async messageStatus(ref: SessionRef, report: MessageStatusReport): Promise<void> {
     const key = `${ref.accountId}/${ref.sessionId}/${report.messageId}`;
     const step = STEP[report.status];
-    if ((this.reached.get(key) ?? 0) >= step) return;
-    if (!(await this.wanted.wants(ref.accountId, 'message.status'))) return;
+    const passed = () => (this.reached.get(key) ?? 0) >= step;
+    if (passed()) return;
+    // Asked again after the filter answered: another device's receipt may have got there first.
+    if (!(await this.wanted.wants(ref.accountId, 'message.status')) || passed()) return;
     this.reached.set(key, step);
     const event = messageStatusEvent(ref.accountId, ref.sessionId, report, new Date());
     const fact = `${report.messageId}:${report.status}`;

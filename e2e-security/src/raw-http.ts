@@ -4,8 +4,25 @@ import { connect, type Socket } from 'node:net';
 export interface RawExchange {
   response: string;
   closedAfterMs: number;
+  /** The server's first bytes arrived while chunks were still left to write. */
+  answeredBeforeAllSent: boolean;
   /** The server reset the connection (ECONNRESET/EPIPE) rather than closing it after an answer. */
   reset: boolean;
+}
+
+/** How `rawExchange` writes. */
+export interface RawExchangeOptions {
+  /** Pause between two chunks. */
+  gapMs?: number;
+  localAddress?: string;
+  /** The connection is destroyed after this long (default 60 s). */
+  giveUpMs?: number;
+  /**
+   * After the first chunk (the head), wait up to this long for the server to answer before writing
+   * the rest: a server that answers from the head alone is told apart from one that reads the body
+   * first, however long its event loop lags.
+   */
+  answerWaitMs?: number;
 }
 
 /**
@@ -15,7 +32,7 @@ export interface RawExchange {
 export function rawExchange(
   url: string,
   chunks: (string | Buffer)[],
-  options: { gapMs?: number; localAddress?: string; giveUpMs?: number } = {},
+  options: RawExchangeOptions = {},
 ): Promise<RawExchange> {
   const { hostname, port } = new URL(url);
   const started = Date.now();
@@ -24,6 +41,8 @@ export function rawExchange(
     const socket = connect({ host: hostname, port: Number(port), localAddress: options.localAddress });
     let timer: NodeJS.Timeout | undefined;
     let reset = false;
+    let answeredBeforeAllSent = false;
+    let index = 0; // the next chunk to write
     const giveUp = setTimeout(() => socket.destroy(), options.giveUpMs ?? 60_000);
     const finish = () => {
       clearTimeout(giveUp);
@@ -31,19 +50,35 @@ export function rawExchange(
       resolve({
         response: Buffer.concat(received).toString('utf8'),
         closedAfterMs: Date.now() - started,
+        answeredBeforeAllSent,
         reset,
       });
     };
-    socket.on('data', (data) => received.push(data));
+    let resume: (() => void) | undefined; // set while the writer waits for the server's answer
+    socket.on('data', (data) => {
+      if (received.length === 0 && index < chunks.length) answeredBeforeAllSent = true;
+      received.push(data);
+      resume?.();
+    });
     socket.on('close', finish);
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNRESET' || error.code === 'EPIPE') reset = true;
     });
-    let index = 0;
     const writeNext = () => {
+      resume = undefined;
       if (socket.destroyed || index >= chunks.length) return;
       socket.write(chunks[index++]!);
-      timer = setTimeout(writeNext, options.gapMs ?? 0);
+      const gapMs = options.gapMs ?? 0;
+      if (index === 1 && options.answerWaitMs !== undefined && received.length === 0) {
+        timer = setTimeout(writeNext, options.answerWaitMs);
+        resume = () => {
+          clearTimeout(timer);
+          timer = setTimeout(writeNext, gapMs);
+          resume = undefined;
+        };
+        return;
+      }
+      timer = setTimeout(writeNext, gapMs);
     };
     socket.once('connect', writeNext);
   });

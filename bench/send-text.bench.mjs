@@ -8,16 +8,23 @@
 // request of every process from /proc. BENCH_ROUNDS, BENCH_DURATION_S, BENCH_TARGETS,
 // BENCH_BEFORE_ROOT (another checkout measured alongside; BENCH_BEFORE_V8_DEFAULTS=1 starts it with
 // V8's defaults instead of the services' launch flags: BENCH_BEFORE_ROOT=. measures the flags), BENCH_CPU_PROF_DIR
-// (profiles of every process, summarised by bench/profile-summary.mjs). Not part of `npm test`.
+// (profiles of every process, summarised by bench/profile-summary.mjs), BENCH_SEND_STATUS_WEBHOOK=1
+// (the senders' accounts subscribe to message.status: support/deployment.mjs). Not part of `npm test`.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDeployment, NATS, prepareSender, REDIS } from './support/deployment.mjs';
+import { createDeployment, NATS, prepareSender, REDIS, STATUS_WEBHOOK } from './support/deployment.mjs';
 import { runRounds, warmUp, DURATION_S } from './support/rounds.mjs';
 import { killAll, pause, root, startService, stopAll } from './support/services.mjs';
 import { median, spread } from './support/stats.mjs';
+
+/** The all-in-one's environment (private networks allowed when BENCH_SEND_STATUS_WEBHOOK=1 points its webhook locally). */
+function allInOneEnv(dataDir, adminToken) {
+  const env = { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken };
+  return STATUS_WEBHOOK ? { ...env, JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' } : env;
+}
 
 const GOALS = { allInOneVsBare: 0.6, distributedVsLimit: 0.75, p99VsBaseline: 3 };
 
@@ -42,7 +49,7 @@ async function main() {
     const nestLimit = await startService('bench/nest-limit-server.mjs', limitEnv, 'nest-limit');
     const allInOne = await startService(
       'dist/apps/all-in-one/src/main.js',
-      { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken },
+      allInOneEnv(dataDir, adminToken),
       'all-in-one',
     );
     const gateway = await startService('dist/apps/gateway/src/main.js', deployment.env, 'gateway');
@@ -99,7 +106,7 @@ async function beforeTargets(beforeRoot, adminToken, dataDir, deployments) {
   const options = { cwd: beforeRoot, v8Defaults: process.env.BENCH_BEFORE_V8_DEFAULTS === '1' };
   const allInOne = await startService(
     'dist/apps/all-in-one/src/main.js',
-    { JUMBE_DATA_DIR: dataDir, JUMBE_NETWORK: 'sandbox', JUMBE_ADMIN_TOKEN: adminToken },
+    allInOneEnv(dataDir, adminToken),
     'all-in-one-before',
     options,
   );

@@ -9,6 +9,15 @@ export const POSTGRES = process.env.JUMBE_TEST_DATABASE_URL ?? 'postgres://postg
 export const REDIS = process.env.JUMBE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const NATS = process.env.JUMBE_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
+/**
+ * BENCH_SEND_STATUS_WEBHOOK=1: each sender's account subscribes to `message.status`, so every send's
+ * server ack passes the worker's status relay and is published, as for a bot that tracks its sends.
+ * The webhook points at a closed local port (private networks allowed for it): with no dispatcher
+ * (distributed) nothing is delivered; the all-in-one's dispatcher records each as refused.
+ */
+export const STATUS_WEBHOOK = process.env.BENCH_SEND_STATUS_WEBHOOK === '1';
+const PRIVATE_NETWORKS = STATUS_WEBHOOK ? { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' } : {};
+
 /** Creates a database and names a deployment; `env` is what every process of it is started with. */
 export async function createDeployment(adminToken) {
   const database = `jumbe_bench_${randomBytes(4).toString('hex')}`;
@@ -27,6 +36,7 @@ export async function createDeployment(adminToken) {
     JUMBE_SECRET_KEY: randomBytes(32).toString('base64url'),
     JUMBE_ADMIN_TOKEN: adminToken,
     JUMBE_NETWORK: 'sandbox',
+    ...PRIVATE_NETWORKS,
   };
   return { env, drop: () => dropDeployment(database, deployment) };
 }
@@ -98,6 +108,10 @@ export async function prepareSender(baseUrl, adminToken) {
   const accountId = await createAccount(baseUrl, adminToken);
   const key = await createKey(baseUrl, adminToken, accountId);
   await linkDefaultSession(baseUrl, key);
+  if (STATUS_WEBHOOK) {
+    const webhook = { url: 'http://127.0.0.1:9/status-sink', enabled: true, events: ['message.status'] };
+    await ok(`${baseUrl}/api/v1/webhook`, 'PATCH', webhook, { 'x-api-key': key });
+  }
   return key;
 }
 

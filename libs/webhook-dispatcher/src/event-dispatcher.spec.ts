@@ -14,7 +14,7 @@ import { closedPort, delay, eventually, type RecordingReceiver } from '@jumbe/te
 import { verifyDelivery } from '@jumbe/webhook-receiver';
 import type { ServerResponse } from 'node:http';
 import pino from 'pino';
-import { EventDispatcher, type StreamDeliverable } from './event-dispatcher';
+import { EventDispatcher, type EventDispatcherOptions, type StreamDeliverable } from './event-dispatcher';
 import {
   DispatcherTestBed,
   idOf,
@@ -87,6 +87,7 @@ describe('EventDispatcher', () => {
     options: {
       store?: EventLogStore;
       deliveries?: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'>;
+      slots?: Pick<EventDispatcherOptions, 'maxParallelPosts' | 'maxPostsPerAccount'>;
     } = {},
   ): Promise<DurableEventLog> {
     const log = new DurableEventLog(options.store ?? events);
@@ -95,6 +96,7 @@ describe('EventDispatcher', () => {
       maxRecordTries: 3,
       maxUnrecordedPerSession: UNRECORDED_PER_SESSION,
       concurrentRecords: CONCURRENT_RECORDS,
+      ...options.slots,
     });
     // Straight to the dispatcher, past the shard owner's schema check: these bodies are abridged.
     const consumption = await log.consume(shard, (event) => dispatcher.accept(event as StreamDeliverable));
@@ -176,6 +178,35 @@ describe('EventDispatcher', () => {
     holding = false;
     for (const response of held.splice(0)) response.end('ok');
     expect(messageIds(await receiver.waitFor(a.path, 2, 5_000))).toEqual([idOf(a1), idOf(a2)]);
+    await logDrained(shard);
+  });
+
+  it("holds a hung receiver's account to its share of the posts, so another account is delivered meanwhile", async () => {
+    const shard = freshShard();
+    const a = await subscribedAccount();
+    const b = await subscribedAccount();
+    const held: ServerResponse[] = [];
+    receiver.on(a.path, (_request, response) => void held.push(response));
+    // Four posts at once over all accounts, two per account: A's six sessions can fill only two.
+    const log = await dispatchShard(shard, { slots: { maxParallelPosts: 4, maxPostsPerAccount: 2 } });
+
+    const aEvents = Array.from({ length: 6 }, (_, i) => inboundEvent(shard, a.accountId, `a-${i}`));
+    for (const event of aEvents) await log.publish(event);
+    await receiver.waitFor(a.path, 2, 5_000);
+    const b1 = inboundEvent(shard, b.accountId);
+    await log.publish(b1);
+
+    // B goes out while every one of A's posts is still unanswered, and A never got past its share.
+    expect(messageIds(await receiver.waitFor(b.path, 1, 3_000))).toEqual([idOf(b1)]);
+    await eventually('B recorded', () => deliveries.isRecorded(b1.eventId));
+    expect(held).toHaveLength(2);
+    expect(receiver.at(a.path)).toHaveLength(2);
+
+    // As A's receiver answers, its other sessions go out, each once.
+    receiver.on(a.path, (_request, response) => void response.end('ok'));
+    for (const response of held.splice(0)) response.end('ok');
+    const all = await receiver.waitFor(a.path, aEvents.length, 5_000);
+    expect(messageIds(all).sort()).toEqual(aEvents.map(idOf).sort());
     await logDrained(shard);
   });
 

@@ -8,13 +8,13 @@ import {
 import { type DeliverableEvent, MicroBatcher } from '@jumbe/messaging';
 import { countRetryDecision } from '@jumbe/telemetry';
 import type { Logger } from 'pino';
-import { ConcurrencyLimit } from './concurrency-limit';
 import { DeliveryRecorder, type DeliveryRecorderOptions } from './delivery-recorder';
+import { FairSlots } from './fair-slots';
 import type { DeliveryLog } from './ports/delivery-log';
 import { RetryPolicy } from './retry-policy';
 import type { WebhookDirectory } from './webhook-directory';
 import { cannotBeRecordedYet } from './unrecorded-event-rule';
-import type { WebhookPoster } from './webhook-poster';
+import { CONNECTIONS_PER_ACCOUNT, type WebhookPoster } from './webhook-poster';
 
 /** A stream event whose payload the shard owner validated against the event schemas. */
 export type StreamDeliverable = DeliverableEvent<StreamEvent>;
@@ -51,6 +51,12 @@ export interface EventDispatcherOptions extends DeliveryRecorderOptions {
   /** POSTs in flight at once, over all sessions. */
   maxParallelPosts: number;
   /**
+   * POSTs of one account in flight at once: its share of `maxParallelPosts`, so a receiver that
+   * hangs holds no more than this. At most the poster's connections per account
+   * (CONNECTIONS_PER_ACCOUNT), so a slot is only taken when a connection is free.
+   */
+  maxPostsPerAccount: number;
+  /**
    * Attempts of one session awaiting their record before it POSTs the next: the session's next
    * event goes out while the previous one is being recorded, and a database outage holds up at
    * most this many attempts per session.
@@ -71,6 +77,7 @@ const DEFAULT_OPTIONS: EventDispatcherOptions = {
   concurrentRecords: 4,
   recordLingerMs: 10,
   maxParallelPosts: 64,
+  maxPostsPerAccount: CONNECTIONS_PER_ACCOUNT,
   maxUnrecordedPerSession: 4,
   retryBaseMs: DEFAULT_RETRY_BASE_MS,
   backoffRecheckMs: 60_000,
@@ -109,7 +116,7 @@ export class EventDispatcher {
   private readonly lastAttempts: MicroBatcher<string, LastAttempt | null>;
   private readonly retries: RetryPolicy;
   private readonly recorder: DeliveryRecorder;
-  private readonly posts: ConcurrencyLimit;
+  private readonly posts: FairSlots;
   private readonly options: EventDispatcherOptions;
   private readonly keepalive: NodeJS.Timeout;
   private stopped = false;
@@ -132,7 +139,7 @@ export class EventDispatcher {
     );
     this.retries = new RetryPolicy(this.options.retryBaseMs);
     this.recorder = new DeliveryRecorder(deliveries, logger, this.options);
-    this.posts = new ConcurrencyLimit(this.options.maxParallelPosts);
+    this.posts = new FairSlots(this.options.maxParallelPosts, this.options.maxPostsPerAccount);
     this.keepalive = setInterval(() => this.keepWaitingEventsAlive(), KEEPALIVE_MS);
     this.keepalive.unref();
   }
@@ -300,7 +307,8 @@ export class EventDispatcher {
     const step = this.retries.nextStep(last, webhook, payload.timestamp);
     if (step.kind === 'done') return { record: null, retryAt: null };
     if (step.kind === 'wait') return { record: null, retryAt: step.until };
-    const record = await this.posts.run(() =>
+    // The account's share of the slots (see FairSlots): one account's hung receiver leaves the rest free.
+    const record = await this.posts.run(payload.customerId, () =>
       this.poster.post({
         accountId: payload.customerId,
         eventId: event.eventId,

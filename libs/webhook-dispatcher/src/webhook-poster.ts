@@ -5,6 +5,11 @@ import type { DeliveryRecord } from '@jumbe/domain';
 /** CONTRACT §6: 10 s per attempt, and at most 1 KiB of the receiver's answer is kept. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const RESPONSE_KEPT_BYTES = 1_024;
+/**
+ * Connections open at once to one account's receiver; further POSTs would wait for one. The
+ * dispatcher admits no more POSTs of one account than this (see FairSlots), so none waits here.
+ */
+export const CONNECTIONS_PER_ACCOUNT = 32;
 
 export interface Delivery {
   accountId: string;
@@ -33,7 +38,10 @@ export class WebhookPoster {
   private readonly connections: ConnectionPool;
 
   constructor(private readonly allowPrivateNetworks: boolean) {
-    this.connections = new ConnectionPool({ allowPrivateNetworks });
+    this.connections = new ConnectionPool({
+      allowPrivateNetworks,
+      maxSocketsPerDestination: CONNECTIONS_PER_ACCOUNT,
+    });
   }
 
   async post(delivery: Delivery): Promise<DeliveryRecord> {

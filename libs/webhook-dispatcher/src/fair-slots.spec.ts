@@ -1,0 +1,157 @@
+import { FairSlots } from './fair-slots';
+
+/**
+ * Admission order only: each request is a label pushed when it is admitted, so the tests read
+ * who got a slot and in what order, never how long anything took.
+ */
+describe('FairSlots', () => {
+  function slots(capacity: number, perDestination: number) {
+    const fair = new FairSlots(capacity, perDestination);
+    const admitted: string[] = [];
+    let counter = 0;
+    /** Asks for a slot for `destination`; the label (`A1`, `A2`, …) is recorded when admitted. */
+    const request = (destination: string): string => {
+      const label = `${destination}${++counter}`;
+      fair.take(destination, () => admitted.push(label));
+      return label;
+    };
+    return { fair, admitted, request };
+  }
+
+  it('admits up to its capacity at once, and the next in line as each slot is freed', () => {
+    const { fair, admitted, request } = slots(2, 2);
+    request('A');
+    request('B');
+    request('C');
+    expect(admitted).toEqual(['A1', 'B2']);
+    fair.give('A');
+    expect(admitted).toEqual(['A1', 'B2', 'C3']);
+    fair.give('B');
+    fair.give('C');
+    expect([fair.heldBy('A'), fair.heldBy('B'), fair.heldBy('C')]).toEqual([0, 0, 0]);
+  });
+
+  it('never gives one destination more than its share: the rest stays open to the others', () => {
+    const { fair, admitted, request } = slots(4, 2);
+    for (let i = 0; i < 10; i += 1) request('A');
+    expect(admitted).toEqual(['A1', 'A2']);
+    expect(fair.heldBy('A')).toBe(2);
+    // A hangs on to its two slots; B comes after A's backlog of eight and is admitted at once.
+    request('B');
+    request('B');
+    expect(admitted).toEqual(['A1', 'A2', 'B11', 'B12']);
+  });
+
+  it('lets a destination at its share wait while slots are free, and admits it as one of its own ends', () => {
+    const { fair, admitted, request } = slots(8, 2);
+    request('A');
+    request('A');
+    request('A');
+    expect(admitted).toEqual(['A1', 'A2']);
+    fair.give('A');
+    expect(admitted).toEqual(['A1', 'A2', 'A3']);
+    expect(fair.heldBy('A')).toBe(2);
+  });
+
+  it('gives a freed slot to the destination holding the fewest, ahead of a busier one that waited longer', () => {
+    const { fair, admitted, request } = slots(4, 3);
+    for (let i = 0; i < 5; i += 1) request('A'); // A1–A3 admitted, A4 and A5 wait
+    request('B'); // B6 admitted: the last free slot
+    request('B'); // B7 waits (B holds 1)
+    request('C'); // C8 waits (C holds 0)
+    expect(admitted).toEqual(['A1', 'A2', 'A3', 'B6']);
+    fair.give('A'); // C holds none: its turn, though A4 and B7 came first
+    fair.give('A'); // A now holds 1, B holds 1: A4 waited longest
+    fair.give('B'); // A holds 2, B holds 0, C holds 1: B7
+    expect(admitted).toEqual(['A1', 'A2', 'A3', 'B6', 'C8', 'A4', 'B7']);
+    fair.give('C'); // only A5 waits, and A is under its share
+    expect(admitted.at(-1)).toBe('A5');
+  });
+
+  it("admits one destination's waiters in their order of arrival", () => {
+    const { fair, admitted, request } = slots(1, 1);
+    const order = ['A', 'A', 'A', 'A'].map(request);
+    for (let i = 0; i < 3; i += 1) fair.give('A');
+    expect(admitted).toEqual(order);
+  });
+
+  it('frees several slots to several destinations in turn, each within its share', () => {
+    const { fair, admitted, request } = slots(6, 3);
+    for (let i = 0; i < 6; i += 1) request('A'); // A1–A3 admitted
+    for (let i = 0; i < 6; i += 1) request('B'); // B7–B9 admitted
+    request('C'); // waits: all six slots held
+    expect(admitted).toHaveLength(6);
+    fair.give('A');
+    fair.give('B');
+    // C first (holds none), then A (2 held, waited longer than B, also 2 held).
+    expect(admitted.slice(6)).toEqual(['C13', 'A4']);
+  });
+
+  it('keeps a share no larger than the capacity', () => {
+    const { admitted, request } = slots(2, 5);
+    for (let i = 0; i < 3; i += 1) request('A');
+    expect(admitted).toEqual(['A1', 'A2']);
+  });
+
+  it('refuses to free a slot that is not held, and to be built without slots', () => {
+    const { fair } = slots(2, 1);
+    expect(() => fair.give('A')).toThrow('no slot held for A');
+    expect(() => new FairSlots(0, 1)).toThrow(RangeError);
+    expect(() => new FairSlots(1, 0)).toThrow(RangeError);
+  });
+
+  describe('run', () => {
+    /** A task that settles when the test says so. */
+    function gate() {
+      let open: (value: string) => void = () => undefined;
+      let fail: (error: Error) => void = () => undefined;
+      const promise = new Promise<string>((resolve, reject) => {
+        open = resolve;
+        fail = reject;
+      });
+      return { promise, open, fail };
+    }
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+    it('frees the slot of a task that fails, so the next waiter of the same destination runs', async () => {
+      const fair = new FairSlots(1, 1);
+      const first = gate();
+      const started: string[] = [];
+      const failing = fair.run('A', () => {
+        started.push('first');
+        return first.promise;
+      });
+      const next = fair.run('A', async () => {
+        started.push('second');
+        return 'delivered';
+      });
+      await settled();
+      expect(started).toEqual(['first']);
+      first.fail(new Error('receiver reset'));
+      await expect(failing).rejects.toThrow('receiver reset');
+      await expect(next).resolves.toBe('delivered');
+      expect(started).toEqual(['first', 'second']);
+      expect(fair.heldBy('A')).toBe(0);
+    });
+
+    it("runs another destination's task while one destination's tasks hang in their whole share", async () => {
+      const fair = new FairSlots(4, 2);
+      const hung = gate();
+      const started: string[] = [];
+      for (let i = 0; i < 6; i += 1)
+        void fair.run('A', () => {
+          started.push('A');
+          return hung.promise;
+        });
+      const b = fair.run('B', async () => {
+        started.push('B');
+        return 'b';
+      });
+      await expect(b).resolves.toBe('b');
+      expect(started).toEqual(['A', 'A', 'B']);
+      hung.open('late');
+      await settled();
+      expect(started).toEqual(['A', 'A', 'B', 'A', 'A', 'A', 'A']);
+    });
+  });
+});

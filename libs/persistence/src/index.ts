@@ -75,11 +75,7 @@ export {
   type MigratedTestDatabase,
 } from './testing/migrated-test-database';
 export { createAccountFixture, type AccountFixture } from './testing/account-fixture';
-export {
-  SentMessageRepository,
-  SENT_MESSAGE_TTL_MS,
-  SENT_MESSAGES_PER_SESSION,
-} from './repositories/sent-message.repository';
+export { SentMessageRepository, SENT_MESSAGE_TTL_MS } from './repositories/sent-message.repository';
 export { InboundOutboxRepository, type OutboxEntry } from './repositories/inbound-outbox.repository';
 export {
   ReceivedMessageRepository,

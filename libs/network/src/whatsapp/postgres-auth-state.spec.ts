@@ -1,6 +1,7 @@
 import {
   type AccountFixture,
   createAccountFixture,
+  createDataSource,
   NetworkCredentialStore,
   openMigratedTestDatabase,
   type MigratedTestDatabase,
@@ -14,6 +15,8 @@ import {
   generateSignalPubKey,
   proto,
 } from '@whiskeysockets/baileys';
+import { TcpProxy } from '@jumbe/testing';
+import type { DataSource } from 'typeorm';
 import type { SessionRef } from '../session-ref';
 import { BoundedCache } from './bounded-cache';
 import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
@@ -245,4 +248,120 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
     });
     expect(Buffer.from(replyOpened).toString()).toBe('Salama Alice');
   }, 20_000);
+});
+
+/**
+ * PostgreSQL going away under a linked session (issue 28): the credentials' connection runs through
+ * a TCP proxy the test cuts (connections reset, new ones refused) and restores.
+ */
+describe('PostgresAuthState through a PostgreSQL outage', () => {
+  let proxy: TcpProxy;
+  let proxied: DataSource;
+  let proxiedStore: NetworkCredentialStore;
+
+  beforeAll(async () => {
+    proxy = await TcpProxy.inFrontOf(db.url);
+    proxied = createDataSource(proxy.rewrite(db.url), { poolSize: 2, applicationName: 'jumbe-outage-test' });
+    await proxied.initialize();
+    proxiedStore = new NetworkCredentialStore(proxied);
+  });
+  afterEach(() => proxy.restore());
+  afterAll(async () => {
+    await proxy.restore();
+    await proxied.destroy();
+    await proxy.close();
+  });
+
+  const throughProxy = (ref: SessionRef, overrides: Partial<PostgresAuthStateOptions> = {}) =>
+    options(ref, { store: proxiedStore, ...overrides });
+
+  /** What is stored for the session, read past the proxy. */
+  async function storedCreds(ref: SessionRef): Promise<AuthenticationCreds> {
+    return (await PostgresAuthState.load(options(ref))).state.creds;
+  }
+
+  async function until(what: string, condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('a Baileys transaction committed while PostgreSQL is down lands once it is back, past Baileys’ own retries', async () => {
+    const ref = await newSession('outage-commit');
+    const auth = await PostgresAuthState.fresh(throughProxy(ref));
+    // As makeWASocket wraps the store, with a retry window far shorter than the outage below.
+    const keys = addTransactionCapability(auth.state.keys, silent, {
+      maxCommitRetries: 3,
+      delayBetweenTriesMs: 20,
+    });
+    const session = Buffer.from('the ratchet after decrypting a message');
+
+    await proxy.cut();
+    let committed = false;
+    const transaction = keys
+      .transaction(async () => {
+        await keys.set({ session: { 'contact.0': session } });
+      }, 'contact')
+      .then(() => (committed = true));
+    transaction.catch(() => undefined);
+    // Well past Baileys' three tries (60 ms): it has given up by now unless our store waits.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await proxy.restore();
+
+    await transaction;
+    expect(committed).toBe(true);
+    const reloaded = await PostgresAuthState.load(options(ref));
+    expect(await reloaded.state.keys.get('session', ['contact.0'])).toEqual({ 'contact.0': session });
+  }, 30_000);
+
+  it('a creds write that failed is tried again until it lands, and the latest creds win', async () => {
+    const ref = await newSession('outage-creds');
+    const auth = await PostgresAuthState.fresh(throughProxy(ref));
+
+    await proxy.cut();
+    auth.state.creds.nextPreKeyId = 31;
+    const first = auth.saveCreds();
+    auth.state.creds.nextPreKeyId = 62;
+    auth.state.creds.firstUnuploadedPreKeyId = 62;
+    const second = auth.saveCreds();
+    const settled: string[] = [];
+    void first.then(
+      () => settled.push('first'),
+      () => settled.push('first failed'),
+    );
+    void second.then(
+      () => settled.push('second'),
+      () => settled.push('second failed'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(settled).toEqual([]);
+    await proxy.restore();
+
+    await Promise.all([first, second]);
+    expect(await storedCreds(ref)).toMatchObject({ nextPreKeyId: 62, firstUnuploadedPreKeyId: 62 });
+  }, 30_000);
+
+  it('flush (a close) during an outage returns after its grace, and the creds written before it are kept', async () => {
+    const ref = await newSession('outage-close');
+    const auth = await PostgresAuthState.fresh(throughProxy(ref, { closeGraceMs: 300 }));
+    const before = (await storedCreds(ref)).nextPreKeyId;
+
+    await proxy.cut();
+    auth.state.creds.nextPreKeyId = before + 100;
+    const write = auth.saveCreds();
+    write.catch(() => undefined);
+    const keyWrite = Promise.resolve(auth.state.keys.set({ session: { 'contact.0': Buffer.from('x') } }));
+    keyWrite.catch(() => undefined);
+    let flushed = false;
+    const flushing = auth.flush().then(() => (flushed = true));
+    await until('flush to return while PostgreSQL is still down', () => flushed);
+    await flushing;
+    await expect(write).rejects.toThrow();
+    await expect(keyWrite).rejects.toThrow();
+    expect(proxy.isCut).toBe(true);
+    await proxy.restore();
+    expect((await storedCreds(ref)).nextPreKeyId).toBe(before);
+  }, 30_000);
 });

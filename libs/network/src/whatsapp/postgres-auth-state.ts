@@ -29,7 +29,26 @@ export interface PostgresAuthStateOptions {
   logger: BaileysLogger;
   /** Called once, the first time a write is refused because another worker took the session over. */
   onFenced: () => void;
+  /**
+   * How long a signal-key read or write waits for PostgreSQL to come back before it fails
+   * (default OUTAGE_WAIT_MS). Credentials (`creds`) wait for as long as the session lives.
+   */
+  outageWaitMs?: number;
+  /** After `flush()` (a close), how long writes still waiting for PostgreSQL keep trying (default CLOSE_GRACE_MS). */
+  closeGraceMs?: number;
 }
+
+/**
+ * Baileys commits a decryption's key changes with 10 tries 3 s apart, then takes the message for
+ * undecryptable (issue 28: one of two messages lost in a 40 s PostgreSQL outage). Our store waits
+ * for PostgreSQL itself, well past that window, so Baileys' first try succeeds once it is back.
+ */
+export const OUTAGE_WAIT_MS = 3 * 60 * 1000;
+/** A planned close (a hand-over, a shutdown) does not wait out an outage: the shard must move on. */
+export const CLOSE_GRACE_MS = 5_000;
+/** Waits between two tries while PostgreSQL is unreachable: doubling from the first, up to the last. */
+const RETRY_FIRST_MS = 200;
+const RETRY_MAX_MS = 5_000;
 
 /**
  * Baileys' AuthenticationState kept in PostgreSQL instead of files: `creds` and every signal key
@@ -40,10 +59,18 @@ export interface PostgresAuthStateOptions {
 export class PostgresAuthState {
   readonly state: AuthenticationState;
   private pending = new Set<Promise<unknown>>();
-  private credsQueue: Promise<void> = Promise.resolve();
   private fenced = false;
   /** The session ended and its credentials were deleted: nothing is written any more. */
   private discarded = false;
+  /** `saveCreds` calls so far, and how many of them the stored creds include (latest wins). */
+  private credsWanted = 0;
+  private credsStored = 0;
+  /** The one creds write under way: it writes the creds as they are when it starts. */
+  private credsWriter: Promise<void> | null = null;
+  /** Set by `flush()`: waits for PostgreSQL end at this time (epoch ms). */
+  private closingAt: number | null = null;
+  /** Wakes the retry waits early (a close): they try once more, then give up if past the grace. */
+  private readonly sleepers = new Set<() => void>();
 
   private constructor(
     private readonly options: PostgresAuthStateOptions,
@@ -74,19 +101,16 @@ export class PostgresAuthState {
     return Boolean(this.state.creds.me?.id && this.state.creds.account);
   }
 
-  /** Writes the whole `creds` object (call on every `creds.update`); writes land in call order. */
+  /**
+   * Stores the whole `creds` object (call on every `creds.update`). Latest wins: one write at a
+   * time, each of the creds as they are when it starts, so a burst of updates costs one or two
+   * writes. A write that fails (PostgreSQL down) is tried again until it lands, the session is
+   * taken over (fenced) or closed past its grace: a lost write would leave the next owner stale
+   * pre-key counters (issue 28). Resolves once the creds as of this call are stored.
+   */
   saveCreds(): Promise<void> {
-    const write = this.credsQueue.then(() =>
-      this.commit([
-        {
-          kind: CREDS_KIND,
-          keyId: CREDS_KEY_ID,
-          value: this.seal(CREDS_KIND, CREDS_KEY_ID, this.state.creds),
-        },
-      ]),
-    );
-    this.credsQueue = write.catch(() => undefined);
-    return this.track(write);
+    const version = ++this.credsWanted;
+    return this.track(this.untilCredsStored(version));
   }
 
   /** Deletes everything stored for the session and drops the cached keys. */
@@ -107,16 +131,41 @@ export class PostgresAuthState {
     await this.clear();
   }
 
-  /** Resolves when every write started so far has finished (before a hand-over). */
+  /**
+   * Before a hand-over or shutdown: resolves when every write started so far has finished, the
+   * creds' latest included. Writes still waiting for PostgreSQL get `closeGraceMs` more, then give
+   * up: a close during an outage must return (the shard moves on; issue 28).
+   */
   async flush(): Promise<void> {
+    this.closingAt ??= Date.now() + (this.options.closeGraceMs ?? CLOSE_GRACE_MS);
+    for (const wake of [...this.sleepers]) wake();
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private async untilCredsStored(version: number): Promise<void> {
+    while (this.credsStored < version) {
+      this.credsWriter ??= this.writeLatestCreds().finally(() => {
+        this.credsWriter = null;
+      });
+      await this.credsWriter;
+    }
+  }
+
+  private async writeLatestCreds(): Promise<void> {
+    const version = this.credsWanted;
+    const value = this.seal(CREDS_KIND, CREDS_KEY_ID, this.state.creds);
+    await this.commit([{ kind: CREDS_KIND, keyId: CREDS_KEY_ID, value }], { waitMs: Infinity });
+    // Also when fenced or discarded: nothing more of these creds is ever to be written.
+    this.credsStored = Math.max(this.credsStored, version);
   }
 
   private rawKeyStore(): SignalKeyStore {
     return {
       get: async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
         const found: { [id: string]: SignalDataTypeMap[T] } = {};
-        const rows = await this.options.store.read(this.options.ref, type, ids);
+        const rows = await this.untilReachable('read signal keys', () =>
+          this.options.store.read(this.options.ref, type, ids),
+        );
         for (const [id, sealed] of rows) {
           let value = this.open<SignalDataTypeMap[T]>(type, id, sealed);
           if (type === 'app-state-sync-key' && value) {
@@ -141,10 +190,60 @@ export class PostgresAuthState {
     };
   }
 
-  private async commit(changes: CredentialItemChange[]): Promise<void> {
+  private async commit(
+    changes: CredentialItemChange[],
+    { waitMs = this.options.outageWaitMs ?? OUTAGE_WAIT_MS } = {},
+  ): Promise<void> {
     if (this.fenced || this.discarded) return;
-    const result = await this.options.store.write(this.options.ref, this.options.token, changes);
+    const result = await this.untilReachable(
+      'store credentials',
+      () => this.options.store.write(this.options.ref, this.options.token, changes),
+      waitMs,
+    );
     if (result === 'fenced') this.noteFenced();
+  }
+
+  /**
+   * Runs `work` until it succeeds, trying again (backing off) while it fails: PostgreSQL is
+   * restarting or unreachable. Gives up with the last error after `waitMs`, once the credentials
+   * were discarded or fenced, or when a close's grace is over.
+   */
+  private async untilReachable<T>(
+    what: string,
+    work: () => Promise<T>,
+    waitMs = this.options.outageWaitMs ?? OUTAGE_WAIT_MS,
+  ): Promise<T> {
+    const giveUpAt = Date.now() + waitMs;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        const now = Date.now();
+        const closed = this.closingAt !== null && now >= this.closingAt;
+        if (now >= giveUpAt || closed || this.fenced || this.discarded) throw error;
+        const delayMs = Math.min(RETRY_FIRST_MS * 2 ** attempt, RETRY_MAX_MS);
+        // Once per outage at warn: a long one would otherwise log a line every few seconds.
+        const log = attempt === 0 ? this.options.logger.warn : this.options.logger.debug;
+        log.call(
+          this.options.logger,
+          { err: error, attempt: attempt + 1, delayMs },
+          `could not ${what}; retrying`,
+        );
+        await this.sleep(Math.min(delayMs, giveUpAt - now));
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
   }
 
   private noteFenced(): void {

@@ -2,24 +2,29 @@ import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
 import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
-import { findFreshMessage, pruneSessionRowsSql } from './session-bounded-table';
+import { findFreshMessage } from './session-bounded-table';
 
 /** How long a sent message can be asked for again (WhatsApp's retry requests come within hours). */
 export const SENT_MESSAGE_TTL_MS = 24 * 60 * 60 * 1000;
-/** Most messages kept per session; the oldest go first. */
-export const SENT_MESSAGES_PER_SESSION = 1_000;
+
+/** Deletes a session's sent messages at least $3 seconds old ($1 account, $2 session). */
+const PRUNE_EXPIRED_SQL = `DELETE FROM sent_messages
+        WHERE account_id = $1 AND session_id = $2 AND created_at <= now() - make_interval(secs => $3)`;
 
 /**
- * The `sent_messages` table: what a session sent, as opaque (encrypted) bytes, for a day and at
- * most SENT_MESSAGES_PER_SESSION per session. Not fenced: every row is a message that really went
- * out, whichever worker sent it.
+ * The `sent_messages` table: what a session sent, as opaque (encrypted) bytes, for a day however
+ * many that is. A recipient's retry request may come hours later, and a number that sends more
+ * than any count we could pick must still answer it (issue 28: a bound of the newest 1,000 left
+ * busy numbers' recipients on "waiting for this message"). Bounded by time alone: the session's
+ * expired rows go on every 50th save, and the retention sweep deletes those of idle sessions.
+ * Not fenced: every row is a message that really went out, whichever worker sent it.
  */
 export class SentMessageRepository {
   private readonly pruneSchedule = new PruneSchedule();
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly limits = { ttlMs: SENT_MESSAGE_TTL_MS, perSession: SENT_MESSAGES_PER_SESSION },
+    private readonly limits = { ttlMs: SENT_MESSAGE_TTL_MS },
   ) {}
 
   /** `chat`: where it went (`key.remoteJid`), so only a reply in that chat can quote it. */
@@ -70,13 +75,8 @@ export class SentMessageRepository {
     );
   }
 
-  /** Deletes the session's expired rows and those beyond the newest `perSession`. */
+  /** Deletes the session's expired rows (only those: the window is the bound). */
   async prune(ref: SessionRef): Promise<void> {
-    await this.dataSource.query(pruneSessionRowsSql('sent_messages'), [
-      ref.accountId,
-      ref.sessionId,
-      this.limits.ttlMs / 1000,
-      this.limits.perSession,
-    ]);
+    await this.dataSource.query(PRUNE_EXPIRED_SQL, [ref.accountId, ref.sessionId, this.limits.ttlMs / 1000]);
   }
 }

@@ -66,6 +66,39 @@ describe('MediaFetcher', () => {
     expect(network.downloads).toEqual(['M1']);
   });
 
+  it("stores a sender's file name with a lone surrogate well-formed (U+FFFD), so it can be served", async () => {
+    network.files.set('M1', () => ({
+      ...fileOf(Readable.from([Buffer.from('%PDF')])),
+      mimetype: 'application/pdf',
+      fileName: 'invoice\ud800.pdf',
+    }));
+    const fetched = await fetcher.fetch(REF, 'M1');
+    expect(fetched.fileName).toBe('invoice\ufffd.pdf');
+    expect((await store.open(fetched.object))?.info.fileName).toBe('invoice\ufffd.pdf');
+  });
+
+  it('answers a failing store 503 without its cause: no server path reaches a client', async () => {
+    const failing = {
+      info: async () => null,
+      put: async () => {
+        throw Object.assign(new Error(`EMFILE: too many open files, scandir '${dir}/media'`), {
+          code: 'EMFILE',
+        });
+      },
+      open: async () => null,
+    };
+    const warnings: unknown[] = [];
+    const logger = { warn: (object: unknown) => warnings.push(object) };
+    network.files.set('M1', () => fileOf(Readable.from([Buffer.from('x')])));
+    const error = await new MediaFetcher(network, failing, OPTIONS, logger).fetch(REF, 'M1').catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe('unavailable');
+    expect(error.message).not.toContain(dir);
+    expect(error.message).not.toContain('EMFILE');
+    // The operator still learns why.
+    expect(JSON.stringify(warnings.map((w) => String((w as { err: Error }).err)))).toContain('EMFILE');
+  });
+
   it('downloads a file once for requests that arrive together', async () => {
     const gate = new PassThrough();
     network.files.set('M1', () => fileOf(gate));

@@ -5,6 +5,7 @@ import {
   type NetworkDriver,
   type SessionRef,
 } from '@jumbe/network';
+import { wellFormedText } from '@jumbe/domain';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Logger } from 'pino';
 import type { MediaFileStore } from './ports/media-file-store';
@@ -44,7 +45,7 @@ export class MediaFetcher {
   }
 
   private async fetchOnce(ref: SessionRef, messageId: string, object: string): Promise<InboundMediaFileView> {
-    const stored = await this.store.info(object).catch(storeUnavailable);
+    const stored = await this.store.info(object).catch((error: unknown) => this.storeUnavailable(error));
     if (stored) return view(object, stored);
     if (this.active >= this.options.concurrency) {
       throw new ApiError(
@@ -88,9 +89,13 @@ export class MediaFetcher {
       this.options.timeoutMs,
     );
     try {
+      // What the sender's phone said, made well-formed once: the gateway builds headers from it.
       return await this.store.put(
         object,
-        { mimetype: file.mimetype, fileName: file.fileName },
+        {
+          mimetype: wellFormedText(file.mimetype),
+          fileName: file.fileName === null ? null : wellFormedText(file.fileName),
+        },
         file.data.pipe(limit),
       );
     } catch (error) {
@@ -101,27 +106,24 @@ export class MediaFetcher {
         this.logger.warn({ err: sourceFailure }, 'media download failed while streaming');
         throw new ApiError('media_download_failed');
       }
-      return storeUnavailable(error);
+      return this.storeUnavailable(error);
     } finally {
       clearTimeout(timer);
       file.data.destroy();
     }
   }
+
+  /** The cause (EMFILE, ENOSPC, a NATS error) may name server paths: logged here, never answered. */
+  private storeUnavailable(error: unknown): never {
+    this.logger.warn({ err: error }, 'media store unavailable');
+    throw new ApiError('unavailable', 'The media store is unavailable. Retry.', undefined, {
+      'Retry-After': '2',
+    });
+  }
 }
 
 function view(object: string, info: MediaObjectInfo): InboundMediaFileView {
   return { object, mimetype: info.mimetype, fileName: info.fileName, size: info.size };
-}
-
-function storeUnavailable(error: unknown): never {
-  throw new ApiError(
-    'unavailable',
-    `The media store is unavailable: ${(error as Error).message}`,
-    undefined,
-    {
-      'Retry-After': '2',
-    },
-  );
 }
 
 /** Passes bytes through until more than `max` went by, then fails. */

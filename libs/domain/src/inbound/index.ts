@@ -3,3 +3,4 @@ export * from './inbound-network-message';
 export * from './message-received-event';
 export * from './normalise-inbound';
 export * from './inbound-sender';
+export * from './well-formed-text';

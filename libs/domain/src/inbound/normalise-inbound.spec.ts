@@ -126,6 +126,18 @@ describe('normaliseInbound', () => {
     expect(message.media).not.toBe(media);
   });
 
+  it("makes a document's file name well-formed: a lone surrogate becomes U+FFFD, a pair stays", () => {
+    const media = {
+      type: 'document' as const,
+      mimetype: 'application/pdf',
+      fileName: 'invoice\ud800 \u{1F600}.pdf',
+      caption: null,
+      seconds: null,
+    };
+    const { message } = normalised({ type: 'documentMessage', text: '', media });
+    expect(message.media?.fileName).toBe('invoice\ufffd \u{1F600}.pdf');
+  });
+
   it('gives an empty text for media without caption', () => {
     const media = {
       type: 'audio' as const,

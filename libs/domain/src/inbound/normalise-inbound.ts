@@ -2,6 +2,7 @@ import type { InboundNetworkMessage } from './inbound-network-message';
 import { inboundSender, sentAt } from './inbound-sender';
 import { STATUS_BROADCAST_JID } from './jid-forms';
 import type { MessageReceivedEvent } from './message-received-event';
+import { wellFormedText } from './well-formed-text';
 
 /** Whether a received message is forwarded at all: never the account's own, nor status broadcasts. */
 export function isForwarded(message: InboundNetworkMessage): boolean {
@@ -40,10 +41,17 @@ export function normaliseInbound(
       type: message.type,
       text: textOf(message),
       interaction: message.interaction === null ? null : { ...message.interaction },
-      media: message.media === null ? null : { ...message.media },
+      media: mediaOf(message),
       messageTimestamp: sentAt(message, now),
     },
   };
+}
+
+/** The media's description; a file name a phone can put anything in is made well-formed UTF-16. */
+function mediaOf(message: InboundNetworkMessage): MessageReceivedEvent['message']['media'] {
+  if (message.media === null) return null;
+  const { fileName } = message.media;
+  return { ...message.media, fileName: fileName === null ? null : wellFormedText(fileName) };
 }
 
 /** Selected id for interactive replies (bots route on it), else the text, else the media caption. */

@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidQuery } from '../http/validated-input.decorators';
-import { contentDisposition, safeContentType } from './media-headers';
 import { InboundMediaFiles } from './inbound-media-files';
 
 /** `GET /messages/media` (extension): the file of a media message a session received. */
@@ -20,19 +19,13 @@ export class InboundMediaController {
     @ValidQuery(inboundMediaQuerySchema) query: z.output<typeof inboundMediaQuerySchema>,
     @Res() reply: FastifyReply,
   ) {
-    const { info, data } = await this.media.open(
+    const { headers, data } = await this.media.open(
       customer.access.accountId,
       query.sessionId,
       query.messageId,
       customer.requestId,
     );
-    const contentType = safeContentType(info.mimetype);
-    return reply
-      .header('content-type', contentType)
-      .header('content-length', String(info.size))
-      .header('content-disposition', contentDisposition(info.fileName, query.messageId, contentType))
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, no-store')
-      .send(data);
+    // Fastify destroys the stream when the answer ends early (client gone, socket error).
+    return reply.headers(headers).send(data);
   }
 }

@@ -1,8 +1,15 @@
 import type { MediaObjectInfo, MediaObjectMeta } from '@jumbe/contracts';
-import { type NatsConnection, nanos, type ObjectInfo, type ObjectStore, StorageType } from 'nats';
+import {
+  type JetStreamManager,
+  type NatsConnection,
+  nanos,
+  type ObjectInfo,
+  type ObjectStore,
+  StorageType,
+} from 'nats';
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { isFresh, type MediaObjectStore } from './media-object-store';
+import { type DirectGet, ObjectChunkReader } from './object-chunk-reader';
 
 /**
  * MediaObjectStore on a JetStream Object Store bucket (created on first use, file storage) whose
@@ -12,6 +19,7 @@ import { isFresh, type MediaObjectStore } from './media-object-store';
  */
 export class JetStreamMediaStore implements MediaObjectStore {
   private opened: Promise<ObjectStore> | null = null;
+  private manager: Promise<JetStreamManager> | null = null;
 
   constructor(
     private readonly connection: NatsConnection,
@@ -45,15 +53,22 @@ export class JetStreamMediaStore implements MediaObjectStore {
     return this.describe(info);
   }
 
+  /**
+   * The file's bytes are read on demand with direct gets (ObjectChunkReader), not with the
+   * client's `get`, which opens a consumer per read: nothing stays on the server when the reader
+   * stops early or never starts.
+   */
   async open(name: string): Promise<{ info: MediaObjectInfo; data: Readable } | null> {
-    const result = await (await this.bucket()).get(name);
-    if (!result || result.info.deleted) return null;
-    const data = Readable.fromWeb(result.data as unknown as WebReadableStream<Uint8Array>);
-    // A chunk that expired under the reader, or a digest that does not match, fails the stream.
-    void result.error.then((error) => {
-      if (error) data.destroy(error);
+    const info = await (await this.bucket()).info(name);
+    if (!info || info.deleted) return null;
+    this.manager ??= this.connection.jetstreamManager().catch((error: unknown) => {
+      this.manager = null;
+      throw error;
     });
-    return { info: this.describe(result.info), data };
+    const { direct } = (await this.manager) as JetStreamManager & { direct?: DirectGet };
+    if (!direct) throw new Error('this NATS client has no direct get');
+    const data = new ObjectChunkReader(direct, `OBJ_${this.bucketName}`, this.bucketName, info);
+    return { info: this.describe(info), data };
   }
 
   private describe(info: ObjectInfo): MediaObjectInfo {

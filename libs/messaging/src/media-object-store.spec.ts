@@ -113,3 +113,36 @@ describe('DataDirMediaStore expiry', () => {
     }
   });
 });
+
+describe('JetStreamMediaStore reads', () => {
+  const bucket = `jumbe-media-read-${randomBytes(4).toString('hex')}`;
+  let connection: NatsConnection;
+  let store: JetStreamMediaStore;
+  const consumers = async () =>
+    (await (await connection.jetstreamManager()).streams.info(`OBJ_${bucket}`)).state.consumer_count;
+  const object = mediaObjectName({ accountId: 'a', sessionId: 's' }, 'read');
+
+  beforeAll(async () => {
+    connection = await connect({ servers: NATS_URL, name: 'jumbe-test-media-read' });
+    store = new JetStreamMediaStore(connection, bucket, TTL_MS);
+    await store.put(
+      object,
+      { mimetype: 'video/mp4', fileName: null },
+      Readable.from([randomBytes(1024 * 1024)]),
+    );
+  });
+  afterAll(async () => {
+    await (await connection.jetstreamManager()).streams.delete(`OBJ_${bucket}`).catch(() => undefined);
+    await connection.close();
+  });
+
+  it('opens a file without creating a consumer, so a read never started or abandoned leaves none (issue 29)', async () => {
+    const neverRead = await store.open(object);
+    const abandoned = await store.open(object);
+    await new Promise((resolve) => abandoned!.data.once('readable', resolve));
+    expect(await consumers()).toBe(0);
+    neverRead!.data.destroy();
+    abandoned!.data.destroy();
+    expect(await consumers()).toBe(0);
+  });
+});

@@ -9,6 +9,7 @@ const SCENARIOS = {
   inbound: './inbound.bench.mjs',
   sessions: './sessions.bench.mjs',
   emulator: './emulator-sessions.bench.mjs',
+  metrics: './metrics.bench.mjs',
 };
 
 const name = process.argv[2] ?? 'send-text';

@@ -13,6 +13,7 @@
 // change, side by side with dist/) with that JUMBE_RESTORE_CONCURRENCY; dist/ is built first;
 // BENCH_CPU_PROF_DIR=<dir> profiles the last replacement worker; BENCH_OUT=<file> writes JSON.
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuSnapshot, loadAverage } from './support/cpu.mjs';
@@ -63,9 +64,17 @@ async function startWorker(env, dist, label, { profile = false } = {}) {
 
 const cpuOf = (pid) => cpuSnapshot({ pid }).pid;
 
-/** Connected sessions the worker reports on its /metrics (the `jumbe_sessions` gauge). */
+/** The workers' JUMBE_METRICS_TOKEN: /metrics on a service's port is served only with it. */
+const METRICS_TOKEN = `bench_metrics_${randomBytes(16).toString('hex')}`;
+
+/**
+ * Connected sessions the worker reports on its /metrics (the `jumbe_sessions` gauge); a rendering
+ * is reused for up to a second, so a restore's end is seen up to a second late.
+ */
 async function connectedOn(worker) {
-  const response = await fetch(`${worker.url}/metrics`).catch(() => null);
+  const response = await fetch(`${worker.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  }).catch(() => null);
   if (!response?.ok) return 0;
   const text = await response.text();
   return Number(/^jumbe_sessions\{state="connected"\} (\d+)/m.exec(text)?.[1] ?? 0);
@@ -123,7 +132,11 @@ const mib = (bytes) => Number((bytes / 1024 / 1024).toFixed(1));
 
 async function scenario(size, adminToken, { dist, concurrency, tag }) {
   const deployment = await createDeployment(adminToken);
-  const env = { ...deployment.env, ...(concurrency ? { JUMBE_RESTORE_CONCURRENCY: concurrency } : {}) };
+  const env = {
+    ...deployment.env,
+    JUMBE_METRICS_TOKEN: METRICS_TOKEN,
+    ...(concurrency ? { JUMBE_RESTORE_CONCURRENCY: concurrency } : {}),
+  };
   try {
     const gateway = await startService(`${dist}/apps/gateway/src/main.js`, env, 'gateway', {
       profile: false,

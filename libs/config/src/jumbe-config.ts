@@ -4,6 +4,8 @@ export interface JumbeConfig {
   port: number;
   /** JUMBE_METRICS_PORT: serve /metrics on this port instead of `port` (null: on `port`). */
   metricsPort: number | null;
+  /** JUMBE_METRICS_TOKEN: the bearer token /metrics requires (on `port`, it is not served without one). */
+  metricsToken: string | null;
   dataDir: string;
   databaseUrl: string | null;
   natsUrl: string | null;

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       port: 8080,
       metricsPort: null,
+      metricsToken: null,
       dataDir: './data',
       databaseUrl: null,
       natsUrl: null,
@@ -76,6 +77,15 @@ describe('loadConfig', () => {
     ]);
     expect(() => loadConfig({ JUMBE_TRUST_PROXY: 'true' })).toThrow(/JUMBE_TRUST_PROXY/);
     expect(() => loadConfig({ JUMBE_TRUST_PROXY: '10.0.0.0/33' })).toThrow(/JUMBE_TRUST_PROXY/);
+  });
+
+  it('reads the metrics token, refusing one shorter than 16 characters', () => {
+    expect(loadConfig({ JUMBE_METRICS_TOKEN: 'metrics-token-0123456789' }).metricsToken).toBe(
+      'metrics-token-0123456789',
+    );
+    expect(() => loadConfig({ JUMBE_METRICS_TOKEN: 'short' })).toThrow(
+      'JUMBE_METRICS_TOKEN: must be at least 16 characters',
+    );
   });
 
   it('reads settings from a JSON config file, the environment winning', () => {

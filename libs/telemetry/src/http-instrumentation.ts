@@ -7,6 +7,11 @@ import type { Telemetry } from './telemetry';
 /** A caller's X-Request-Id is kept when it is this plain; anything else gets a fresh id. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const REFUSALS = new Set([401, 402, 403]);
+/**
+ * The methods a metric label names; any other (Node parses some thirty: PROPFIND, MKCOL, PURGE…)
+ * is counted as `OTHER`, so a client cycling methods cannot add series (issue 29).
+ */
+const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 const instrumented = new WeakSet<FastifyInstance>();
 const requestIds = new WeakMap<FastifyRequest, string>();
@@ -69,7 +74,7 @@ function observe(request: FastifyRequest, reply: FastifyReply, telemetry: Teleme
   // The template (/api/v1/sessions/:sessionId), never the raw path; unmatched URLs share one label.
   const route = request.routeOptions.url ?? 'unmatched';
   const status = reply.statusCode;
-  const labels = { route, method: request.method, status: String(status) };
+  const labels = { route, method: methodLabel(request.method), status: String(status) };
   const seconds = reply.elapsedTime / 1000;
   telemetry.httpRequests.inc(labels);
   telemetry.httpDuration.observe(labels, seconds);
@@ -89,6 +94,11 @@ function observe(request: FastifyRequest, reply: FastifyReply, telemetry: Teleme
   if (accountId !== undefined) line.accountId = accountId;
   if (logger.isLevelEnabled('debug')) line.url = request.url;
   logger.info(line, 'request');
+}
+
+/** The request's method as a metric label: one of a fixed set, or `OTHER`. */
+export function methodLabel(method: string): string {
+  return LABELLED_METHODS.has(method) ? method : 'OTHER';
 }
 
 function isCustomerRoute(route: string): boolean {

@@ -6,3 +6,4 @@ export * from './request-id-header';
 export * from './context-carrying-bus';
 export * from './spans';
 export * from './network-spans';
+export * from './metrics-access';

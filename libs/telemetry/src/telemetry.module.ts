@@ -10,16 +10,16 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { instrumentHttp } from './http-instrumentation';
+import { MetricsAccess, type MetricsAccessSettings } from './metrics-access';
+import { listenForMetrics, serveMetricsOnServicePort } from './metrics-endpoints';
 import { Telemetry, telemetry } from './telemetry';
 
 const TELEMETRY_OPTIONS = Symbol('TELEMETRY_OPTIONS');
 
 /** What telemetry needs from the process it observes (bound by the composition root). */
-export interface TelemetryOptions {
-  /** JUMBE_METRICS_PORT: serve /metrics only there; null serves it on the service's own port. */
-  metricsPort: number | null;
+export interface TelemetryOptions extends MetricsAccessSettings {
   host: string;
   logger: Logger;
   /** Each dependency's probe, reported as `jumbe_dependency_up`. */
@@ -28,51 +28,36 @@ export interface TelemetryOptions {
 
 /**
  * Wires the process's Telemetry into a Nest app: request ids, HTTP metrics and request logs on its
- * Fastify instance, dependency probes, and `GET /metrics` on the service's port, or only on
- * JUMBE_METRICS_PORT when that is set (so the public port need not expose it).
+ * Fastify instance, dependency probes, and `GET /metrics`: on JUMBE_METRICS_PORT when that is set,
+ * else on the service's port for callers with JUMBE_METRICS_TOKEN (MetricsAccess).
  */
 @Injectable()
 class TelemetryLifecycle implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
   private metricsServer: Server | null = null;
+  private readonly access: MetricsAccess;
 
   constructor(
     private readonly telemetry: Telemetry,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(TELEMETRY_OPTIONS) private readonly options: TelemetryOptions,
-  ) {}
+  ) {
+    this.access = new MetricsAccess(options);
+  }
 
   onModuleInit(): void {
-    const { metricsPort, logger, dependencies } = this.options;
+    const { logger, dependencies } = this.options;
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     instrumentHttp(fastify, this.telemetry, logger);
     for (const [name, probe] of Object.entries(dependencies)) {
       this.telemetry.watchDependency(name, () => succeeds(probe()));
     }
-    if (metricsPort === null) {
-      fastify.get('/metrics', async (_request, reply) => {
-        const { contentType, body } = await this.telemetry.exposition();
-        return reply.type(contentType).send(body);
-      });
-    }
+    serveMetricsOnServicePort(fastify, this.telemetry, this.access);
   }
 
   async onApplicationBootstrap(): Promise<void> {
     const { metricsPort, host, logger } = this.options;
     if (metricsPort === null) return;
-    const server = createServer((request, response) => {
-      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
-        response.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
-        return;
-      }
-      this.telemetry.exposition().then(
-        ({ contentType, body }) => response.writeHead(200, { 'content-type': contentType }).end(body),
-        () => response.writeHead(500).end(),
-      );
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(metricsPort, host, () => resolve());
-    });
+    const server = await listenForMetrics(metricsPort, host, this.telemetry, this.access);
     this.metricsServer = server;
     const address = server.address();
     logger.info({ port: typeof address === 'object' ? address?.port : metricsPort }, 'metrics listening');

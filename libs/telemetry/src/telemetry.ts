@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { EXPOSITION_MAX_AGE_MS, ExpositionCache } from './exposition-cache';
 
 /** The shard owners whose leases are counted apart. */
 export type ShardRole = 'session-worker' | 'webhook-dispatcher';
@@ -149,8 +150,12 @@ export class Telemetry {
     },
   });
 
-  constructor() {
+  private readonly exposed: ExpositionCache;
+
+  /** `now` and `maxAgeMs` pace the rendering of /metrics (ExpositionCache); tests inject a clock. */
+  constructor({ now, maxAgeMs = EXPOSITION_MAX_AGE_MS }: { now?: () => number; maxAgeMs?: number } = {}) {
     collectDefaultMetrics({ register: this.registry });
+    this.exposed = new ExpositionCache(() => this.registry.metrics(), maxAgeMs, now);
   }
 
   /** Counts the sessions a worker holds, by state, at every scrape. Returns the way to stop. */
@@ -170,9 +175,12 @@ export class Telemetry {
     this.dependencyProbes.set(name, probe);
   }
 
-  /** The exposition text and its content type. */
+  /**
+   * The exposition text and its content type, as /metrics serves it: rendered at most once per
+   * second however many scrapes ask (ExpositionCache), so up to a second old.
+   */
   async exposition(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    return { contentType: this.registry.contentType, body: await this.exposed.current() };
   }
 }
 

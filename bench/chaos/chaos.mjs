@@ -80,6 +80,12 @@ async function warmUp({ sessions, network, recorder, gateway, headers }) {
   }
 }
 
+/** Whether the emulator still holds message `id` for `device` (unanswered or in its backlog). */
+function heldByServer(device, id) {
+  if (!device) return false;
+  return device.unanswered.has(id) || device.backlog.some((stanza) => stanza.attrs?.id === id);
+}
+
 /** One run of the schedule of `seed`; resolves with the summary (and `ok`). */
 async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, reconnectWithinS }) {
   const schedule = faultsOn ? drawSchedule({ seed, minutes, sessions: sessionCount, kinds }) : [];
@@ -259,6 +265,7 @@ async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, rec
       )
         credentialsLost += 1;
     }
+    const deviceOf = (sessionId) => sessions.find((session) => session.sessionId === sessionId)?.device;
     const inbound = inboundVerdict(contactsTraffic.sent, recorder.received);
     const sends = customerVerdict(customer.sends, network.received, network.failures);
     const stranded = sessions
@@ -268,13 +275,13 @@ async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, rec
       seed,
       minutes,
       sessions: sessionCount,
-      faults: injected.length,
+      faults: injected.filter((fault) => !fault.notInjected && !fault.error).length,
       sent: inbound.sent,
       delivered: inbound.delivered,
       lost: inbound.lost.length,
       duplicates: inbound.duplicates,
       redeliveries: inbound.redeliveries,
-      outOfOrder: inbound.outOfOrder,
+      outOfOrder: inbound.outOfOrder.length,
       misrouted: inbound.misrouted,
       stranded: stranded.length,
       strandedSessions: stranded,
@@ -293,11 +300,24 @@ async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, rec
       contactSendErrors: contactsTraffic.errors.length,
       badSignatures: recorder.counts.badSignatures,
       emulatorDecryptFailures: network.failures.length,
-      lostMessages: inbound.lost
+      // Where each lost message is: still held by the server for the device (never acknowledged,
+      // so WhatsApp would send it again) or acknowledged and gone (lost for good).
+      lostHeldByServer: inbound.lost.filter((m) => heldByServer(deviceOf(m.sessionId), m.id)).length,
+      lostMessages: inbound.lost.slice(0, 20).map((m) => ({
+        id: m.id,
+        sessionId: m.sessionId,
+        kind: m.kind,
+        atS: seconds(m.at - startedAt),
+        heldByServer: heldByServer(deviceOf(m.sessionId), m.id),
+      })),
+      outOfOrderMessages: inbound.outOfOrder
         .slice(0, 20)
-        .map((m) => ({ id: m.id, sessionId: m.sessionId, kind: m.kind, atS: seconds(m.at - startedAt) })),
+        .map((m) => ({ id: m.id, chat: m.chat, seq: m.seq, atS: seconds(m.at - startedAt) })),
       faultList: injected,
-      notInjected: ['version-bump'],
+      // Faults the emulator in use cannot inject (drawn, skipped, named here).
+      notInjected: injected
+        .filter((fault) => fault.notInjected)
+        .map((fault) => `${fault.kind}: ${fault.notInjected}`),
       errorLines: Object.fromEntries(
         Object.entries(errorLines).map(([name, counts]) => [
           name,

@@ -13,6 +13,15 @@ export async function runFault(fault, ctx, wait) {
   return { injectedAt, healedAt: Date.now(), ...details };
 }
 
+/** Newer than the version the workers announce (JUMBE_WHATSAPP_VERSION in stack.mjs). */
+const BUMPED_VERSION = [2, 3000, 1027934702];
+
+/** Whether the emulator in use has this fault injection (some arrived with issue 28). */
+const supports = (network, method) => typeof network[method] === 'function';
+
+/** Ends every connected device's stream (515), so each logs in again into the fault. */
+const dropAll = (network, devices) => devices.filter((device) => network.endStream(device, 'restart')).length;
+
 const workerName = (fault) => `worker-${fault.worker}`;
 const processOf = (fault) => (fault.kind.startsWith('worker') ? workerName(fault) : 'dispatcher');
 const signalOf = (fault) => (fault.kind.endsWith('sigkill') ? 'SIGKILL' : 'SIGTERM');
@@ -40,11 +49,22 @@ async function inject(fault, { stack, network, devices }) {
     case 'redis-outage':
       await stack.proxies[dependencyOf(fault)].cut();
       return {};
+    case 'stream-error-unknown':
+      if (!supports(network, 'startRefusalStorm'))
+        return { notInjected: 'the emulator has no unknown stream error' };
+      return { wasConnected: network.endStream(devices[fault.session], 'unknown') };
     case 'refusal-storm': {
       // WhatsApp has an incident: every login is refused and every open stream ends.
-      network.refuseLogins(fault.reason);
-      const dropped = devices.filter((device) => network.endStream(device, 'restart')).length;
-      return { dropped };
+      if (supports(network, 'startRefusalStorm')) network.startRefusalStorm(fault.reason);
+      else if (typeof fault.reason === 'number') network.refuseLogins(fault.reason);
+      else return { notInjected: 'the emulator has no unknown-stream-error refusals' };
+      return { dropped: dropAll(network, devices) };
+    }
+    case 'version-bump': {
+      if (!supports(network, 'requireClientVersion'))
+        return { notInjected: 'the emulator checks no client version' };
+      network.requireClientVersion(BUMPED_VERSION);
+      return { dropped: dropAll(network, devices) };
     }
     default:
       throw new Error(`unknown fault ${fault.kind}`);
@@ -71,7 +91,11 @@ async function heal(fault, { stack, network }) {
       await stack.proxies[dependencyOf(fault)].restore();
       return {};
     case 'refusal-storm':
+      if (supports(network, 'stopRefusalStorm')) network.stopRefusalStorm();
       network.refuseLogins(null);
+      return { refusedLogins: network.refusedLogins };
+    case 'version-bump':
+      if (supports(network, 'requireClientVersion')) network.requireClientVersion(null);
       return { refusedLogins: network.refusedLogins };
     default:
       return {};

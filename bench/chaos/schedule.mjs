@@ -40,6 +40,8 @@ export function drawer(random) {
 export const FAULT_KINDS = {
   /** The server ends one session's stream with 515 (restart required). */
   'socket-515': { target: 'session', durationS: () => 0 },
+  /** The server ends one session's stream with a condition Baileys does not know (it says 500). */
+  'stream-error-unknown': { target: 'session', durationS: () => 0 },
   /** Every WhatsApp connection of one worker reset (TCP), new ones refused for a moment. */
   'tcp-reset': { target: 'worker', durationS: (d) => d.between(1, 4) },
   /**
@@ -60,7 +62,17 @@ export const FAULT_KINDS = {
     target: 'whatsapp',
     durationS: (d, scale) =>
       d.between(Math.max(10, Math.round(30 * scale)), Math.max(20, Math.round(300 * scale))),
-    detail: (d) => ({ reason: d.pick([405, 500]) }),
+    detail: (d) => ({ reason: d.pick([405, 500, 'unknown-stream-error']) }),
+  },
+  /**
+   * WhatsApp raises its minimum client version: logins announcing the workers' version get 405
+   * (and every stream ends) until the minimum is lifted again, which stands in for the workers
+   * learning the new version (here they cannot fetch it: no web.whatsapp.com, and it is pinned).
+   */
+  'version-bump': {
+    target: 'whatsapp',
+    durationS: (d, scale) =>
+      d.between(Math.max(10, Math.round(30 * scale)), Math.max(20, Math.round(120 * scale))),
   },
 };
 
@@ -84,12 +96,18 @@ export function drawSchedule({ seed, minutes, sessions, workers = 2, kinds = Obj
   const endS = minutes * 60;
   const faults = [];
   let cycle = [];
+  let misses = 0;
   for (let at = WARM_UP_S; ;) {
     if (cycle.length === 0) cycle = d.shuffle(kinds);
     const kind = cycle.shift();
     const spec = FAULT_KINDS[kind];
     const durationS = spec.durationS(d, scale);
-    if (at + durationS > endS) break;
+    // Too long for what is left: the next kind may fit; stop once a whole cycle's worth did not.
+    if (at + durationS > endS) {
+      if ((misses += 1) > kinds.length) break;
+      continue;
+    }
+    misses = 0;
     const fault = { index: faults.length, kind, at, durationS, ...(spec.detail?.(d) ?? {}) };
     if (spec.target === 'session') fault.session = d.between(0, sessions - 1);
     if (spec.target === 'worker') fault.worker = d.between(0, workers - 1);

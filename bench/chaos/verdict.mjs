@@ -14,7 +14,7 @@ export function inboundVerdict(sent, received) {
   let duplicates = 0;
   let redeliveries = 0;
   let misrouted = 0;
-  let outOfOrder = 0;
+  const outOfOrder = [];
   const lost = [];
   const latestArrival = new Map();
   for (const message of [...sent].sort((a, b) => a.chat.localeCompare(b.chat) || a.seq - b.seq)) {
@@ -30,7 +30,7 @@ export function inboundVerdict(sent, received) {
     misrouted += receipts.filter((receipt) => receipt.sessionId !== message.sessionId).length;
     const first = receipts[0].arrival;
     const latest = latestArrival.get(message.chat) ?? 0;
-    if (first < latest) outOfOrder += 1;
+    if (first < latest) outOfOrder.push(message);
     latestArrival.set(message.chat, Math.max(latest, first));
   }
   return { sent: sent.length, delivered, lost, duplicates, redeliveries, misrouted, outOfOrder };

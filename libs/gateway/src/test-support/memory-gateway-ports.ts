@@ -7,7 +7,6 @@ import {
   type DeliveryRecord,
   generateApiKey,
   hashApiKey,
-  type IdempotencyClaim,
   type KeyScope,
   type NewSendFailure,
   type Plan,
@@ -23,11 +22,13 @@ import type { OperatorService } from '@jumbe/operator';
 import { Readable } from 'node:stream';
 import pino from 'pino';
 import type { GatewayPorts } from '../ports/gateway-ports';
+import { MemoryIdempotencyStore } from './memory-idempotency-store';
 
 /**
  * The gateway's ports on plain memory, for in-process tests of its HTTP layer (guards, the
  * exception filter, controllers' error paths) without PostgreSQL or other processes. Each store
- * keeps only what those tests read back; the real ones are tested against PostgreSQL.
+ * keeps only what those tests read back (the idempotency store keeps the PostgreSQL one's rules,
+ * so the gateway's request hashing runs here); the real ones are tested against PostgreSQL.
  */
 export class MemoryGatewayWorld {
   readonly accounts = new Map<string, { account: Account; plan: Plan }>();
@@ -36,6 +37,8 @@ export class MemoryGatewayWorld {
   readonly sessions: SessionRecord[] = [];
   readonly webhooks = new Map<string, StoredWebhook>();
   readonly bus = new InProcessMessageBus();
+  /** Idempotency-Key records with the PostgreSQL store's rules, shared by every ports() call. */
+  readonly idempotency = new MemoryIdempotencyStore();
   /** The media store's files by object name, as a worker would have put them. */
   readonly mediaFiles = new Map<string, { mimetype: string; fileName: string | null; data: Buffer }>();
   private nextId = 1;
@@ -117,11 +120,7 @@ export class MemoryGatewayWorld {
         list: async (accountId, { limit }) =>
           this.failures.filter((f) => f.accountId === accountId).slice(0, limit),
       },
-      idempotency: {
-        claim: async (): Promise<IdempotencyClaim> => ({ kind: 'new' }),
-        complete: async () => undefined,
-        release: async () => undefined,
-      },
+      idempotency: this.idempotency,
       webhooks: {
         find: async (accountId) => this.webhooks.get(accountId) ?? null,
         save: async (webhook) =>

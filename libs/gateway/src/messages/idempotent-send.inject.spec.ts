@@ -1,0 +1,128 @@
+import 'reflect-metadata';
+import { type CommandReply, replyError, replyOk } from '@jumbe/contracts';
+import { shardOf, shardSubject } from '@jumbe/domain';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpApp } from '../bootstrap/create-http-app';
+import { GatewayModule } from '../gateway.module';
+import { MemoryGatewayWorld } from '../test-support/memory-gateway-ports';
+
+/**
+ * Idempotency-Key on sends (CONTRACT §5), in process: the gateway's own request hashing on an
+ * in-memory store with the PostgreSQL store's rules, so a hash that ignored the body, the kind or
+ * the account would send twice or replay another request's answer here, not only end to end.
+ */
+// Nest boots per test; on a loaded machine that alone can take seconds.
+jest.setTimeout(30_000);
+
+describe('idempotent sends (memory ports, inject)', () => {
+  let world: MemoryGatewayWorld;
+  let app: NestFastifyApplication;
+  /** The send commands the worker received, in order. */
+  let sent: unknown[];
+
+  beforeEach(async () => {
+    world = new MemoryGatewayWorld();
+    sent = [];
+    const ports = world.ports();
+    app = await createHttpApp(GatewayModule.register(ports), ports);
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  /** The default session's worker: answers each send with `reply(n)` for the n-th send (from 1). */
+  const workerAnswers = async (accountId: string, reply: (n: number) => CommandReply) => {
+    await world.bus.serve(shardSubject(shardOf(accountId, 'default')), async (command) => {
+      sent.push(command);
+      return reply(sent.length);
+    });
+  };
+  const sentOk = (n: number) =>
+    replyOk({ key: { remoteJid: '254711111111@s.whatsapp.net', fromMe: true, id: `M${n}` } });
+
+  const send = (key: string, idempotencyKey: string, body: unknown, kind = 'text') =>
+    app.inject({
+      method: 'POST',
+      url: `/api/v1/messages/${kind}`,
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      payload: JSON.stringify(body),
+    });
+
+  it('replays the first answer for the same key and body, and sends once', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, sentOk);
+    const first = await send(key, 'order-1', { to: '254711111111', text: 'hi' });
+    const again = await send(key, 'order-1', { to: '254711111111', text: 'hi' });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data.key.id).toBe('M1');
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect(sent).toHaveLength(1);
+  });
+
+  it('refuses the same key with a different body with 409 idempotency_conflict, sending nothing', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, sentOk);
+    expect((await send(key, 'order-1', { to: '254711111111', text: 'hi' })).statusCode).toBe(200);
+    for (const body of [
+      { to: '254711111111', text: 'hi!' },
+      { to: '254722222222', text: 'hi' },
+    ]) {
+      const conflict = await send(key, 'order-1', body);
+      expect(conflict.statusCode).toBe(409);
+      expect(conflict.json()).toEqual({
+        message: expect.stringContaining('different request body'),
+        error: { code: 'idempotency_conflict' },
+      });
+    }
+    expect(sent).toHaveLength(1);
+    // A refused conflict is the client's mistake about its key, not a failed send.
+    expect(world.failures).toEqual([]);
+  });
+
+  it('refuses a key reused for another kind of message, keeping the first request’s record', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, sentOk);
+    const reaction = { to: '254711111111', messageId: 'ABC', emoji: '👍' };
+    expect((await send(key, 'k', reaction, 'reaction')).statusCode).toBe(200);
+    const hash = world.idempotency.hashOf(accountId, 'k');
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    // Every refused duplicate below keeps the first request's record.
+    const other = await send(key, 'k', { to: '254711111111', text: 'hi' });
+    expect(other.statusCode).toBe(409);
+    expect(world.idempotency.hashOf(accountId, 'k')).toBe(hash);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('keeps keys per account: another account’s same key and body is a new send', async () => {
+    const a = world.addCustomer();
+    const b = world.addCustomer();
+    await workerAnswers(a.accountId, sentOk);
+    await workerAnswers(b.accountId, sentOk);
+    const body = { to: '254711111111', text: 'hi' };
+    expect((await send(a.key, 'same', body)).statusCode).toBe(200);
+    const second = await send(b.key, 'same', body);
+    expect(second.statusCode).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(sent.map((command) => (command as { accountId: string }).accountId)).toEqual([
+      a.accountId,
+      b.accountId,
+    ]);
+  });
+
+  it('frees the key when the send fails, so a retry with the same key sends', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, (n) =>
+      n === 1 ? replyError('session_not_connected', 'Session "default" is not connected.') : sentOk(n),
+    );
+    const body = { to: '254711111111', text: 'hi' };
+    expect((await send(key, 'retry-me', body)).statusCode).toBe(409);
+    const retry = await send(key, 'retry-me', body);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().data.key.id).toBe('M2');
+    expect(sent).toHaveLength(2);
+  });
+});

@@ -1,0 +1,7 @@
+// Mutation testing of network: the WhatsApp driver's disconnect policy (which close codes clear credentials or reconnect).
+import { mutationConfig } from './base.mjs';
+
+export default mutationConfig('network', {
+  mutate: ['whatsapp/disconnect-policy.ts'],
+  timeoutMS: 60_000,
+});

@@ -67,6 +67,9 @@ function variablesSet(objects: KubeObject[]): Map<string, string> {
   return found;
 }
 
+/** The Deployments Prometheus scrapes, by name. */
+const SCRAPED = ['jumbe-gateway', 'jumbe-session-worker', 'jumbe-webhook-dispatcher'];
+
 describe('deploy files', () => {
   const objects = renderKustomization(overlay);
   const byKind = (kind: string) => objects.filter((object) => object.kind === kind);
@@ -125,6 +128,84 @@ describe('deploy files', () => {
       }
       expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(30);
     }
+  });
+
+  it('serves /metrics on a metrics port only Prometheus reaches, never on the service port', () => {
+    const policies = byKind('NetworkPolicy');
+    const deployments = byKind('Deployment');
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(SCRAPED);
+    for (const deployment of deployments) {
+      const template = (deployment.spec as { template: { metadata: any; spec: any } }).template;
+      const [container] = template.spec.containers;
+      const env = new Map<string, string>(container.env.map((e: any) => [e.name, e.value]));
+      const metricsPort = Number(env.get('JUMBE_METRICS_PORT'));
+      const servicePort = Number(env.get('JUMBE_PORT'));
+      expect(metricsPort).toBeGreaterThan(0);
+      expect(metricsPort).not.toBe(servicePort);
+      const ports = new Map<string, number>(container.ports.map((p: any) => [p.name, p.containerPort]));
+      expect(Object.fromEntries(ports)).toEqual({ http: servicePort, metrics: metricsPort });
+      // Prometheus' annotations name the metrics port; the probes stay on the service port.
+      expect(template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(metricsPort),
+        'prometheus.io/path': '/metrics',
+      });
+      for (const probe of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
+        expect(container[probe].httpGet.port).toBe('http');
+      }
+      // Its NetworkPolicy lets the metrics port be reached from the monitoring namespace only.
+      const name = deployment.metadata.name;
+      const policy = policies.find(
+        (p: any) => p.spec.podSelector.matchLabels['app.kubernetes.io/name'] === name,
+      );
+      const rules = ((policy?.spec as any)?.ingress ?? []).filter((rule: any) =>
+        rule.ports.some((port: any) => port.port === metricsPort || port.port === 'metrics'),
+      );
+      expect(rules.length).toBeGreaterThan(0);
+      for (const rule of rules) {
+        expect(rule.from).toEqual([
+          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+        ]);
+      }
+    }
+    // The gateway's Service (what an ingress or load balancer sends to) carries the API port only.
+    for (const service of byKind('Service')) {
+      for (const port of (service.spec as any).ports) expect(['http', 8080]).toContain(port.targetPort);
+    }
+    // The Prometheus Operator's PodMonitor scrapes the same port of the same pods.
+    const podMonitor = parse(
+      readFileSync(join(deployDir, 'kubernetes', 'prometheus-operator', 'pod-monitor.yaml'), 'utf8'),
+    ) as any;
+    expect(podMonitor.kind).toBe('PodMonitor');
+    expect(podMonitor.spec.selector.matchExpressions).toEqual([
+      { key: 'app.kubernetes.io/name', operator: 'In', values: SCRAPED },
+    ]);
+    expect(podMonitor.spec.podMetricsEndpoints).toEqual([
+      expect.objectContaining({ port: 'metrics', path: '/metrics' }),
+    ]);
+  });
+
+  it('gives every Compose service and the image a metrics port that is not published', () => {
+    const compose = readCompose() as any;
+    const jumbe = Object.entries<any>(compose.services).filter(
+      ([name, service]) => service.image === 'jumbe:latest' && name !== 'migrate',
+    );
+    expect(jumbe.map(([name]) => name).sort()).toEqual([
+      'all-in-one',
+      'gateway',
+      'session-worker',
+      'webhook-dispatcher',
+    ]);
+    for (const [, service] of jumbe) {
+      const { JUMBE_PORT, JUMBE_METRICS_PORT } = service.environment;
+      expect(Number(JUMBE_METRICS_PORT)).toBeGreaterThan(0);
+      expect(JUMBE_METRICS_PORT).not.toBe(JUMBE_PORT);
+      for (const published of service.ports ?? []) {
+        expect(String(published).split(':').at(-1)).toBe(JUMBE_PORT);
+      }
+    }
+    const dockerfile = readFileSync(join(deployDir, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/\bJUMBE_METRICS_PORT=9464\b/);
   });
 
   it('rejects a broken manifest', () => {

@@ -210,6 +210,38 @@ describe('EventDispatcher', () => {
     await logDrained(shard);
   });
 
+  it('leaves events still waiting for a POST slot unsent when their shard is let go, and finishes the one in hand', async () => {
+    const shard = freshShard();
+    const a = await subscribedAccount();
+    const held: ServerResponse[] = [];
+    receiver.on(a.path, (_request, response) => void held.push(response));
+    // One post of A at a time: its other two sessions wait for that slot.
+    const log = await dispatchShard(shard, { slots: { maxParallelPosts: 4, maxPostsPerAccount: 1 } });
+    const { dispatcher, consumption } = running.at(-1)!;
+    const aEvents = Array.from({ length: 3 }, (_, i) => inboundEvent(shard, a.accountId, `a-${i}`));
+    for (const event of aEvents) await log.publish(event);
+    const [inHand] = messageIds(await receiver.waitFor(a.path, 1, 5_000));
+
+    // The shard is let go as DispatcherShardOwner.drop does it: consumption stopped, queue forgotten.
+    await consumption.stop();
+    dispatcher.forgetWhere(() => true);
+    const finished = dispatcher.finishInHand(() => true);
+    receiver.on(a.path, (_request, response) => void response.end('ok'));
+    for (const response of held.splice(0)) response.end('ok');
+    await finished;
+
+    // Only the delivery in hand went out (recorded, acknowledged); the others are the next owner's, unsent.
+    expect(messageIds(receiver.at(a.path))).toEqual([inHand]);
+    const sent = aEvents.find((event) => idOf(event) === inHand)!;
+    expect(await deliveries.isRecorded(sent.eventId)).toBe(true);
+    expect((await events.pending(shard)).map((event) => event.eventId).sort()).toEqual(
+      aEvents
+        .filter((event) => event !== sent)
+        .map((event) => event.eventId)
+        .sort(),
+    );
+  });
+
   it('acknowledges the events of a disabled or missing webhook without a request or a record', async () => {
     const shard = freshShard();
     const disabled = await createAccount();

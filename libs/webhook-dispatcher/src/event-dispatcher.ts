@@ -26,6 +26,11 @@ interface QueuedEvent {
    * together; then kept up to date here while the event waits for a retry.
    */
   last: Promise<LastAttempt | null>;
+  /**
+   * Aborted when the event is forgotten here (its shard let go, or the dispatcher stopped): if it
+   * is still waiting for a POST slot then, it gives up its turn unsent, for the next owner to POST.
+   */
+  forgotten: AbortController;
 }
 
 /** The outcome of taking up a session's head event. */
@@ -98,7 +103,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Delivers stream events to the accounts' webhooks: one queue per session, so a session's events
  * go out in order (the next POST only once the previous one was answered) while different
- * sessions go out in parallel and a slow or dead receiver only holds up its own sessions. Each
+ * sessions go out in parallel and a slow or dead receiver only holds up its own sessions (an
+ * account POSTs in at most its share of the dispatcher's slots, see `FairSlots`). Each
  * event is POSTed once, its attempt recorded (in a batch with the attempts finished meanwhile),
  * and only then acknowledged; an event whose attempt is already recorded (delivered by a
  * dispatcher that died before acknowledging) is not sent again.
@@ -160,7 +166,7 @@ export class EventDispatcher {
     };
     // An event no one can have recorded goes out without the database round trip before its POST.
     const last = cannotBeRecordedYet(event) ? NOTHING_RECORDED : this.checkLastAttempt(event.eventId);
-    queue.events.push({ event, last });
+    queue.events.push({ event, last, forgotten: new AbortController() });
     this.queues.set(key, queue);
     if (!queue.running) void this.drain(key, queue);
   }
@@ -170,6 +176,7 @@ export class EventDispatcher {
     this.stopped = true;
     clearInterval(this.keepalive);
     for (const queue of this.queues.values()) {
+      for (const queued of queue.events) queued.forgotten.abort();
       queue.wake?.();
       queue.backoff?.();
     }
@@ -180,9 +187,10 @@ export class EventDispatcher {
   /** Forgets the queued events of sessions in a shard this dispatcher no longer owns. */
   forgetWhere(belongs: (payload: StreamEvent) => boolean): void {
     for (const queue of this.queues.values()) {
-      queue.events = queue.events.filter(({ event }) => {
+      queue.events = queue.events.filter(({ event, forgotten }) => {
         if (!belongs(event.payload)) return true;
         this.held.delete(event.eventId);
+        forgotten.abort();
         return false;
       });
       // A head forgotten while waiting for its retry stops waiting here; its next owner waits the rest.
@@ -220,6 +228,8 @@ export class EventDispatcher {
         void this.settle(key, queue, head.event, record, over);
       } catch (error) {
         over();
+        // Forgotten while it waited for a POST slot: nothing was sent, and the next owner sends it.
+        if (head.forgotten.signal.aborted) continue;
         // The already-recorded check or the webhook lookup failed (database unreachable): ask again.
         this.logger.warn(
           { err: error, eventId: head.event.eventId },
@@ -308,18 +318,21 @@ export class EventDispatcher {
     if (step.kind === 'done') return { record: null, retryAt: null };
     if (step.kind === 'wait') return { record: null, retryAt: step.until };
     // The account's share of the slots (see FairSlots): one account's hung receiver leaves the rest free.
-    const record = await this.posts.run(payload.customerId, () =>
-      this.poster.post({
-        accountId: payload.customerId,
-        eventId: event.eventId,
-        // The same event always gets the same delivery id (its retries too), so receivers de-duplicate it.
-        deliveryId: deliveryIdForEvent(event.eventId),
-        attempt: step.attempt,
-        url: webhook.url,
-        secret: webhook.secret,
-        payload,
-        trace: event.headers,
-      }),
+    const record = await this.posts.run(
+      payload.customerId,
+      () =>
+        this.poster.post({
+          accountId: payload.customerId,
+          eventId: event.eventId,
+          // The same event always gets the same delivery id (its retries too), so receivers de-duplicate it.
+          deliveryId: deliveryIdForEvent(event.eventId),
+          attempt: step.attempt,
+          url: webhook.url,
+          secret: webhook.secret,
+          payload,
+          trace: event.headers,
+        }),
+      queued.forgotten.signal,
     );
     const retryAt =
       record.status === 'failed' ? this.retries.retryAt(record, webhook, payload.timestamp) : null;

@@ -87,6 +87,21 @@ describe('FairSlots', () => {
     expect(admitted.slice(6)).toEqual(['C13', 'A4']);
   });
 
+  it('passes over a waiter withdrawn before its turn, and cannot withdraw one already admitted', () => {
+    const fair = new FairSlots(1, 1);
+    const admitted: string[] = [];
+    const first = fair.take('A', () => admitted.push('A1'));
+    const second = fair.take('A', () => admitted.push('A2'));
+    fair.take('B', () => admitted.push('B3'));
+    expect(second()).toBe(true);
+    expect(second()).toBe(false);
+    fair.give('A');
+    expect(admitted).toEqual(['A1', 'B3']);
+    expect(first()).toBe(false);
+    fair.give('B');
+    expect([fair.heldBy('A'), fair.heldBy('B')]).toEqual([0, 0]);
+  });
+
   it('keeps a share no larger than the capacity', () => {
     const { admitted, request } = slots(2, 5);
     for (let i = 0; i < 3; i += 1) request('A');
@@ -131,6 +146,38 @@ describe('FairSlots', () => {
       await expect(failing).rejects.toThrow('receiver reset');
       await expect(next).resolves.toBe('delivered');
       expect(started).toEqual(['first', 'second']);
+      expect(fair.heldBy('A')).toBe(0);
+    });
+
+    it('never runs a task withdrawn while it waits, and frees no slot for it', async () => {
+      const fair = new FairSlots(1, 1);
+      const hung = gate();
+      const started: string[] = [];
+      const running = fair.run('A', () => {
+        started.push('in hand');
+        return hung.promise;
+      });
+      const forgotten = new AbortController();
+      const waiting = fair.run(
+        'A',
+        async () => {
+          started.push('forgotten');
+          return 'sent';
+        },
+        forgotten.signal,
+      );
+      const later = fair.run('A', async () => {
+        started.push('later');
+        return 'later';
+      });
+      forgotten.abort(new Error('shard let go'));
+      await expect(waiting).rejects.toThrow('shard let go');
+      const alreadyForgotten = fair.run('A', async () => 'never', forgotten.signal);
+      await expect(alreadyForgotten).rejects.toThrow('shard let go');
+      hung.open('answered');
+      await expect(running).resolves.toBe('answered');
+      await expect(later).resolves.toBe('later');
+      expect(started).toEqual(['in hand', 'later']);
       expect(fair.heldBy('A')).toBe(0);
     });
 

@@ -37,9 +37,13 @@ export class FairSlots {
     this.perDestination = Math.min(perDestination, capacity);
   }
 
-  /** Runs `task` once `destination` is admitted to a slot, and frees the slot when it settles. */
-  async run<T>(destination: string, task: () => Promise<T>): Promise<T> {
-    await new Promise<void>((admit) => this.take(destination, admit));
+  /**
+   * Runs `task` once `destination` is admitted to a slot, and frees the slot when it settles.
+   * Aborting `withdrawn` while it still waits gives up its turn: `task` never runs, and the
+   * returned promise rejects with the signal's reason.
+   */
+  async run<T>(destination: string, task: () => Promise<T>, withdrawn?: AbortSignal): Promise<T> {
+    await this.admission(destination, withdrawn);
     try {
       return await task();
     } finally {
@@ -47,16 +51,22 @@ export class FairSlots {
     }
   }
 
-  /** Admits `destination` to a slot now (`admit` is called at once) or queues it for its turn. */
-  take(destination: string, admit: () => void): void {
+  /**
+   * Admits `destination` to a slot now (`admit` is called at once) or queues it for its turn.
+   * The function returned withdraws it from the queue: true if it was still waiting.
+   */
+  take(destination: string, admit: () => void): () => boolean {
     const entry = this.entryOf(destination);
     // Nobody admissible waits while a slot is free (`give` admits them), so none is passed over here.
     if (entry.waiting.length === 0 && this.admissible(entry)) {
       this.hold(entry);
-      return admit();
+      admit();
+      return () => false;
     }
-    entry.waiting.push({ admit, arrival: this.arrivals++ });
+    const waiter: Waiter = { admit, arrival: this.arrivals++ };
+    entry.waiting.push(waiter);
     this.queued.add(entry);
+    return () => this.withdraw(destination, entry, waiter);
   }
 
   /** Frees a slot `destination` held, and admits whoever's turn it now is. */
@@ -78,6 +88,34 @@ export class FairSlots {
   /** Slots held by `destination` now (0 when it holds none). */
   heldBy(destination: string): number {
     return this.destinations.get(destination)?.held ?? 0;
+  }
+
+  private admission(destination: string, withdrawn?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (withdrawn?.aborted) return reject(withdrawn.reason);
+      const giveUp = () => {
+        if (withdraw()) reject(withdrawn?.reason);
+      };
+      let admitted = false;
+      const withdraw = this.take(destination, () => {
+        admitted = true;
+        withdrawn?.removeEventListener('abort', giveUp);
+        resolve();
+      });
+      if (!admitted) withdrawn?.addEventListener('abort', giveUp, { once: true });
+    });
+  }
+
+  /** Takes a waiter out of its destination's queue (no slot is freed by it: nobody else is admitted). */
+  private withdraw(destination: string, entry: Destination, waiter: Waiter): boolean {
+    const at = entry.waiting.indexOf(waiter);
+    if (at < 0) return false;
+    entry.waiting.splice(at, 1);
+    if (entry.waiting.length > 0) return true;
+    this.queued.delete(entry);
+    if (entry.held === 0 && this.destinations.get(destination) === entry)
+      this.destinations.delete(destination);
+    return true;
   }
 
   /** The waiting destination a free slot goes to: the fewest held, then the longest waiting. */

@@ -209,6 +209,56 @@ describe('security: a running server under attack', () => {
       }
     });
 
+    it('a request without Host, an unknown Expect and CONNECT (issue 29)', async () => {
+      const url = target.process.url;
+      const cases: [string, number][] = [
+        [`GET /api/v1/health HTTP/1.1\r\n\r\n`, 400],
+        [`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n`, 400],
+        [`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`, 404],
+      ];
+      for (const [request, expected] of cases) {
+        const exchange = await rawExchange(url, [request], { giveUpMs: 10_000 });
+        const { status, body } = parseRawResponse(exchange.response);
+        expect({ request: request.slice(0, 40), status }).toEqual({
+          request: request.slice(0, 40),
+          status: expected,
+        });
+        expect(isErrorEnvelope(body)).toBe(true);
+        // Answered and closed by the server, not left to the client's timeout.
+        expect(exchange.closedAfterMs).toBeLessThan(5_000);
+      }
+    });
+
+    it('never puts the Host header into an answer (issue 29)', async () => {
+      const evil = 'evil.example:1/<script>';
+      for (const path of ['/', '/api/v1', '/api/v1/health', '/api/v1/nope', '/docs/']) {
+        const { response } = await rawExchange(target.process.url, [
+          `GET ${path} HTTP/1.1\r\nHost: ${evil}\r\nConnection: close\r\n\r\n`,
+        ]);
+        expect({ path, reflected: response.includes('evil.example') }).toEqual({ path, reflected: false });
+      }
+      const status = parseRawResponse(
+        (
+          await rawExchange(target.process.url, [
+            `GET /api/v1 HTTP/1.1\r\nHost: ${evil}\r\nConnection: close\r\n\r\n`,
+          ])
+        ).response,
+      );
+      expect(status.body.baseUrl).toBe(`${target.process.url}/api/v1`);
+    });
+
+    it('serves /docs with a CSP that allows nothing from elsewhere and no framing (issue 29)', async () => {
+      for (const path of ['/docs/', '/docs/static/swagger-initializer.js']) {
+        const response = await fetch(`${target.process.url}${path}`);
+        expect(response.status).toBe(200);
+        const csp = response.headers.get('content-security-policy') ?? '';
+        expect(csp).toContain("frame-ancestors 'none'");
+        expect(csp).toContain("script-src 'self'");
+        expect(csp).not.toMatch(/https?:|\*/);
+        expect(response.headers.get('x-frame-options')).toBe('DENY');
+      }
+    });
+
     it('ignores X-Forwarded-* from clients that are not a trusted proxy', async () => {
       const status = await api().get('/api/v1', {
         headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
@@ -286,6 +336,37 @@ describe('security: a running server under attack', () => {
       expect(closedByServer).toBe(20);
       // The server still answers everyone else.
       expect((await api().get('/api/v1/health')).status).toBe(200);
+    });
+
+    it('reads no unauthenticated body: no 100 Continue before the key is checked, and the connection closed after the 401 (issue 29)', async () => {
+      const head = (key: string | null) =>
+        `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\n${key ? `x-api-key: ${key}\r\n` : ''}` +
+        `Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n`;
+      // Without a key: the 401 comes instead of 100 Continue, and the server closes the connection.
+      const refused = await rawExchange(target.process.url, [head(null)], { giveUpMs: 10_000 });
+      expect(refused.response).not.toContain('100 Continue');
+      expect(parseRawResponse(refused.response).status).toBe(401);
+      expect(refused.response.toLowerCase()).toContain('connection: close');
+      expect(refused.closedAfterMs).toBeLessThan(LIMITS.idleMs);
+      // With a key the client is told to go on, and its body is judged.
+      const socket = await openSocket(target.process.url);
+      const received: Buffer[] = [];
+      socket.on('data', (data) => received.push(data));
+      socket.write(head(a.key));
+      const continued = await eventually(
+        async () => Buffer.concat(received).toString(),
+        (text) => text.includes('100 Continue'),
+        5_000,
+      );
+      expect(continued.startsWith('HTTP/1.1 100 Continue')).toBe(true);
+      socket.write('{}');
+      const answered = await eventually(
+        async () => Buffer.concat(received).toString(),
+        (text) => /HTTP\/1\.1 400/.test(text),
+        5_000,
+      );
+      socket.destroy();
+      expect(answered).toContain('validation_error');
     });
 
     it('does not buffer bodies announced by 100 clients without a key', async () => {

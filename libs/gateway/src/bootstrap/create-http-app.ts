@@ -18,10 +18,30 @@ import {
   trustedProxies,
 } from '../http/connection-limits';
 import { installEarlyAuthentication } from '../http/early-auth';
+import { installProtocolRefusals } from '../http/protocol-refusals';
 import { dashboardDirectory, serveDashboard } from '../dashboard/dashboard-assets';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
 import { installRawBodyCollector } from '../http/raw-body';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
+
+/**
+ * The Swagger UI at /docs is served from this process (scripts, styles, the document): nothing
+ * from elsewhere runs in it, and no other site may frame it. Styles may be inline because the UI
+ * sets some in its markup; scripts may not.
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+].join('; ');
 
 /**
  * Builds the HTTP server every gateway-hosting process runs (the gateway app and the all-in-one
@@ -63,6 +83,7 @@ export async function createHttpApp(
     trustedProxies(config.trustProxy),
     logger,
   );
+  installProtocolRefusals(fastify, logger);
   installEarlyAuthentication(
     fastify,
     app.get(ApiKeyAuthenticator, { strict: false }),
@@ -75,7 +96,16 @@ export async function createHttpApp(
     mode: 'static',
     specification: { document: buildOpenApiDocument(productVersion(), config.network) as never },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } as never });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null } as never,
+    staticCSP: DOCS_CSP,
+  });
+  // Older browsers know only X-Frame-Options; newer ones read the CSP's frame-ancestors.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.url?.startsWith('/docs')) void reply.header('x-frame-options', 'DENY');
+    done();
+  });
   const dashboard = dashboardDirectory();
   if (dashboard === null)
     logger.warn('dashboard bundle not found (run `npm run build`); /dashboard is not served');

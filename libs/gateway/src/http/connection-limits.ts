@@ -29,6 +29,8 @@ export function connectionTimeoutOptions(config: JumbeConfig): {
       headersTimeout: Math.min(config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs),
       requestTimeout: config.httpRequestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, config.httpHeadersTimeoutMs),
+      // Node would answer a missing Host itself, with an empty 400: installProtocolRefusals does.
+      requireHostHeader: false,
     },
   };
 }

@@ -12,7 +12,8 @@ const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
 
 /**
  * Checks the key (or admin token) in `onRequest`, before Fastify reads the body: a client without
- * a valid credential is answered 401 without the server buffering a byte of what it announced.
+ * a valid credential is answered 401, and its connection closed, without the server buffering a
+ * byte of what it announced.
  * The route guards check again with the rest of CONTRACT §2's order (suspension, quota, scope,
  * body), against the same revocable cache, so a key revoked while its body uploads is refused.
  *
@@ -59,11 +60,12 @@ export function installEarlyAuthentication(
 }
 
 /**
- * Answers a refused credential at once. The body is never parsed: Node discards whatever of it
- * still arrives (nothing is buffered) so the client, still writing, reads its 401 instead of a
- * reset connection. The request timeout bounds how long a client may keep sending.
+ * Answers a refused credential at once, and closes the connection: the body is never read. A
+ * client that sent `Expect: 100-continue` got no `100 Continue` (installProtocolRefusals sends it
+ * only after this check), so it never starts its body; one that did not wait reads its 401 while
+ * still writing, and the request timeout bounds how long it may keep sending.
  */
 function refuse(error: unknown, reply: FastifyReply, done: (error?: Error) => void): void {
   if (!(error instanceof ApiError)) return done(error as Error);
-  void reply.headers(error.headers).status(error.status).send(error.toBody());
+  void reply.headers(error.headers).header('connection', 'close').status(error.status).send(error.toBody());
 }

@@ -1,5 +1,6 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { isIP } from 'node:net';
 
 /** The operations the status document lists (spec "Service status", CONTRACT §7). */
 const DOCUMENTED_OPERATIONS = {
@@ -21,6 +22,16 @@ const DOCUMENTED_OPERATIONS = {
   humanDocs: 'GET /docs',
 };
 
+/**
+ * The address and port the client reached, as this server's socket sees them: never the client's
+ * `Host` header (anyone can write anything there, and the document would repeat it).
+ */
+function localAuthority(request: FastifyRequest): string {
+  const socket = request.raw.socket;
+  const address = (socket.localAddress ?? '127.0.0.1').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  return `${isIP(address) === 6 ? `[${address}]` : address}:${socket.localPort ?? 80}`;
+}
+
 /** The unauthenticated status document (spec "Service status", CONTRACT §7). */
 @Controller()
 export class StatusController {
@@ -29,7 +40,7 @@ export class StatusController {
     return {
       service: 'jumbe',
       status: 'ok',
-      baseUrl: `${request.protocol}://${request.host}/api/v1`,
+      baseUrl: `${request.protocol}://${localAuthority(request)}/api/v1`,
       docs: DOCUMENTED_OPERATIONS,
     };
   }

@@ -1,5 +1,11 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
-import { WhatsAppNetworkDriver, type LinkEvent, type NetworkSession, type SessionRef } from '@jumbe/network';
+import {
+  WhatsAppNetworkDriver,
+  type LinkEvent,
+  type NetworkSession,
+  type SessionRef,
+  type WhatsAppNetworkOptions,
+} from '@jumbe/network';
 import pino from 'pino';
 import type { EmulatedUser } from './emulated-user';
 import type { LinkedDevice } from './linked-device';
@@ -23,7 +29,12 @@ export class DriverHarness {
   readonly driver: WhatsAppNetworkDriver;
   private readonly opened: NetworkSession[] = [];
 
-  constructor(url: string, logLevel = process.env['EMULATOR_LOG'] ?? 'silent') {
+  /** `overrides`: driver options a scenario needs (backoff, buffer drain, ...). */
+  constructor(
+    url: string,
+    logLevel = process.env['EMULATOR_LOG'] ?? 'silent',
+    overrides: Partial<WhatsAppNetworkOptions> = {},
+  ) {
     this.driver = new WhatsAppNetworkDriver({
       credentials: this.credentials,
       secretKey: 'test-secret-key-with-enough-characters',
@@ -37,6 +48,7 @@ export class DriverHarness {
       redeliveryIntervalMs: 100,
       // Media sends fetch from a file server on 127.0.0.1.
       allowPrivateNetworks: true,
+      ...overrides,
     });
   }
 

@@ -16,6 +16,8 @@ export class EmulatedConnection extends EventEmitter {
   /** Server-initiated IQs waiting for the client's answer, by id. */
   private readonly pending = new Map<string, (answer: BinaryNode) => void>();
   private nextId = 1;
+  /** The server went quiet on this connection (see silence). */
+  private silenced = false;
 
   constructor(
     private readonly socket: WebSocket,
@@ -27,6 +29,7 @@ export class EmulatedConnection extends EventEmitter {
 
   /** Sends one binary node over the noise transport. */
   send(node: BinaryNode): void {
+    if (this.silenced) return;
     trace('server →', node);
     this.socket.send(this.noise.encodeNode(node));
   }
@@ -49,6 +52,14 @@ export class EmulatedConnection extends EventEmitter {
 
   close(): void {
     this.socket.close();
+  }
+
+  /**
+   * The server stops sending anything on this connection, pings' answers included, and keeps the
+   * TCP connection open (a server or path gone quiet): the client finds out by its keep-alive.
+   */
+  silence(): void {
+    this.silenced = true;
   }
 
   /** Drops the connection without a closing handshake (a network failure). */

@@ -13,6 +13,7 @@ import { downloadAndDecrypt } from './media-download';
 import { EmulatedMediaHost } from './media-host';
 import { advSecretFromFinish, unwrapWithCode, wrapWithCode } from './pairing-code';
 import { newKeyPair } from './root-key';
+import { OfflineBacklogReplay } from './offline-backlog';
 import {
   inboundMessageStanza,
   initialHistoryBootstrap,
@@ -290,20 +291,79 @@ export class EmulatedNetwork extends EventEmitter {
   }
 
   /**
-   * The server ends a device's stream: `conflict` (440, another connection replaced it) or
-   * `restart` (515, reconnect at once). Returns false when the device is not connected.
+   * The server ends a device's stream: `conflict` (440, another connection replaced it),
+   * `restart` (515, reconnect at once) or `unknown` (a `<stream:error>` whose only child is a
+   * condition Baileys does not know, which it reports as 500). Returns false when the device is
+   * not connected.
    */
-  endStream(device: LinkedDevice, error: 'conflict' | 'restart'): boolean {
+  endStream(device: LinkedDevice, error: 'conflict' | 'restart' | 'unknown'): boolean {
     const connection = this.connectionOf(device);
     if (!connection) return false;
-    connection.send(
-      error === 'restart'
-        ? { tag: 'stream:error', attrs: { code: '515' } }
-        : { tag: 'stream:error', attrs: {}, content: [{ tag: 'conflict', attrs: { type: 'replaced' } }] },
-    );
+    connection.send(streamError(error));
     connection.close();
     return true;
   }
+
+  /** The device's TCP connection is reset (no close frame, no stream error). False when offline. */
+  resetConnection(device: LinkedDevice): boolean {
+    const connection = this.connectionOf(device);
+    if (!connection) return false;
+    connection.drop();
+    return true;
+  }
+
+  /**
+   * The server goes quiet on the device's connection: it stops answering pings and sending
+   * anything, with TCP still open, until the device's keep-alive gives up. False when offline.
+   */
+  silenceConnection(device: LinkedDevice): boolean {
+    const connection = this.connectionOf(device);
+    if (!connection) return false;
+    connection.silence();
+    return true;
+  }
+
+  /**
+   * A WhatsApp incident: every login is refused until stopRefusalStorm, with `<failure reason>`
+   * (405, 500, 503, ...) or, for `unknown-stream-error`, a `<stream:error>` with an unknown child.
+   * Connected devices are not touched (drop them with endStream / resetConnection).
+   */
+  startRefusalStorm(refusal: number | 'unknown-stream-error'): void {
+    this.refusalStorm = refusal;
+  }
+
+  stopRefusalStorm(): void {
+    this.refusalStorm = null;
+  }
+
+  private refusalStorm: number | 'unknown-stream-error' | null = null;
+
+  /**
+   * WhatsApp raises its minimum client version: logins announcing an older WhatsApp Web version
+   * (`userAgent.appVersion`) get `<failure reason="405">`; null lifts the minimum.
+   */
+  requireClientVersion(version: readonly [number, number, number] | null): void {
+    this.minimumVersion = version;
+  }
+
+  private minimumVersion: readonly [number, number, number] | null = null;
+
+  /**
+   * The server asks these devices to restart (515) right after every login, until
+   * stopRestartStorm: a server looping its restart request.
+   */
+  startRestartStorm(devices: LinkedDevice[]): void {
+    this.restartStorm = new Set(devices.map(deviceJid));
+  }
+
+  stopRestartStorm(): void {
+    this.restartStorm = new Set();
+  }
+
+  private restartStorm = new Set<string>();
+
+  /** Every successful login, oldest first, by device JID (`<phone>:<device>@s.whatsapp.net`). */
+  readonly logins: string[] = [];
 
   /**
    * The next `times` logins are refused with `<failure reason>` (e.g. 405: client outdated, 403,
@@ -701,7 +761,15 @@ export class EmulatedNetwork extends EventEmitter {
     const jid = `${String(payload.username)}:${payload.device ?? 0}@s.whatsapp.net`;
     const device = this.devices.get(jid);
     const known = device !== undefined && connection.noise.clientStatic?.equals(device.noiseKey) === true;
-    const refusal = known ? this.takeLoginRefusal() : 401;
+    if (known && this.refusalStorm === 'unknown-stream-error') {
+      this.refusedLogins += 1;
+      connection.send(streamError('unknown'));
+      connection.close();
+      return;
+    }
+    const refusal = known
+      ? (this.stormRefusal() ?? this.versionRefusal(payload) ?? this.takeLoginRefusal())
+      : 401;
     if (!device || refusal !== null) {
       this.refusedLogins += 1;
       connection.send({ tag: 'failure', attrs: { reason: String(refusal ?? 401), location: 'emulator' } });
@@ -723,20 +791,86 @@ export class EmulatedNetwork extends EventEmitter {
       tag: 'success',
       attrs: { t: unixNow(), lid: deviceLid(device), location: 'emulator' },
     });
-    const backlog = device.backlog.splice(0);
-    // Kept until answered like any delivery: a device that dies during its backlog gets it again.
-    for (const stanza of backlog) this.deliver(device, stanza);
-    connection.send({
-      tag: 'ib',
-      attrs: {},
-      content: [{ tag: 'offline', attrs: { count: String(backlog.length) } }],
-    });
+    this.logins.push(jid);
+    if (this.restartStorm.has(jid)) {
+      connection.send(streamError('restart'));
+      connection.close();
+      return;
+    }
+    this.replayBacklog(device, connection);
     if (!device.bootstrapped) {
       device.bootstrapped = true;
       this.sendPeerMessage(device, initialHistoryBootstrap()).catch((error: unknown) =>
         this.failures.push({ stanza: { tag: 'peer', attrs: {} }, error }),
       );
     }
+  }
+
+  /**
+   * What waited for the device, in batches (OfflineBacklogReplay). Each stanza is kept until
+   * answered like any delivery, and what was never sent goes back to the backlog when the
+   * connection closes: a device that dies during its backlog gets the unanswered rest again.
+   */
+  private replayBacklog(device: LinkedDevice, connection: EmulatedConnection): void {
+    const replay = new OfflineBacklogReplay(connection, device.backlog.splice(0), {
+      deliver: (stanza) => this.deliver(device, stanza),
+      unanswered: (id) => device.unanswered.has(id),
+      completionAllowed: () => this.offlineCompletionAllowed(),
+      batchLimit: this.offlineBatchLimit,
+    });
+    connection.on('node', (node: BinaryNode) => replay.onDeviceNode(node));
+    // After the network's own 'closed' handler, which queued the unanswered stanzas first.
+    connection.once('closed', () => device.backlog.push(...replay.takeUnsent()));
+    replay.start();
+  }
+
+  /**
+   * The largest offline batch the server sends (the device asks for 100 at a time); lower it to
+   * make a backlog arrive in several batches.
+   */
+  offlineBatchLimit = Number.POSITIVE_INFINITY;
+
+  /** Connections waiting to be told their backlog is complete (see holdOfflineCompletion). */
+  private heldCompletions: (() => void)[] | null = null;
+
+  /**
+   * Withholds `<ib><offline>` (the end of the offline backlog) from every device until the returned
+   * release is called: the backlog is delivered and answered, and Baileys still holds it in its
+   * event buffer, as it does while a long backlog replays on the real service.
+   */
+  holdOfflineCompletion(): () => void {
+    const held: (() => void)[] = (this.heldCompletions ??= []);
+    return () => {
+      if (this.heldCompletions === held) this.heldCompletions = null;
+      for (const release of held.splice(0)) release();
+    };
+  }
+
+  /** Devices whose backlog was delivered and answered but not yet completed (a hold is on). */
+  get offlineCompletionsHeld(): number {
+    return this.heldCompletions?.length ?? 0;
+  }
+
+  private offlineCompletionAllowed(): Promise<void> {
+    const held = this.heldCompletions;
+    return held ? new Promise((resolve) => held.push(resolve)) : Promise.resolve();
+  }
+
+  private stormRefusal(): number | null {
+    return typeof this.refusalStorm === 'number' ? this.refusalStorm : null;
+  }
+
+  private versionRefusal(payload: proto.ClientPayload): number | null {
+    const minimum = this.minimumVersion;
+    if (!minimum) return null;
+    const announced = payload.userAgent?.appVersion;
+    const version = [announced?.primary ?? 0, announced?.secondary ?? 0, announced?.tertiary ?? 0];
+    for (let index = 0; index < 3; index += 1) {
+      const part = version[index] ?? 0;
+      const least = minimum[index] ?? 0;
+      if (part !== least) return part < least ? 405 : null;
+    }
+    return null;
   }
 
   private takeLoginRefusal(): number | null {
@@ -791,6 +925,16 @@ export class EmulatedNetwork extends EventEmitter {
       );
     }
   }
+}
+
+/** The `<stream:error>` of a restart (515), a conflict (440) or a condition Baileys does not know. */
+function streamError(error: 'conflict' | 'restart' | 'unknown'): BinaryNode {
+  if (error === 'restart') return { tag: 'stream:error', attrs: { code: '515' } };
+  const condition: BinaryNode =
+    error === 'conflict'
+      ? { tag: 'conflict', attrs: { type: 'replaced' } }
+      : { tag: 'emulator-unknown-condition', attrs: {} };
+  return { tag: 'stream:error', attrs: {}, content: [condition] };
 }
 
 /** `user:3@server` → 3; no device part → 0 (the phone). */

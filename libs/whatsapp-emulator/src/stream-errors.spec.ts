@@ -16,8 +16,20 @@ describe('stream errors and refusals against a linked session', () => {
   const types = () => opened.links.map((event) => event.type);
   const lastLink = () => opened.links[opened.links.length - 1];
 
+  /** What web.whatsapp.com would tell as the current version (null: Baileys' pinned one). */
+  let published: [number, number, number] | null = null;
+  let versionFetches = 0;
+
   beforeAll(async () => {
-    harness = new DriverHarness(await emulator.start());
+    harness = new DriverHarness(await emulator.start(), undefined, {
+      refusalBackoffBaseMs: 50,
+      refusalBackoffMaxMs: 200,
+      versionRefreshMinMs: 100,
+      fetchVersion: async () => {
+        versionFetches += 1;
+        return published;
+      },
+    });
     ({ device, ...opened } = await harness.link(network, phone, 'errors'));
   }, 30_000);
   afterAll(async () => {
@@ -44,20 +56,34 @@ describe('stream errors and refusals against a linked session', () => {
     expect(types()).not.toContain('qr');
   }, 20_000);
 
-  it('405 on every login: retries, then ends client_outdated after five refusals, credentials kept', async () => {
+  it('a refusal storm (unknown stream errors, then 500) far past five tries: retried, connected again without a scan', async () => {
     opened.links.length = 0;
     const refusedBefore = network.refusedLogins;
-    network.refuseLogins(405);
-    network.endStream(device, 'restart');
-    await until(() => lastLink()?.type === 'disconnected', 20_000);
-    network.refuseLogins(null);
-    expect(lastLink()).toEqual({ type: 'disconnected', reason: 'client_outdated' });
-    expect(network.refusedLogins - refusedBefore).toBe(5);
+    network.startRefusalStorm('unknown-stream-error');
+    expect(network.endStream(device, 'unknown')).toBe(true);
+    await until(() => network.refusedLogins - refusedBefore >= 6, 20_000);
+    network.startRefusalStorm(500);
+    await until(() => network.refusedLogins - refusedBefore >= 12, 20_000);
+    network.stopRefusalStorm();
+    await until(() => lastLink()?.type === 'connected' || lastLink()?.type === 'disconnected', 20_000);
+    expect(types()).toEqual(['connecting', 'connected']);
     expect(harness.credentials.count(opened.ref)).toBeGreaterThan(0);
+  }, 60_000);
 
-    opened = await harness.open('errors', true);
-    await until(() => opened.links.find((event) => event.type === 'connected'));
-  }, 30_000);
+  it('405 after a version bump: refetches the WhatsApp Web version and connects with it, never ending', async () => {
+    opened.links.length = 0;
+    const bumped = [2, 3001, 1] as const;
+    network.requireClientVersion(bumped);
+    const refusedBefore = network.refusedLogins;
+    expect(network.endStream(device, 'restart')).toBe(true);
+    await until(() => network.refusedLogins - refusedBefore >= 6, 20_000);
+    const fetchesBefore = versionFetches;
+    published = [...bumped];
+    await until(() => lastLink()?.type === 'connected' || lastLink()?.type === 'disconnected', 20_000);
+    network.requireClientVersion(null);
+    expect(types()).toEqual(['connecting', 'connected']);
+    expect(versionFetches).toBeGreaterThan(fetchesBefore);
+  }, 60_000);
 
   it('the phone unlinks the device (401): logged_out, credentials deleted, the device can no longer log in', async () => {
     opened.links.length = 0;

@@ -19,9 +19,11 @@ export const WA_STATUS = {
 } as const;
 
 /**
- * Closes that a retry may cure once or twice (a version refresh, a server hiccup) but that would
- * otherwise loop forever: after `maxRefusals` in a row, the session ends with a reason an operator
- * can see, and keeps its credentials.
+ * Closes in which WhatsApp refused the connection for now: an outdated client (405, cured by
+ * refetching the version), a server-side failure (500; Baileys also reports every stream error it
+ * cannot classify as 500), 402, 406. A WhatsApp incident produces them by the thousand for
+ * minutes, so they are retried with a longer backoff (reconnect-policy.ts) and never end a session
+ * unless the operator set `maxRefusals`; then it ends with one of these reasons, credentials kept.
  */
 const REFUSAL_REASONS = new Map<number, DisconnectReason>([
   [WA_STATUS.paymentRequired, 'network_refused'],
@@ -57,8 +59,8 @@ export interface CloseFacts {
 export type CloseDecision =
   /** Open a new socket at once with the same credentials (the server asked for a restart). */
   | { action: 'reconnect_now' }
-  /** Open a new socket after the backoff delay. */
-  | { action: 'reconnect_later' }
+  /** Open a new socket after the backoff delay (`refused`: WhatsApp refused it for now, back off longer). */
+  | { action: 'reconnect_later'; refused: boolean }
   /** Give up: one final `disconnected` with this reason; clear the credentials if asked. */
   | { action: 'end'; reason: DisconnectReason; clearCredentials: boolean };
 
@@ -69,8 +71,9 @@ export type CloseDecision =
  * - loggedOut: the phone unlinked the device, credentials are void;
  * - connectionReplaced / forbidden / multidevice mismatch: final, never an automatic fight for the
  *   connection, credentials kept (a new start resumes from them);
- * - 402 / 405 / 406 / 500: retried with backoff (405 after refreshing the client version), ended
- *   after `maxRefusals` in a row with a reason of their own, credentials kept;
+ * - 402 / 405 / 406 / 500 (and unknown stream errors, which Baileys reports as 500), 503: refused
+ *   for now, retried with the longer refusal backoff (405 after refreshing the client version),
+ *   forever by default; `maxRefusals` in a row (when set) end with a reason of their own;
  * - before linking, a timeout after a QR was offered is the QR expiring (`qr_timeout`);
  * - anything else (connection lost, timed out, closed, service unavailable, a network error) is
  *   transient: a linked session retries with backoff forever, a login retries until its time is up.
@@ -91,7 +94,10 @@ export function decideAfterClose(facts: CloseFacts): CloseDecision {
     if (qrExpired) return end('qr_timeout', true);
     if (facts.loginExpired) return end(facts.loginOffered ? 'qr_timeout' : 'network_error', true);
   }
-  return { action: 'reconnect_later' };
+  return {
+    action: 'reconnect_later',
+    refused: refused !== undefined || statusCode === WA_STATUS.unavailableService,
+  };
 }
 
 function end(reason: DisconnectReason, clearCredentials: boolean): CloseDecision {

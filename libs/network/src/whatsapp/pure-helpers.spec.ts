@@ -17,11 +17,12 @@ describe('decideAfterClose (Baileys DisconnectReason → what the session does)'
 
   it.each([
     [515, { action: 'reconnect_now' }],
-    [408, { action: 'reconnect_later' }],
-    [428, { action: 'reconnect_later' }],
-    [500, { action: 'reconnect_later' }],
-    [503, { action: 'reconnect_later' }],
-    [undefined, { action: 'reconnect_later' }],
+    [408, { action: 'reconnect_later', refused: false }],
+    [428, { action: 'reconnect_later', refused: false }],
+    [500, { action: 'reconnect_later', refused: true }],
+    [503, { action: 'reconnect_later', refused: true }],
+    [405, { action: 'reconnect_later', refused: true }],
+    [undefined, { action: 'reconnect_later', refused: false }],
     [401, { action: 'end', reason: 'logged_out', clearCredentials: true }],
     [440, { action: 'end', reason: 'connection_replaced', clearCredentials: false }],
     [403, { action: 'end', reason: 'forbidden', clearCredentials: false }],
@@ -35,14 +36,21 @@ describe('decideAfterClose (Baileys DisconnectReason → what the session does)'
     [405, 'client_outdated'],
     [406, 'network_refused'],
     [500, 'bad_session'],
-  ])('%s is retried, then ends %s after the bounded refusals, keeping credentials', (statusCode, reason) => {
-    expect(decideAfterClose({ ...linked, statusCode, refusals: 4 })).toEqual({ action: 'reconnect_later' });
-    expect(decideAfterClose({ ...linked, statusCode, refusals: 5 })).toEqual({
-      action: 'end',
-      reason,
-      clearCredentials: false,
-    });
-  });
+  ])(
+    '%s is retried, and ends %s only past a limit the operator set, keeping credentials',
+    (statusCode, reason) => {
+      const retried = { action: 'reconnect_later', refused: true };
+      expect(decideAfterClose({ ...linked, statusCode, refusals: 1_000, maxRefusals: Infinity })).toEqual(
+        retried,
+      );
+      expect(decideAfterClose({ ...linked, statusCode, refusals: 4 })).toEqual(retried);
+      expect(decideAfterClose({ ...linked, statusCode, refusals: 5 })).toEqual({
+        action: 'end',
+        reason,
+        clearCredentials: false,
+      });
+    },
+  );
 
   it('a QR that expired unscanned is qr_timeout; before any QR a failure is retried', () => {
     expect(decideAfterClose({ ...login, loginOffered: true, message: 'QR refs attempts ended' })).toEqual({
@@ -50,7 +58,10 @@ describe('decideAfterClose (Baileys DisconnectReason → what the session does)'
       reason: 'qr_timeout',
       clearCredentials: true,
     });
-    expect(decideAfterClose({ ...login, statusCode: undefined })).toEqual({ action: 'reconnect_later' });
+    expect(decideAfterClose({ ...login, statusCode: undefined })).toEqual({
+      action: 'reconnect_later',
+      refused: false,
+    });
     expect(decideAfterClose({ ...login, statusCode: undefined, loginExpired: true })).toEqual({
       action: 'end',
       reason: 'network_error',

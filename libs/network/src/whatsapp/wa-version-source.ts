@@ -4,7 +4,7 @@ export type WaVersion = [number, number, number];
 /** Finds the version WhatsApp currently serves, or null when it cannot be reached in time. */
 export type WaVersionFetcher = () => Promise<WaVersion | null>;
 
-/** A fetch asked for more often than this is answered from the last result. */
+/** By default, a fetch asked for more often than this is answered from the last result. */
 const MIN_REFRESH_INTERVAL_MS = 60_000;
 
 /**
@@ -23,6 +23,7 @@ export class WaVersionSource {
     private readonly pinned: WaVersion | undefined,
     private readonly fetcher: WaVersionFetcher,
     private readonly now: () => number = Date.now,
+    private readonly minRefreshIntervalMs = MIN_REFRESH_INTERVAL_MS,
   ) {}
 
   /** The version for the next socket (fetched once, on first use). */
@@ -33,9 +34,9 @@ export class WaVersionSource {
     return this.version;
   }
 
-  /** After a 405: fetch again (at most once a minute across all sessions of this worker). */
+  /** After a 405: fetch again (at most once a minute, by default, across all sessions of this worker). */
   async refresh(): Promise<void> {
-    if (this.pinned || this.now() - this.refreshedAt < MIN_REFRESH_INTERVAL_MS) return;
+    if (this.pinned || this.now() - this.refreshedAt < this.minRefreshIntervalMs) return;
     this.refreshedAt = this.now();
     await this.fetch();
   }

@@ -30,6 +30,8 @@ function setup(overrides: Partial<WhatsAppNetworkOptions> = {}) {
     pairingCodeWaitMs: 500,
     reconnectBaseMs: 10,
     reconnectMaxMs: 80,
+    refusalBackoffBaseMs: 10,
+    refusalBackoffMaxMs: 80,
     connectSpacingMs: 0,
     redeliveryIntervalMs: 20,
     random: () => 0.5,
@@ -234,8 +236,12 @@ describe('WhatsAppNetworkDriver: reconnects per DisconnectReason', () => {
     expect(events.types().slice(-2)).toEqual(['connecting', 'connected']);
   });
 
-  it('restartRequired reconnects at once without a backoff', async () => {
-    const { network, socket } = await connectedSession({ reconnectBaseMs: 5_000, reconnectMaxMs: 5_000 });
+  it('restartRequired on a stable connection reconnects at once without a backoff', async () => {
+    const { network, socket } = await connectedSession({
+      reconnectBaseMs: 5_000,
+      reconnectMaxMs: 5_000,
+      stableConnectionMs: 0,
+    });
     await socket.closeWith(515, 'Stream Errored (restart required)');
     await expect(network.socket(3, 500)).resolves.toBeDefined();
   });

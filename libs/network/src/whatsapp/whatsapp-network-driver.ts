@@ -63,6 +63,8 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     this.versions = new WaVersionSource(
       pinned,
       this.settings.fetchVersion ?? (async () => (await this.loadRuntime()).fetchWaVersion()),
+      Date.now,
+      this.settings.versionRefreshMinMs,
     );
   }
 

@@ -39,13 +39,14 @@ import type {
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import type { SessionRef } from '../session-ref';
-import { backoffDelay } from './backoff';
-import { decideAfterClose, isRefusal, WA_STATUS } from './disconnect-policy';
+import { decideAfterClose, WA_STATUS } from './disconnect-policy';
+import { EventBufferDrain } from './event-buffer-drain';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { type OwnMessageStatus, statusOfAck, statusOfReceipt, statusOfUpdate } from './status-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { fetchMedia, mediaMessageContent } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
+import { ReconnectPolicy } from './reconnect-policy';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
 import type { InboundMediaArchive } from './inbound-media-archive';
@@ -101,9 +102,8 @@ export class WhatsAppSession implements NetworkSession {
   private cancelStart: (() => void) | null = null;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private loginTimer: NodeJS.Timeout | undefined;
-  private attempts = 0;
-  /** Refusal closes (402, 405, 406, 500) in a row since the last open. */
-  private refusals = 0;
+  /** When the next socket opens after a close (backoff, refusals, restarts in a row). */
+  private readonly reconnects: ReconnectPolicy;
   /**
    * Sends handed to Baileys and not yet recorded as ours: WhatsApp's ack (or a fast receipt) can
    * arrive before `relay` has remembered the message id, and must wait for it instead of being
@@ -122,13 +122,18 @@ export class WhatsAppSession implements NetworkSession {
   private finished = false;
   /** Received batches being written to the outbox, in arrival order. */
   private receiving: Promise<void> = Promise.resolve();
+  /** Once the session is closing: when storing a received message stops being retried. */
+  private storeGiveUpAt: number | null = null;
 
   private readonly redelivery: InboundRedelivery;
   /** Answers retry receipts of interactive messages on the current socket (null: Baileys does). */
   private resends: NodeCarryingResends | null = null;
+  /** Gets receipted messages out of the current socket's event buffer (EventBufferDrain). */
+  private bufferDrain: EventBufferDrain | null = null;
 
   constructor(private readonly context: WhatsAppSessionContext) {
     this.redelivery = new InboundRedelivery(() => this.deliverRound(), context.settings.redeliveryIntervalMs);
+    this.reconnects = new ReconnectPolicy(context.settings);
   }
 
   get ref(): SessionRef {
@@ -285,9 +290,15 @@ export class WhatsAppSession implements NetworkSession {
       maxBytes: settings.mediaMaxBytes,
       timeoutMs: settings.mediaTimeoutMs,
       resolver: settings.mediaResolver,
+      budget: { bytes: settings.mediaBudget, waitMs: settings.mediaBudgetWaitMs },
     });
-    const content = mediaMessageContent(message, media);
-    return this.relay(message.to, (socket) => socket.sendMessage(message.to, content, reply));
+    try {
+      const content = mediaMessageContent(message, media);
+      return await this.relay(message.to, (socket) => socket.sendMessage(message.to, content, reply));
+    } finally {
+      // The file's bytes count against the worker's media budget until Baileys is done with them.
+      media.release();
+    }
   }
 
   private async sendInteractive(message: OutboundInteractive): Promise<SentKey> {
@@ -360,12 +371,17 @@ export class WhatsAppSession implements NetworkSession {
     if (this.phase === 'ended') return;
     const abandonedPairing = this.phase === 'awaiting_login' && this.offeredLogin === 'pairing_code';
     this.phase = 'ended';
-    const socket = this.detachSocket();
-    // Messages Baileys still buffers were acknowledged to WhatsApp: emit them, and store them
-    // (with every batch already being stored) before the socket goes, for the next owner.
-    socket?.ev.flush?.();
+    this.clearScheduledStart();
+    const socket = this.socket;
+    if (socket) {
+      // Messages Baileys still buffers were receipted to WhatsApp: emit them while this socket's
+      // listeners still take them, then end the socket with its listeners attached (its `close`
+      // drains again whatever was being handled meanwhile), and store every batch for the next owner.
+      this.bufferDrain?.drain();
+      await withTimeout(Promise.resolve(socket.end(undefined)), SOCKET_END_WAIT_MS).catch(() => undefined);
+    }
+    stopSocket(this.detachSocket());
     await this.receiving;
-    stopSocket(socket);
     // The next owner reconnects with what is stored: let every credential write land first.
     await this.context.auth.flush();
     await this.finish('shutdown', { clearCredentials: abandonedPairing });
@@ -410,6 +426,8 @@ export class WhatsAppSession implements NetworkSession {
       return;
     }
     this.socket = socket;
+    this.bufferDrain?.stop();
+    this.bufferDrain = EventBufferDrain.attach(socket, this.context.settings.eventBufferFlushMs);
     this.resends?.stop();
     this.resends = NodeCarryingResends.attach(
       socket,
@@ -505,7 +523,12 @@ export class WhatsAppSession implements NetworkSession {
   }
 
   private onConnectionUpdate(socket: WhatsAppSocket, update: Partial<ConnectionState>): void {
-    if (this.socket !== socket || this.phase === 'ended') return;
+    if (this.socket !== socket) return;
+    if (update.connection === 'close') {
+      this.onSocketEnded(update);
+      return;
+    }
+    if (this.phase === 'ended') return;
     if (typeof update.qr === 'string' && update.qr !== '' && this.phase === 'awaiting_login') {
       this.markLoginReady();
       if (this.offeredLogin !== 'pairing_code') {
@@ -522,8 +545,7 @@ export class WhatsAppSession implements NetworkSession {
     }
     if (update.connection === 'open') {
       this.clearLoginTimer();
-      this.attempts = 0;
-      this.refusals = 0;
+      this.reconnects.opened();
       this.offeredLogin = null;
       this.phase = 'connected';
       this.emit({
@@ -532,25 +554,30 @@ export class WhatsAppSession implements NetworkSession {
       });
       void this.redelivery.kick();
     }
-    if (update.connection === 'close') {
-      this.socket = null;
-      this.resends?.stop();
-      const error = update.lastDisconnect?.error as
-        (Error & { output?: { statusCode?: number } }) | undefined;
-      this.onSocketClosed(error?.output?.statusCode, error?.message ?? '');
-    }
+  }
+
+  /**
+   * Baileys emits `close` before it destroys the socket's event buffer: what the buffer holds was
+   * receipted, so it is emitted (and taken by this socket's listeners) before the socket is let go.
+   */
+  private onSocketEnded(update: Partial<ConnectionState>): void {
+    this.bufferDrain?.drain();
+    this.detachSocket();
+    if (this.phase === 'ended') return;
+    const error = update.lastDisconnect?.error as (Error & { output?: { statusCode?: number } }) | undefined;
+    this.onSocketClosed(error?.output?.statusCode, error?.message ?? '');
   }
 
   private onSocketClosed(statusCode: number | undefined, message: string): void {
     if (this.phase === 'ended') return;
-    this.refusals = isRefusal(statusCode) ? this.refusals + 1 : 0;
+    this.reconnects.closed(statusCode);
     const decision = decideAfterClose({
       statusCode,
       message,
       linked: this.phase !== 'awaiting_login',
       loginOffered: this.offeredLogin !== null,
       loginExpired: this.loginExpired,
-      refusals: this.refusals,
+      refusals: this.reconnects.refusals,
       maxRefusals: this.context.settings.maxRefusals,
     });
     // WhatsApp refuses clients older than its minimum: learn the current version before retrying.
@@ -568,18 +595,15 @@ export class WhatsAppSession implements NetworkSession {
       this.emit({ type: 'connecting' });
     }
     if (this.phase === 'awaiting_login' && decision.action === 'reconnect_later') this.forgetUnusedCode();
-    if (decision.action === 'reconnect_now') {
-      this.scheduleConnect(0);
-      return;
-    }
-    const { settings } = this.context;
-    const delay = backoffDelay(this.attempts, {
-      baseMs: settings.reconnectBaseMs,
-      maxMs: settings.reconnectMaxMs,
-      random: settings.random,
-    });
-    this.attempts += 1;
-    this.context.logger.info({ attempt: this.attempts, delayMs: delay }, 'reconnecting to WhatsApp');
+    const delay = this.reconnects.delayAfter(decision);
+    this.context.logger.info(
+      {
+        attempt: this.reconnects.attempt,
+        delayMs: delay,
+        refused: decision.action === 'reconnect_later' && decision.refused,
+      },
+      'reconnecting to WhatsApp',
+    );
     this.scheduleConnect(delay);
   }
 
@@ -587,6 +611,8 @@ export class WhatsAppSession implements NetworkSession {
     const socket = this.socket;
     this.socket = null;
     this.resends?.stop();
+    this.bufferDrain?.stop();
+    this.bufferDrain = null;
     this.clearScheduledStart();
     return socket;
   }
@@ -792,7 +818,10 @@ export class WhatsAppSession implements NetworkSession {
       try {
         return await this.context.inbox.keep(message, quote);
       } catch (error) {
-        if (this.finished) {
+        // Closing (`close()` waits for this before it finishes): retried for a grace, not forever,
+        // or a close during a PostgreSQL outage never returns and the shard never moves (issue 28).
+        if (this.phase === 'ended') this.storeGiveUpAt ??= Date.now() + CLOSE_STORE_GRACE_MS;
+        if (this.finished || (this.storeGiveUpAt !== null && Date.now() >= this.storeGiveUpAt)) {
           this.context.logger.error(
             { err: error, messageId: message.id },
             'inbound message could not be stored',
@@ -857,6 +886,12 @@ export class WhatsAppSession implements NetworkSession {
     }
   }
 }
+
+/** How long a planned close waits for Baileys to end a socket (its `close` drains the buffer). */
+const SOCKET_END_WAIT_MS = 5_000;
+
+/** How long a closing session still retries storing a received message (PostgreSQL down). */
+const CLOSE_STORE_GRACE_MS = 10_000;
 
 /** History the phone would upload that a gateway never needs. */
 const SKIPPED_HISTORY = new Set<number>([

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
 import type { InboundMediaStore } from './inbound-media-store';
 import type { InboundOutbox } from './inbound-outbox';
+import { MediaByteBudget } from './media-byte-budget';
 import type { ReceivedMessageStore } from './received-message-store';
 import type { SentMessageStore } from './sent-message-store';
 import type { WaVersionFetcher } from './wa-version-source';
@@ -38,6 +39,14 @@ export interface WhatsAppNetworkOptions {
   mediaMaxBytes?: number;
   /** Deadline of one media download; default 60 s. */
   mediaTimeoutMs?: number;
+  /**
+   * Bytes of outbound media this driver (the worker) holds at once over all sessions: each send
+   * reserves `mediaMaxBytes` before its download and keeps the file's size until it is sent.
+   * Default 256 MiB (four sends of the largest file, many more of usual ones).
+   */
+  mediaBytesInFlight?: number;
+  /** How long a media send waits for room in that budget before it fails `media_busy`; default 10 s. */
+  mediaBudgetWaitMs?: number;
   /** DNS for media URLs (tests pass a fake); defaults to the system resolver. */
   mediaResolver?: HostResolver;
   /** How long a login (QR or pairing code) may wait to be completed; default 3 minutes. */
@@ -64,9 +73,27 @@ export interface WhatsAppNetworkOptions {
   webSocketUrl?: string;
   /** Finds WhatsApp's current client version; defaults to Baileys' fetchLatestWaWebVersion. */
   fetchVersion?: WaVersionFetcher;
-  /** Refusal closes (402, 405, 406, 500) in a row before a session ends with their reason; default 5. */
+  /**
+   * Refusal closes (402, 405, 406, 500, unknown stream errors) in a row before a session ends with
+   * their reason; default: never (they are retried with the refusal backoff).
+   */
   maxRefusals?: number;
+  /** Backoff after a refusal (405, 500, 503, unknown stream errors): first ceiling and cap; defaults 5 s and 5 minutes. */
+  refusalBackoffBaseMs?: number;
+  refusalBackoffMaxMs?: number;
+  /** A connection open this long is stable: the next restart request (515) reconnects at once; default 30 s. */
+  stableConnectionMs?: number;
+  /** Least time between two fetches of WhatsApp Web's version after 405s (all sessions); default 60 s. */
+  versionRefreshMinMs?: number;
+  /**
+   * Baileys' event buffer found holding at two checks this far apart is flushed, so receipted
+   * messages reach the durable outbox within about twice this (EventBufferDrain); 0 turns the
+   * periodic flush off (a socket's end still drains). Default 1 s.
+   */
+  eventBufferFlushMs?: number;
 }
+
+const DEFAULT_MEDIA_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
 
 /** Where WhatsApp serves media files (Baileys' DEF_MEDIA_HOST). */
 const WHATSAPP_MEDIA_HOST = 'mmg.whatsapp.net';
@@ -83,7 +110,10 @@ type OptionalSettings =
   | 'webSocketUrl';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
-  Pick<WhatsAppNetworkOptions, OptionalSettings>;
+  Pick<WhatsAppNetworkOptions, OptionalSettings> & {
+    /** The worker-wide budget of outbound media bytes (`mediaBytesInFlight`), one per driver. */
+    mediaBudget: MediaByteBudget;
+  };
 
 export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSettings {
   return {
@@ -92,6 +122,9 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     allowPrivateNetworks: options.allowPrivateNetworks ?? false,
     mediaMaxBytes: options.mediaMaxBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: options.mediaTimeoutMs ?? 60_000,
+    mediaBytesInFlight: options.mediaBytesInFlight ?? DEFAULT_MEDIA_BYTES_IN_FLIGHT,
+    mediaBudgetWaitMs: options.mediaBudgetWaitMs ?? 10_000,
+    mediaBudget: new MediaByteBudget(options.mediaBytesInFlight ?? DEFAULT_MEDIA_BYTES_IN_FLIGHT),
     mediaHost: options.mediaHost ?? WHATSAPP_MEDIA_HOST,
     loginTimeoutMs: options.loginTimeoutMs ?? 180_000,
     pairingCodeWaitMs: options.pairingCodeWaitMs ?? 10_000,
@@ -101,6 +134,11 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     redeliveryIntervalMs: options.redeliveryIntervalMs ?? 1_000,
     sendTimeoutMs: options.sendTimeoutMs ?? 60_000,
     random: options.random ?? Math.random,
-    maxRefusals: options.maxRefusals ?? 5,
+    maxRefusals: options.maxRefusals ?? Number.POSITIVE_INFINITY,
+    refusalBackoffBaseMs: options.refusalBackoffBaseMs ?? 5_000,
+    refusalBackoffMaxMs: options.refusalBackoffMaxMs ?? 300_000,
+    stableConnectionMs: options.stableConnectionMs ?? 30_000,
+    versionRefreshMinMs: options.versionRefreshMinMs ?? 60_000,
+    eventBufferFlushMs: options.eventBufferFlushMs ?? 1_000,
   };
 }

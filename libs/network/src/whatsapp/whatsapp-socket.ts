@@ -21,6 +21,8 @@ export interface WhatsAppSocket {
     on<E extends keyof BaileysEventMap>(event: E, listener: (arg: BaileysEventMap[E]) => void): void;
     /** Emits what Baileys buffers (it buffers events while it processes offline notifications). */
     flush?(): boolean;
+    /** Whether Baileys holds events in its buffer now (EventBufferDrain). */
+    isBuffering?(): boolean;
   };
   /**
    * The raw connection: the driver listens for the server's acks of sent messages

@@ -310,9 +310,17 @@ async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, rec
         atS: seconds(m.at - startedAt),
         heldByServer: heldByServer(deviceOf(m.sessionId), m.id),
       })),
-      outOfOrderMessages: inbound.outOfOrder
-        .slice(0, 20)
-        .map((m) => ({ id: m.id, chat: m.chat, seq: m.seq, atS: seconds(m.at - startedAt) })),
+      outOfOrderMessages: inbound.outOfOrder.slice(0, 20).map((m) => ({
+        chat: m.chat,
+        seq: m.seq,
+        sentAtS: seconds(m.at - startedAt),
+        arrivedAtS: seconds(m.arrivedAt - startedAt),
+        overtook: {
+          seq: m.before.seq,
+          sentAtS: seconds(m.before.at - startedAt),
+          arrivedAtS: seconds(m.before.arrivedAt - startedAt),
+        },
+      })),
       faultList: injected,
       // Faults the emulator in use cannot inject (drawn, skipped, named here).
       notInjected: injected
@@ -342,7 +350,27 @@ async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, rec
       summary.sent > 0;
     writeFileSync(
       join(runDir, 'summary.json'),
-      `${JSON.stringify({ ...summary, errorMessages: errorLines, details: { inbound, sends, emulatorFailures: network.failures.map((f) => ({ id: f.stanza?.attrs?.id, to: f.stanza?.attrs?.to, error: String(f.error) })), contactErrors: contactsTraffic.errors.slice(0, 50), customerSends: customer.sends } }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...summary,
+          errorMessages: errorLines,
+          details: {
+            inbound,
+            sends,
+            sent: contactsTraffic.sent,
+            receipts: Object.fromEntries(recorder.received),
+            emulatorFailures: network.failures.map((f) => ({
+              id: f.stanza?.attrs?.id,
+              to: f.stanza?.attrs?.to,
+              error: String(f.error),
+            })),
+            contactErrors: contactsTraffic.errors.slice(0, 50),
+            customerSends: customer.sends,
+          },
+        },
+        null,
+        2,
+      )}\n`,
     );
     return summary;
   } finally {

@@ -28,10 +28,17 @@ export function inboundVerdict(sent, received) {
     duplicates += deliveryIds.size - 1;
     redeliveries += receipts.length - deliveryIds.size;
     misrouted += receipts.filter((receipt) => receipt.sessionId !== message.sessionId).length;
-    const first = receipts[0].arrival;
-    const latest = latestArrival.get(message.chat) ?? 0;
-    if (first < latest) outOfOrder.push(message);
-    latestArrival.set(message.chat, Math.max(latest, first));
+    const first = receipts[0];
+    const latest = latestArrival.get(message.chat);
+    // Arrived before an earlier message of its chat: names the latest-arriving earlier one.
+    if (latest && first.arrival < latest.receipt.arrival)
+      outOfOrder.push({
+        ...message,
+        arrivedAt: first.at,
+        before: { ...latest.message, arrivedAt: latest.receipt.at },
+      });
+    if (!latest || first.arrival > latest.receipt.arrival)
+      latestArrival.set(message.chat, { message, receipt: first });
   }
   return { sent: sent.length, delivered, lost, duplicates, redeliveries, misrouted, outOfOrder };
 }

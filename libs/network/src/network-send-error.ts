@@ -3,6 +3,8 @@ export type NetworkSendErrorCode =
   | 'session_not_connected'
   | 'network_error'
   | 'media_fetch_failed'
+  /** The worker holds as much outbound media as it may (its byte budget); retry shortly. */
+  | 'media_busy'
   | 'message_not_found'
   | 'message_not_editable';
 

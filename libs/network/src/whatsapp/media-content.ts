@@ -2,6 +2,7 @@ import { EgressError, type HostResolver, safeDownload, UrlPolicy } from '@jumbe/
 import type { AnyMessageContent } from '@whiskeysockets/baileys';
 import { NetworkSendError } from '../network-send-error';
 import type { OutboundMedia, OutboundMediaType } from '../outbound-message';
+import { MediaBudgetExhaustedError, type MediaByteBudget, type MediaReservation } from './media-byte-budget';
 
 export interface MediaFetchSettings {
   allowPrivateNetworks: boolean;
@@ -10,11 +11,19 @@ export interface MediaFetchSettings {
   timeoutMs: number;
   /** Tests pass a fake resolver; defaults to the system's. */
   resolver?: HostResolver;
+  /**
+   * The worker's bytes of media in flight: `maxBytes` is reserved before the download (the size is
+   * not known before), cut to the file's size once it is in, and held until `release()`. With no
+   * room within `waitMs`, the send fails `media_busy`.
+   */
+  budget?: { bytes: MediaByteBudget; waitMs: number };
 }
 
 export interface FetchedMedia {
   body: Buffer;
   contentType: string | undefined;
+  /** Gives the file's bytes back to the worker's budget: call once the send is over. */
+  release(): void;
 }
 
 const DEFAULT_MIMETYPE: Record<OutboundMediaType, string> = {
@@ -51,6 +60,7 @@ export async function fetchMedia(url: string, settings: MediaFetchSettings): Pro
   const verdict = await policy.check(url);
   if (!verdict.ok)
     throw new NetworkSendError('media_fetch_failed', `the media URL was refused: ${verdict.reason}`);
+  const reservation = await reserve(settings);
   try {
     const result = await safeDownload(url, {
       maxBytes: settings.maxBytes,
@@ -60,11 +70,27 @@ export async function fetchMedia(url: string, settings: MediaFetchSettings): Pro
     });
     if (result.body.length === 0)
       throw new NetworkSendError('media_fetch_failed', 'the media URL returned an empty file');
-    return { body: result.body, contentType: result.contentType };
+    reservation?.shrinkTo(result.body.length);
+    return { body: result.body, contentType: result.contentType, release: () => reservation?.release() };
   } catch (error) {
+    reservation?.release();
     if (error instanceof NetworkSendError) throw error;
     const reason = error instanceof EgressError ? error.message : 'the download failed';
     throw new NetworkSendError('media_fetch_failed', `could not fetch the media: ${reason}`);
+  }
+}
+
+/** The send's share of the worker's media budget, or null when there is no budget. */
+async function reserve(settings: MediaFetchSettings): Promise<MediaReservation | null> {
+  if (!settings.budget) return null;
+  try {
+    return await settings.budget.bytes.reserve(settings.maxBytes, settings.budget.waitMs);
+  } catch (error) {
+    if (!(error instanceof MediaBudgetExhaustedError)) throw error;
+    throw new NetworkSendError(
+      'media_busy',
+      `the worker is sending as much media as it may hold at once (${error.message}); the message was not sent, retry shortly`,
+    );
   }
 }
 

@@ -55,8 +55,11 @@ export async function startTarget(): Promise<Target> {
   };
 }
 
+/** What the admin helpers need of a server: its API and the operator token (any topology). */
+export type AdminAccess = Pick<Target, 'api' | 'adminToken'>;
+
 /** A plan, an account on it and a full key, through the admin API. */
-export async function createAccount(target: Target, name: string): Promise<Account> {
+export async function createAccount(target: AdminAccess, name: string): Promise<Account> {
   const { api, adminToken } = target;
   const plan = `plan-${name}-${randomBytes(3).toString('hex')}`;
   const created = await api.post('/api/v1/admin/plans', {
@@ -71,7 +74,10 @@ export async function createAccount(target: Target, name: string): Promise<Accou
   return { accountId, ...key };
 }
 
-export async function createKey(target: Target, accountId: string): Promise<{ key: string; keyId: string }> {
+export async function createKey(
+  target: AdminAccess,
+  accountId: string,
+): Promise<{ key: string; keyId: string }> {
   const key = await target.api.post(`/api/v1/admin/accounts/${accountId}/keys`, {
     bearer: target.adminToken,
     body: { name: 'security', scope: 'full' },

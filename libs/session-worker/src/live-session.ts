@@ -60,6 +60,8 @@ export class LiveSession {
   private heldBack: HeldBack | null = null;
   /** Called when the session leaves `connecting` (or ends): see `untilNotConnecting`. */
   private readonly leftConnecting = new Set<() => void>();
+  /** The planned close under way: a second call (a lost shard, then its drop) waits for the same. */
+  private closing: Promise<void> | null = null;
 
   constructor(
     readonly ref: SessionRef,
@@ -70,6 +72,11 @@ export class LiveSession {
     private readonly deps: LiveSessionDeps,
     /** Called once when the connection ends for good, so the host forgets this session. */
     private readonly onEnded: (session: LiveSession) => void,
+    /**
+     * Asked when the connection ends `connection_replaced`: true if the host reopens the session
+     * instead (the other socket was a stale worker's), and the end is not recorded.
+     */
+    private readonly onReplaced: (session: LiveSession) => boolean = () => false,
   ) {
     this.announced = facts;
   }
@@ -177,7 +184,12 @@ export class LiveSession {
   }
 
   /** Planned stop (shutdown, shard hand-over): the stored state stays for the next owner. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     // A held-back `connecting` is not recorded either: the stored state is the next owner's to restore.
     this.endQuietWindow();
     await this.network?.close();
@@ -198,6 +210,11 @@ export class LiveSession {
     if (event.type === 'disconnected') {
       this.network = null;
       this.onEnded(this);
+      if (event.reason === 'connection_replaced' && this.onReplaced(this)) {
+        // Reopened by the host: as for a planned close, nothing changes in what is stored.
+        this.endQuietWindow();
+        return this.notifyIfNotConnecting();
+      }
     }
     const next = applyLinkChange(this.facts, change);
     if (next === null) return this.notifyIfNotConnecting();

@@ -1,6 +1,8 @@
+import type { ShardLease } from '@jumbe/coordination';
 import { ApiError, type CommandResult, ERRORS, type SessionCommand } from '@jumbe/contracts';
 import {
   isActiveState,
+  isResumableEnd,
   neverStartedSession,
   type SessionRecord,
   type SessionView,
@@ -53,6 +55,16 @@ export const DEFAULT_SESSION_HOST_OPTIONS: SessionHostOptions = {
 
 const RESTORE_RETRY_MAX_MS = 60_000;
 
+/**
+ * A 440 (connection replaced) while this worker holds the session's shard comes from a stale
+ * worker that still believed it owned it: the session re-checks and reconnects rather than end
+ * `connection_replaced` for good, after this pause (the stale twin meanwhile learns it is fenced),
+ * at most REPLACED_REOPENS times in REPLACED_WINDOW_MS (never an endless fight for the socket).
+ */
+const REPLACED_REOPEN_DELAY_MS = 1_000;
+const REPLACED_REOPENS = 3;
+const REPLACED_WINDOW_MS = 10 * 60 * 1000;
+
 const refKey = (ref: SessionRef) => `${ref.accountId}/${ref.sessionId}`;
 
 /** A session being restored: its place in the restore queue (done once it is back for commands). */
@@ -67,6 +79,10 @@ interface Restoring {
 export class SessionHost {
   private readonly live = new Map<string, LiveSession>();
   private readonly shardTokens = new Map<number, number>();
+  /** Per shard held, its lease as the keeper sees it (absent: held until dropped). */
+  private readonly shardLeases = new Map<number, ShardLease>();
+  /** Per session, when a 440 was taken for a stale twin's and the session reopened (see REPLACED_REOPENS). */
+  private readonly replacedReopens = new Map<string, number[]>();
   private readonly locks = new SessionLocks();
   /** Shards adopted whose sessions are still being listed: their commands wait for the list. */
   private readonly listing = new Map<number, Promise<unknown>>();
@@ -107,8 +123,10 @@ export class SessionHost {
    * is called: a command for a session not yet restored waits for it (see `untilRestored`).
    * Resolves when every session of the shard has been restored or has failed to.
    */
-  async adoptShard(shard: number, token: number): Promise<void> {
+  async adoptShard(shard: number, token: number, lease?: ShardLease): Promise<void> {
     this.shardTokens.set(shard, token);
+    if (lease) this.shardLeases.set(shard, lease);
+    else this.shardLeases.delete(shard);
     const listed = this.deps.sessions.takeOverShard(shard, token);
     this.listing.set(shard, listed);
     let records: SessionRecord[];
@@ -134,9 +152,30 @@ export class SessionHost {
     await Promise.all(pending);
   }
 
+  /**
+   * The shard is no longer this worker's (its lease lost, or given up): at once, and synchronously,
+   * its token goes (no reconnect, restore or fenced write under it starts any more) and its
+   * sessions start closing, which stops every reconnect and backoff timer they have. `dropShard`
+   * then waits for them to close.
+   */
+  forsakeShard(shard: number): void {
+    this.shardTokens.delete(shard);
+    this.shardLeases.delete(shard);
+    this.listing.delete(shard);
+    for (const session of this.live.values()) {
+      if (session.shard !== shard) continue;
+      session
+        .close()
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ err: error, ...session.ref }, 'closing a session of a lost shard failed'),
+        );
+    }
+  }
+
   /** Gives a shard up: its sessions close without a state change, for the next owner to restore. */
   async dropShard(shard: number): Promise<void> {
     this.shardTokens.delete(shard);
+    this.shardLeases.delete(shard);
     this.listing.delete(shard);
     const leaving = [...this.live.values()].filter((session) => session.shard === shard);
     await Promise.all(
@@ -396,7 +435,7 @@ export class SessionHost {
       const restoring: Restoring = {
         pending: this.restores.add(async () => {
           const current = await this.deps.sessions.find(record);
-          if (current === null || current.state === 'disconnected') return;
+          if (current === null || (current.state === 'disconnected' && !isResumableEnd(current))) return;
           await this.restoreInTurn(current, token, attempt);
         }),
       };
@@ -412,8 +451,10 @@ export class SessionHost {
   private async restore(record: SessionRecord, token: number): Promise<void> {
     if (this.live.has(refKey(record))) return;
     if (this.shardTokens.get(record.shard) !== token) return;
+    // A session a transient WhatsApp problem ended resumes from its credentials, as a linked one.
     const linked =
-      record.phoneNumber !== null && (record.state === 'connected' || record.state === 'connecting');
+      record.phoneNumber !== null &&
+      (record.state === 'connected' || record.state === 'connecting' || isResumableEnd(record));
     await this.connect(record, linked, { restoring: true });
   }
 
@@ -435,12 +476,13 @@ export class SessionHost {
       (ended) => {
         if (this.live.get(refKey(ended.ref)) === ended) this.live.delete(refKey(ended.ref));
       },
+      (replaced) => this.reopenIfStillOwner(replaced, token),
     );
     this.live.set(refKey(record), session);
     try {
       await session.open(this.driver, {
         linked,
-        stillOwned: () => this.shardTokens.get(record.shard) === token,
+        stillOwned: () => this.stillOwns(record.shard, token),
         ...(linked ? { quietReconnectMs: this.options.quietReconnectMs } : {}),
       });
     } catch (error) {
@@ -460,6 +502,52 @@ export class SessionHost {
     await new Promise((resolve) => setImmediate(resolve));
     await session.settled();
     return session;
+  }
+
+  /**
+   * Asked before every reconnect: the token is still this shard's here and its lease is valid by
+   * the clock. After an event-loop stall the due backoff timers run before the keeper's guard
+   * has noticed anything; the lease's renewal time tells the truth already.
+   */
+  private stillOwns(shard: number, token: number): boolean {
+    return this.shardTokens.get(shard) === token && (this.shardLeases.get(shard)?.valid() ?? true);
+  }
+
+  /**
+   * A session got 440 (another socket logged in with its credentials) while this worker still
+   * owns its shard: the other socket can only be a stale worker's that has not noticed the shard
+   * moved here. True if the session is reopened here (after a pause, once its ownership is
+   * confirmed in PostgreSQL) instead of ending `connection_replaced`; false after
+   * REPLACED_REOPENS such reopens in REPLACED_WINDOW_MS, or when the shard is not ours.
+   */
+  private reopenIfStillOwner(session: LiveSession, token: number): boolean {
+    if (!this.stillOwns(session.shard, token)) return false;
+    const key = refKey(session.ref);
+    const now = Date.now();
+    const recent = (this.replacedReopens.get(key) ?? []).filter((at) => at > now - REPLACED_WINDOW_MS);
+    if (recent.length >= REPLACED_REOPENS) return false;
+    this.replacedReopens.set(key, [...recent, now]);
+    this.deps.logger.warn(
+      { ...session.ref },
+      'connection replaced while this worker owns the session; reopening',
+    );
+    const timer = setTimeout(() => {
+      void this.locks
+        .exclusive(key, () => this.reopen(session, token))
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ err: error, ...session.ref }, 'reopening a replaced session failed'),
+        );
+    }, REPLACED_REOPEN_DELAY_MS);
+    timer.unref();
+    return true;
+  }
+
+  private async reopen(replaced: LiveSession, token: number): Promise<void> {
+    if (this.live.has(refKey(replaced.ref)) || !this.stillOwns(replaced.shard, token)) return;
+    const record = await this.deps.sessions.find(replaced.ref);
+    // Gone, ended meanwhile (a logout), or a newer owner's now: nothing to reopen here.
+    if (!record || record.ownerToken !== token || record.state === 'disconnected') return;
+    await this.connect(record, record.phoneNumber !== null, { restoring: true });
   }
 
   private tokenOf(shard: number): number {

@@ -1,4 +1,4 @@
-import type { ShardOwner } from '@jumbe/coordination';
+import type { ShardLease, ShardOwner } from '@jumbe/coordination';
 import { shardSubject } from '@jumbe/domain';
 import type { BusSubscription, MessageBus } from '@jumbe/messaging';
 import type { SessionCommandHandler } from './session-command-handler';
@@ -24,10 +24,10 @@ export class WorkerShardOwner implements ShardOwner {
     private readonly handler: SessionCommandHandler,
   ) {}
 
-  async adopt(shard: number, token: number): Promise<void> {
+  async adopt(shard: number, token: number, lease?: ShardLease): Promise<void> {
     const { restored } = await this.inTurn(shard, async () => {
       // Started first, so commands arriving on the new subscription find the shard restoring.
-      const restoring = this.host.adoptShard(shard, token);
+      const restoring = this.host.adoptShard(shard, token, lease);
       restoring.catch(() => undefined); // Awaited below; a failure here must not go unhandled.
       try {
         const subscription = await this.bus.serve(
@@ -45,7 +45,18 @@ export class WorkerShardOwner implements ShardOwner {
     await restored;
   }
 
+  /**
+   * The lease is gone: nothing of the shard may reach the network from now on. Its sessions stop
+   * reconnecting at once, before `drop` waits for the commands in flight (up to a command's
+   * timeout): a reconnect meanwhile would kick the next owner's socket off WhatsApp (issue 28).
+   */
+  lost(shard: number): void {
+    this.host.forsakeShard(shard);
+  }
+
   async drop(shard: number): Promise<void> {
+    // Here too, and before waiting for its turn: a shard given up stops touching the network now.
+    this.host.forsakeShard(shard);
     await this.inTurn(shard, async () => {
       const subscription = this.subscriptions.get(shard);
       this.subscriptions.delete(shard);

@@ -9,7 +9,7 @@ import { type ShardRole, telemetry } from './telemetry';
  */
 
 interface ShardOwnerLike {
-  adopt(shard: number, token: number): Promise<void>;
+  adopt(shard: number, token: number, lease?: { valid(): boolean }): Promise<void>;
   drop(shard: number): Promise<void>;
   lost?(shard: number): void;
 }
@@ -20,8 +20,8 @@ export function observeShardOwner<T extends ShardOwnerLike>(role: ShardRole, own
   const owned = new Set<number>();
   ownedByRole.set(role, owned);
   return delegateTo(owner, {
-    adopt: async (shard: number, token: number) => {
-      await owner.adopt(shard, token);
+    adopt: async (shard: number, token: number, lease?: { valid(): boolean }) => {
+      await owner.adopt(shard, token, lease);
       metrics.leaseAcquisitions.inc({ role });
       if (!owned.has(shard)) metrics.shardsOwned.inc({ role });
       owned.add(shard);

@@ -11,15 +11,30 @@ export interface ShardKeeperLogger {
   debug(details: object, message: string): void;
 }
 
+/**
+ * One grant of a shard's lease, as its owner may consult it at any moment: a stalled event loop
+ * runs its due timers before the keeper's guard, so work that must never outlive the lease (a
+ * reconnect that would kick the next owner off the network) asks this first, not a flag.
+ */
+export interface ShardLease {
+  /**
+   * False once the lease was found lost or may have expired by now, judged by when it was last
+   * renewed (with the keeper's safety margin), whether or not the keeper has acted on it yet.
+   */
+  valid(): boolean;
+}
+
 /** Whoever does the work of the shards a keeper holds (session workers, webhook dispatchers). */
 export interface ShardOwner {
-  /** Starts serving a shard just acquired, writing with its fencing token. */
-  adopt(shard: number, token: number): Promise<void>;
+  /** Starts serving a shard just acquired, writing with its fencing token; `lease` tells if it still holds. */
+  adopt(shard: number, token: number, lease?: ShardLease): Promise<void>;
   /** Stops serving a shard (given up or lost); its state stays for the next owner. */
   drop(shard: number): Promise<void>;
   /**
    * Told, just before `drop`, that the shard goes because its lease was lost or not renewed in
    * time rather than given up on purpose (what operators count: `jumbe_shard_lease_losses_total`).
+   * Synchronous: whatever must stop at once (a reconnect, a timer) stops here, not in `drop`,
+   * which may wait for work in flight.
    */
   lost?(shard: number): void;
 }
@@ -179,7 +194,7 @@ export class ShardKeeper {
 
   private async adopt(shard: number, token: number): Promise<void> {
     try {
-      await this.owner.adopt(shard, token);
+      await this.owner.adopt(shard, token, { valid: () => this.leaseValid(shard, token) });
       this.logger.debug({ shard, token }, 'shard acquired');
     } catch (error) {
       if (this.held.get(shard)?.token !== token) return; // Given up meanwhile; nothing to undo.
@@ -205,6 +220,20 @@ export class ShardKeeper {
       .catch((error: unknown) => this.logger.warn({ err: error, shard }, 'dropping a shard failed'));
   }
 
+  /** True while `token`'s grant of `shard` is held here, neither found lost nor stale by the clock. */
+  private leaseValid(shard: number, token: number): boolean {
+    if (this.held.get(shard)?.token !== token) return false;
+    const renewedAt = this.upkeep.renewedAt(shard, token);
+    return renewedAt !== null && renewedAt > this.staleBefore(Date.now());
+  }
+
+  /** A lease last renewed at or before this time may be about to expire unrenewed. */
+  private staleBefore(now: number): number {
+    // Short leases (tests) get a proportionate margin, so a fresh lease is never stale at once.
+    const margin = Math.min(LEASE_SAFETY_MARGIN_MS, this.options.leaseTtlMs / 4);
+    return now - (this.options.leaseTtlMs - margin);
+  }
+
   /**
    * Gives up, locally, every shard whose lease was found lost or may be about to expire unrenewed.
    * Also the main thread's liveness stamp: an upkeep on its own thread renews only while it is fresh.
@@ -212,9 +241,7 @@ export class ShardKeeper {
   private dropStale(): void {
     const now = Date.now();
     this.upkeep.alive(now);
-    // Short leases (tests) get a proportionate margin, so a fresh lease is never stale at once.
-    const margin = Math.min(LEASE_SAFETY_MARGIN_MS, this.options.leaseTtlMs / 4);
-    const deadline = now - (this.options.leaseTtlMs - margin);
+    const deadline = this.staleBefore(now);
     for (const [shard, held] of this.held) {
       const renewedAt = this.upkeep.renewedAt(shard, held.token);
       if (renewedAt === null) {

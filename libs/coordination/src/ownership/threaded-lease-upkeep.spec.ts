@@ -16,6 +16,7 @@ import {
   ShardKeeper,
   type ShardKeeperLogger,
   type ShardKeeperOptions,
+  type ShardLease,
   type ShardOwner,
 } from './shard-keeper';
 import { RedisTestKeySpaces } from './test-support/redis-test-key-spaces';
@@ -47,9 +48,12 @@ interface OwnerCall {
 
 class RecordingOwner implements ShardOwner {
   readonly calls: OwnerCall[] = [];
+  /** The lease each shard was last adopted with. */
+  readonly leases = new Map<number, ShardLease | undefined>();
 
-  async adopt(shard: number): Promise<void> {
+  async adopt(shard: number, _token: number, lease?: ShardLease): Promise<void> {
     this.calls.push({ kind: 'adopt', shard, at: Date.now() });
+    this.leases.set(shard, lease);
   }
 
   async drop(shard: number): Promise<void> {
@@ -175,6 +179,22 @@ describe('ShardKeeper with its leases renewed on a thread of their own (real Red
     expect(logger.warnings).toContain(
       'main thread unresponsive past the stall limit: lease renewal paused, shards will go to other members',
     );
+  }, 45_000);
+
+  // Issue 28: after a stall, a session's due backoff timer runs before the keeper's guard has
+  // dropped anything; what it asks must already say the lease is gone, by the clock.
+  it('tells the owner its lease is no longer valid as soon as the main thread runs again after a stall past the lease, before any timer', async () => {
+    const stallLimitMs = 1_000;
+    const { owner } = await startKeeper('worker-stalled', { stallLimitMs });
+    const lease = owner.leases.get(17);
+    expect(lease?.valid()).toBe(true);
+
+    blockMainThread(stallLimitMs + OPTIONS.leaseTtlMs + 1_000);
+    // Synchronously after the stall: no timer of the keeper (its guard) has run.
+    const validAfterStall = lease?.valid();
+    expect(owner.count('drop')).toBe(0);
+    expect(validAfterStall).toBe(false);
+    await eventually('every shard dropped', () => owner.count('drop') === DEFAULT_SHARD_COUNT);
   }, 45_000);
 
   it('drops a shard whose lease another member took behind its back, and only that one', async () => {

@@ -1,2 +1,3 @@
 export * from './link-transition';
 export * from './session-view';
+export * from './resumable-end';

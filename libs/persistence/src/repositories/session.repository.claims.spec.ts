@@ -106,6 +106,34 @@ describe('SessionRepository: reads, start claims and fenced writes', () => {
       expect((await storedRow(db.dataSource, ref(account, 's40-newer')))?.owner_token).toBe(9);
       expect(await sessions.takeOverShard(43, 5)).toEqual([]);
     });
+
+    // Issue 28: a WhatsApp incident (refusals, a version bump, unexplained stream errors) ended
+    // linked sessions, and nothing ever resumed them.
+    it('takes over, to resume them, linked sessions a transient WhatsApp problem ended; never logged-out, banned or replaced ones', async () => {
+      const account = await createAccount(db.dataSource);
+      const ended = {
+        's44-refused': { reason: 'network_refused', phoneNumber: '255700004401' },
+        's44-outdated': { reason: 'client_outdated', phoneNumber: '255700004402' },
+        's44-stream-error': { reason: 'bad_session', phoneNumber: '255700004403' },
+        's44-logged-out': { reason: 'logged_out', phoneNumber: null },
+        's44-banned': { reason: 'forbidden', phoneNumber: '255700004405' },
+        's44-replaced': { reason: 'connection_replaced', phoneNumber: '255700004406' },
+        's44-never-linked': { reason: 'bad_session', phoneNumber: null },
+      };
+      for (const [sessionId, { reason, phoneNumber }] of Object.entries(ended)) {
+        await sessions.claimStart(ref(account, sessionId), 44, 1, 10);
+        await sessions.saveState(ref(account, sessionId), 1, { state: 'disconnected', phoneNumber, reason });
+      }
+
+      const taken = await sessions.takeOverShard(44, 2);
+      expect(taken.map((s) => s.sessionId).sort()).toEqual([
+        's44-outdated',
+        's44-refused',
+        's44-stream-error',
+      ]);
+      expect(taken.every((s) => s.state === 'disconnected' && s.ownerToken === 2)).toBe(true);
+      expect((await storedRow(db.dataSource, ref(account, 's44-banned')))?.owner_token).toBe(1);
+    });
   });
 
   describe('claimStart', () => {

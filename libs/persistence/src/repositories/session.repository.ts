@@ -1,9 +1,10 @@
-import type {
-  FencedWriteResult,
-  SessionRef,
-  SessionState,
-  SessionStatePatch,
-  StartClaim,
+import {
+  type FencedWriteResult,
+  RESUMABLE_END_REASONS,
+  type SessionRef,
+  type SessionState,
+  type SessionStatePatch,
+  type StartClaim,
 } from '@jumbe/domain';
 import type { DataSource, Repository } from 'typeorm';
 import { Not } from 'typeorm';
@@ -64,20 +65,24 @@ export class SessionRepository {
   }
 
   /**
-   * Takes the active sessions of a shard this worker has just leased under `token`, in one
+   * Takes the active sessions of a shard (and the linked ones a transient WhatsApp problem ended,
+   * to resume them: isResumableEnd) this worker has just leased under `token`, in one
    * statement: each row's owner token is raised to `token` before anything of the session is read
    * (from here on a write of the previous owner, credentials included, is refused: it can never
    * land between our read and our first write), and the rows are returned oldest update first,
    * the order they are restored in. A row a newer owner already holds is neither taken nor returned.
    */
   async takeOverShard(shard: number, token: number): Promise<SessionRecord[]> {
+    // Active sessions, and those a transient WhatsApp problem ended (isResumableEnd): resumed too.
     const rows = (await this.dataSource.query(
       `WITH taken AS (
          UPDATE sessions SET owner_token = $2
-          WHERE shard = $1 AND state <> 'disconnected' AND owner_token <= $2
+          WHERE shard = $1 AND owner_token <= $2
+            AND (state <> 'disconnected'
+                 OR (reason = ANY($3::text[]) AND phone_number IS NOT NULL))
           RETURNING *)
        SELECT * FROM taken ORDER BY updated_at, session_id`,
-      [shard, token],
+      [shard, token, RESUMABLE_END_REASONS],
     )) as RawSessionRow[];
     return rows.map(fromRaw);
   }

@@ -47,6 +47,7 @@ import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-ma
 import { fetchMedia, mediaMessageContent } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { ReconnectPolicy } from './reconnect-policy';
+import { unlinkDevice } from './unlink-device';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
 import type { InboundMediaArchive } from './inbound-media-archive';
@@ -128,6 +129,8 @@ export class WhatsAppSession implements NetworkSession {
   private readonly redelivery: InboundRedelivery;
   /** Answers retry receipts of interactive messages on the current socket (null: Baileys does). */
   private resends: NodeCarryingResends | null = null;
+  /** Woken at the next link event (a logout waiting for a socket to unlink with). */
+  private linkWaiters: (() => void)[] = [];
   /** Gets receipted messages out of the current socket's event buffer (EventBufferDrain). */
   private bufferDrain: EventBufferDrain | null = null;
 
@@ -349,13 +352,18 @@ export class WhatsAppSession implements NetworkSession {
 
   async logout(): Promise<void> {
     if (this.phase === 'ended') return;
+    // A linked session between sockets must still unlink on the phone, or the phone keeps listing
+    // a device whose credentials are gone: connect now with them, for a bounded time.
+    if (this.phase === 'connecting') await this.connectToUnlink();
+    if (this.hasEnded()) return;
     const socket = this.detachSocket();
     const wasLinked = this.phase === 'connected' || this.phase === 'connecting';
     this.phase = 'ended';
     if (socket && wasLinked) {
       // Unlink on the phone too (Linked devices); the session ends whether or not it got through.
       try {
-        await withTimeout(socket.logout(), 10_000);
+        const deviceJid = socket.user?.id ?? this.context.auth.state.creds.me?.id;
+        await withTimeout(unlinkDevice(socket, deviceJid), 10_000);
       } catch (error) {
         this.context.logger.warn(
           { err: error },
@@ -365,6 +373,28 @@ export class WhatsAppSession implements NetworkSession {
     }
     stopSocket(socket);
     await this.finish('logged_out', { clearCredentials: true });
+  }
+
+  /**
+   * Opens (or waits for) a socket with the stored credentials so logout can send its unlink,
+   * skipping the backoff and the launch queue; gives up after `logoutUnlinkWaitMs` (logout then
+   * clears the credentials anyway). WhatsApp may end the session meanwhile (401: already unlinked).
+   */
+  private async connectToUnlink(): Promise<void> {
+    const deadline = Date.now() + this.context.settings.logoutUnlinkWaitMs;
+    if (!this.socket) {
+      this.clearScheduledStart();
+      void this.connect();
+    }
+    while (this.phase === 'connecting' && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
+        this.linkWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
   }
 
   async close(): Promise<void> {
@@ -884,6 +914,7 @@ export class WhatsAppSession implements NetworkSession {
     } catch (error) {
       this.context.logger.error({ err: error, event: event.type }, 'onLink listener threw');
     }
+    for (const wake of this.linkWaiters.splice(0)) wake();
   }
 }
 

@@ -85,6 +85,8 @@ export interface WhatsAppNetworkOptions {
   stableConnectionMs?: number;
   /** Least time between two fetches of WhatsApp Web's version after 405s (all sessions); default 60 s. */
   versionRefreshMinMs?: number;
+  /** How long a logout of a session between sockets tries to connect to unlink the device; default 15 s. */
+  logoutUnlinkWaitMs?: number;
   /**
    * Baileys' event buffer found holding at two checks this far apart is flushed, so receipted
    * messages reach the durable outbox within about twice this (EventBufferDrain); 0 turns the
@@ -139,6 +141,7 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     refusalBackoffMaxMs: options.refusalBackoffMaxMs ?? 300_000,
     stableConnectionMs: options.stableConnectionMs ?? 30_000,
     versionRefreshMinMs: options.versionRefreshMinMs ?? 60_000,
+    logoutUnlinkWaitMs: options.logoutUnlinkWaitMs ?? 15_000,
     eventBufferFlushMs: options.eventBufferFlushMs ?? 1_000,
   };
 }

@@ -68,6 +68,8 @@ export interface WhatsAppSocket {
       useUserDevicesCache?: boolean;
     },
   ): Promise<string>;
+  /** Sends an IQ and resolves with WhatsApp's answer (rejects on an error answer or a timeout). */
+  query?(node: BinaryNode, timeoutMs?: number): Promise<BinaryNode>;
   /** Unlinks this device on the phone, then closes (401 loggedOut). */
   logout(message?: string): Promise<void>;
   /** Closes the connection; emits `connection.update` `close` with `error` as the reason. */

@@ -12,6 +12,7 @@ import {
   ReceivedMessageRepository,
   SentMessageRepository,
 } from '@jumbe/persistence';
+import { telemetry } from '@jumbe/telemetry';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -44,5 +45,6 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     pairingCodeWaitMs: Math.max(2_000, config.commandTimeoutMs - 3_000),
     // Paces connection starts (restores included) inside the driver, apart from lease upkeep.
     connectSpacingMs: config.connectSpacingMs,
+    onUndecryptable: () => telemetry().inboundUndecryptable.inc(),
   });
 }

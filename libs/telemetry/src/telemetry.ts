@@ -94,6 +94,11 @@ export class Telemetry {
     labelNames: ['role'] as const,
     registers: [this.registry],
   });
+  readonly inboundUndecryptable = new Counter({
+    name: 'jumbe_inbound_undecryptable_total',
+    help: 'Received WhatsApp messages the linked device could not decrypt (Baileys asked the sender to retry); never delivered.',
+    registers: [this.registry],
+  });
   readonly inboundPublished = new Counter({
     name: 'jumbe_inbound_events_published_total',
     help: 'Inbound events stored on the durable event stream, by outcome (published, failed).',

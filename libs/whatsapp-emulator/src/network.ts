@@ -463,6 +463,31 @@ export class EmulatedNetwork extends EventEmitter {
   }
 
   /**
+   * `from` sends `to`'s devices a message they cannot decrypt (a Signal message for a session the
+   * device does not have, as after the PN→LID migration lost it; Baileys issue 2331): each device
+   * answers with a retry receipt and Baileys emits a CIPHERTEXT stub instead of the message.
+   */
+  sendUndecryptable(from: EmulatedUser, to: EmulatedUser): string {
+    const devices = this.linkedDevices(to);
+    if (devices.length === 0) throw new Error(`${to.phoneNumber} has no linked device`);
+    const id = newMessageId();
+    for (const device of devices) {
+      this.deliver(
+        device,
+        inboundMessageStanza({
+          id,
+          from: from.jid,
+          attrs: {},
+          pushName: from.name,
+          type: 'text',
+          enc: { type: 'msg', ciphertext: randomBytes(64) },
+        }),
+      );
+    }
+    return id;
+  }
+
+  /**
    * `from` sends `message` to the group `groupJid` (`…@g.us`), which `to`'s linked devices are in:
    * each device gets a pre-key message carrying `from`'s sender key, then the `skmsg`, with
    * `participant` naming the sender (by phone number).

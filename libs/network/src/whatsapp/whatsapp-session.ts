@@ -47,6 +47,7 @@ import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-ma
 import { fetchMedia, mediaMessageContent } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { ReconnectPolicy } from './reconnect-policy';
+import { undecryptableReason } from './undecryptable';
 import { unlinkDevice } from './unlink-device';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
@@ -824,6 +825,7 @@ export class WhatsAppSession implements NetworkSession {
     for (const raw of messages) {
       const id = raw.key?.id;
       if (!id || this.context.memory.delivered.has(id)) continue;
+      if (this.undecryptable(raw, id)) continue;
       let message;
       try {
         const sender = await resolveSenderPhoneJid(raw, (lid) =>
@@ -841,6 +843,18 @@ export class WhatsAppSession implements NetworkSession {
       if (message.media) await this.context.media.remember(this.ref, raw);
     }
     void this.redelivery.kick();
+  }
+
+  /** Counts and logs (without content or sender) a message Baileys could not decrypt. */
+  private undecryptable(raw: WAMessage, messageId: string): boolean {
+    const reason = undecryptableReason(raw);
+    if (reason === null) return false;
+    this.context.settings.onUndecryptable?.();
+    this.context.logger.warn(
+      { messageId, reason },
+      'a received message could not be decrypted (Baileys asked the sender to retry); not delivered',
+    );
+    return true;
   }
 
   private async keepUntilStored(message: InboundNetworkMessage, quote: Buffer | undefined): Promise<void> {

@@ -85,6 +85,11 @@ export interface WhatsAppNetworkOptions {
   stableConnectionMs?: number;
   /** Least time between two fetches of WhatsApp Web's version after 405s (all sessions); default 60 s. */
   versionRefreshMinMs?: number;
+  /**
+   * Called once per received message the device could not decrypt (a metric's hook: the worker
+   * counts them in `jumbe_inbound_undecryptable_total`); such messages are logged and not delivered.
+   */
+  onUndecryptable?: () => void;
   /** How long a logout of a session between sockets tries to connect to unlink the device; default 15 s. */
   logoutUnlinkWaitMs?: number;
   /**
@@ -109,7 +114,8 @@ type OptionalSettings =
   | 'inboundOutbox'
   | 'receivedMessages'
   | 'inboundMedia'
-  | 'webSocketUrl';
+  | 'webSocketUrl'
+  | 'onUndecryptable';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
   Pick<WhatsAppNetworkOptions, OptionalSettings> & {

@@ -1,5 +1,7 @@
 import { type ApiClient, RecordingReceiver, type ServiceProcess } from '@jumbe/testing';
 import { randomBytes } from 'node:crypto';
+// The end-to-end suites' launchers, reused rather than copied (e2e is an app, not an importable lib).
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { NATS_URL, startAllInOne, startDistributed, type Topology } from '../../e2e/src/support/topology';
 import { isErrorEnvelope } from './raw-http';
 import { hammer, LatencyProbe, ResourceGauge, type ResourceSample } from './resource-usage';

@@ -13,12 +13,13 @@
 //   --reconnect-within S  seconds after the last fault's heal every session must be connected by (60)
 //   --ci              the short CI form: seeds 1 and 2, 2 minutes, 2 sessions
 // Logs of every process: /tmp/jumbe-chaos/<run>/ (CHAOS_DIR). Not part of `npm test`.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { createAccount, createDeployment, createKey, ok } from '../support/deployment.mjs';
-import { killAll, pause } from '../support/services.mjs';
+import { killAll, pause, root } from '../support/services.mjs';
 import { runFault } from './faults.mjs';
 import { drawer, drawSchedule, FAULT_KINDS, seededRandom } from './schedule.mjs';
 import { snapshotBuild, startStack, until } from './stack.mjs';
@@ -77,6 +78,16 @@ async function warmUp({ sessions, network, recorder, gateway, headers }) {
       conversation: 'warm-up',
     });
     await until(async () => recorder.received.has(grouped), 120_000, `warm-up in ${session.group.jid}`);
+  }
+}
+
+/** `<commit>` or `<commit>+dirty`: what the run's snapshot of dist/ was built from. */
+function codeVersion() {
+  const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+  try {
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '+dirty' : ''}`;
+  } catch {
+    return 'unknown';
   }
 }
 
@@ -333,6 +344,8 @@ async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, rec
         ]),
       ),
       logs: runDir,
+      // The code under test: the commit, and whether the tree had uncommitted changes (built too).
+      code: codeVersion(),
     };
     summary.ok =
       summary.lost === 0 &&

@@ -190,18 +190,21 @@ async function run({ seed, minutes, sessions: sessionCount, kinds, faultsOn, rec
     const devices = sessions.map((session) => session.device);
 
     // Traffic, and the faults one after another.
-    const trafficDraw = drawer(seededRandom(seed ^ 0x5eed));
+    // Each stream of traffic draws from its own PRNG, so each is the same for a seed whatever
+    // the timing interleaves them (the schedule has its own too).
+    const contactDraw = drawer(seededRandom(seed ^ 0x5eed));
+    const customerDraw = drawer(seededRandom(seed ^ 0xc057));
     const contactsTraffic = startContactTraffic({
       network,
       sessions,
-      draw: trafficDraw,
+      draw: contactDraw,
       intervalMs: CONTACT_MS,
     });
     const customer = startCustomerTraffic({
       gatewayUrl: gateway,
       key,
       sessions,
-      draw: trafficDraw,
+      draw: customerDraw,
       intervalMs: CUSTOMER_MS,
     });
     const startedAt = Date.now();

@@ -495,7 +495,19 @@ describe('one linked session on real Baileys: sends, inbound and stream errors (
     });
   });
 
-  it('440 connection replaced: disconnected / connection_replaced, credentials kept, POST /session/start resumes without a scan', async () => {
+  it('440 connection replaced: reconnects three times (a stale worker’s kick); the fourth ends disconnected / connection_replaced, credentials kept, POST /session/start resumes without a scan', async () => {
+    // While its worker owns the session, the other socket can only be a stale worker's (issue 28).
+    for (let kick = 1; kick <= 3; kick += 1) {
+      const kicked = emulated.network.connectionOf(device);
+      expect(emulated.network.endStream(device, 'conflict')).toBe(true);
+      const back = await eventually(
+        async () => emulated.network.connectionOf(device),
+        (now) => now !== undefined && now !== kicked,
+      );
+      expect(back).not.toBe(kicked);
+      const connected = await eventually(status, (response) => response.body?.data?.state === 'connected');
+      expect(connected.body.data).toMatchObject({ state: 'connected', reason: null });
+    }
     const before = emulated.network.connectionOf(device);
     expect(emulated.network.endStream(device, 'conflict')).toBe(true);
     const ended = await eventually(status, (response) => response.body?.data?.state === 'disconnected');

@@ -932,8 +932,11 @@ export class WhatsAppSession implements NetworkSession {
   }
 }
 
-/** How long a planned close waits for Baileys to end a socket (its `close` drains the buffer). */
-const SOCKET_END_WAIT_MS = 5_000;
+/**
+ * How long a planned close waits for Baileys to end a socket (its `close` drains what was being
+ * handled meanwhile); Baileys waits for the server's close frame, which a frozen network never sends.
+ */
+const SOCKET_END_WAIT_MS = 2_000;
 
 /** How long a closing session still retries storing a received message (PostgreSQL down). */
 const CLOSE_STORE_GRACE_MS = 10_000;

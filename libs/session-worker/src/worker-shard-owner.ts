@@ -54,9 +54,12 @@ export class WorkerShardOwner implements ShardOwner {
     this.host.forsakeShard(shard);
   }
 
+  /**
+   * Gives the shard up. A planned drop (rebalancing, shutdown) lets the commands in flight finish
+   * first (a send under way is answered): the lease is still ours until the keeper releases it
+   * after this, so no other worker can be kicked meanwhile. A lost lease was forsaken already.
+   */
   async drop(shard: number): Promise<void> {
-    // Here too, and before waiting for its turn: a shard given up stops touching the network now.
-    this.host.forsakeShard(shard);
     await this.inTurn(shard, async () => {
       const subscription = this.subscriptions.get(shard);
       this.subscriptions.delete(shard);

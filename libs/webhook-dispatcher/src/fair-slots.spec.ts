@@ -32,7 +32,7 @@ describe('FairSlots', () => {
   });
 
   it('never gives one destination more than its share: the rest stays open to the others', () => {
-    const { fair, admitted, request } = slots(4, 2);
+    const { fair, admitted, request } = slots(5, 2);
     for (let i = 0; i < 10; i += 1) request('A');
     expect(admitted).toEqual(['A1', 'A2']);
     expect(fair.heldBy('A')).toBe(2);
@@ -40,6 +40,17 @@ describe('FairSlots', () => {
     request('B');
     request('B');
     expect(admitted).toEqual(['A1', 'A2', 'B11', 'B12']);
+  });
+
+  it('never lets a destination hold as many slots as are left free, so several hung ones leave one open', () => {
+    const { fair, admitted, request } = slots(8, 8);
+    for (let i = 0; i < 8; i += 1) request('A'); // A hangs: takes half, 4
+    for (let i = 0; i < 8; i += 1) request('B'); // B hangs too: half of what A left, 2
+    for (let i = 0; i < 8; i += 1) request('C'); // and C: 1
+    expect([fair.heldBy('A'), fair.heldBy('B'), fair.heldBy('C')]).toEqual([4, 2, 1]);
+    request('D'); // a live account still finds the last slot free
+    expect(admitted.at(-1)).toBe('D25');
+    expect(fair.heldBy('D')).toBe(1);
   });
 
   it('lets a destination at its share wait while slots are free, and admits it as one of its own ends', () => {
@@ -54,18 +65,20 @@ describe('FairSlots', () => {
   });
 
   it('gives a freed slot to the destination holding the fewest, ahead of a busier one that waited longer', () => {
-    const { fair, admitted, request } = slots(4, 3);
-    for (let i = 0; i < 5; i += 1) request('A'); // A1–A3 admitted, A4 and A5 wait
+    const { fair, admitted, request } = slots(3, 3);
+    for (let i = 0; i < 5; i += 1) request('A'); // A1, A2 admitted (A never holds as many as are free); A3–A5 wait
     request('B'); // B6 admitted: the last free slot
     request('B'); // B7 waits (B holds 1)
     request('C'); // C8 waits (C holds 0)
-    expect(admitted).toEqual(['A1', 'A2', 'A3', 'B6']);
-    fair.give('A'); // C holds none: its turn, though A4 and B7 came first
-    fair.give('A'); // A now holds 1, B holds 1: A4 waited longest
-    fair.give('B'); // A holds 2, B holds 0, C holds 1: B7
-    expect(admitted).toEqual(['A1', 'A2', 'A3', 'B6', 'C8', 'A4', 'B7']);
-    fair.give('C'); // only A5 waits, and A is under its share
-    expect(admitted.at(-1)).toBe('A5');
+    expect(admitted).toEqual(['A1', 'A2', 'B6']);
+    fair.give('A'); // C holds none: its turn, though A3 and B7 came first
+    fair.give('A'); // A now holds 0, B 1: A3 waited longest, and only A may take it
+    fair.give('B'); // A holds 1, B 0, C 1: B7
+    expect(admitted).toEqual(['A1', 'A2', 'B6', 'C8', 'A3', 'B7']);
+    fair.give('C'); // one slot free: A holds 1, as many as are free, so A4 waits
+    expect(admitted.at(-1)).toBe('B7');
+    fair.give('B'); // two free: A4
+    expect(admitted.at(-1)).toBe('A4');
   });
 
   it("admits one destination's waiters in their order of arrival", () => {
@@ -77,14 +90,16 @@ describe('FairSlots', () => {
 
   it('frees several slots to several destinations in turn, each within its share', () => {
     const { fair, admitted, request } = slots(6, 3);
-    for (let i = 0; i < 6; i += 1) request('A'); // A1–A3 admitted
-    for (let i = 0; i < 6; i += 1) request('B'); // B7–B9 admitted
-    request('C'); // waits: all six slots held
+    for (let i = 0; i < 6; i += 1) request('A'); // A1–A3 admitted (its share)
+    for (let i = 0; i < 6; i += 1) request('B'); // B7, B8 admitted (as many as A left free, less one)
+    request('C'); // C13 takes the last free slot
+    request('D'); // waits: all six slots held
     expect(admitted).toHaveLength(6);
     fair.give('A');
     fair.give('B');
-    // C first (holds none), then A (2 held, waited longer than B, also 2 held).
-    expect(admitted.slice(6)).toEqual(['C13', 'A4']);
+    fair.give('C');
+    // D first (holds none); then, with two free, B (holds 1) but not A (holds 2, as many as are free).
+    expect(admitted.slice(6)).toEqual(['D14', 'B9']);
   });
 
   it('passes over a waiter withdrawn before its turn, and cannot withdraw one already admitted', () => {
@@ -102,9 +117,9 @@ describe('FairSlots', () => {
     expect([fair.heldBy('A'), fair.heldBy('B')]).toEqual([0, 0]);
   });
 
-  it('keeps a share no larger than the capacity', () => {
-    const { admitted, request } = slots(2, 5);
-    for (let i = 0; i < 3; i += 1) request('A');
+  it('gives a lone destination at most half the slots, whatever its share', () => {
+    const { admitted, request } = slots(4, 5);
+    for (let i = 0; i < 4; i += 1) request('A');
     expect(admitted).toEqual(['A1', 'A2']);
   });
 

@@ -16,6 +16,9 @@ interface Waiter {
  * - a destination holds at most `perDestination` slots: no more than it has connections, so a
  *   slot is never held waiting for a connection of its own, and what it cannot take is left to
  *   the others (a receiver that hangs holds its share, never the whole);
+ * - a destination never holds as many slots as are left free: each takes at most half of what the
+ *   others leave, so one hung receiver holds half the slots, a second a quarter, and an account
+ *   that arrives while several hang still finds one free (only seven hanging at once fill 64);
  * - a freed slot goes to the waiting destination holding the fewest (then to the one waiting
  *   longest), so a busy account's backlog never queues ahead of another account's next event;
  * - one destination's waiters are admitted in their order of arrival.
@@ -134,7 +137,8 @@ export class FairSlots {
   }
 
   private admissible(entry: Destination): boolean {
-    return this.held < this.capacity && entry.held < this.perDestination;
+    const free = this.capacity - this.held;
+    return free > 0 && entry.held < this.perDestination && entry.held < free;
   }
 
   private hold(entry: Destination): void {

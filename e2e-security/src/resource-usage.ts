@@ -81,30 +81,41 @@ export class ResourceGauge {
   }
 }
 
-/** Latencies a client saw while something else went on, in ms. */
+/** Latencies a client saw while something else went on, in ms, and how many requests were not 200. */
 export class LatencyProbe {
   private readonly latencies: number[] = [];
+  private failed = 0;
   private running = true;
   private readonly loop: Promise<void>;
 
-  constructor(request: () => Promise<unknown>, everyMs = 50) {
+  constructor(request: () => Promise<{ status: number }>, everyMs = 50) {
     this.loop = (async () => {
       while (this.running) {
         const started = performance.now();
-        await request().catch(() => undefined);
+        const status = await request().then(
+          (response) => response.status,
+          () => 0,
+        );
         this.latencies.push(performance.now() - started);
+        if (status !== 200) this.failed += 1;
         await new Promise((resolve) => setTimeout(resolve, everyMs));
       }
     })();
   }
 
-  async stop(): Promise<{ count: number; p50: number; p99: number; max: number }> {
+  async stop(): Promise<{ count: number; failed: number; p50: number; p99: number; max: number }> {
     this.running = false;
     await this.loop;
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const at = (q: number) =>
       Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
-    return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0) };
+    return {
+      count: sorted.length,
+      failed: this.failed,
+      p50: at(0.5),
+      p99: at(0.99),
+      max: Math.round(sorted.at(-1) ?? 0),
+    };
   }
 }
 

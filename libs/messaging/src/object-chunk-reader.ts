@@ -46,11 +46,9 @@ export class ObjectChunkReader extends Readable {
     this.direct.getMessage(this.stream, { seq: this.nextSequence, next_by_subj: this.subject }).then(
       (chunk) => {
         if (this.destroyed) return;
-        if (chunk.data.length === 0 && chunk.seq < this.nextSequence) {
-          this.destroy(new Error('media object: the store returned no progress'));
-          return;
-        }
         this.nextSequence = chunk.seq + 1;
+        // An empty chunk carries nothing to push (pushing one would stall the stream): read on.
+        if (chunk.data.length === 0) return this._read();
         this.received += chunk.data.length;
         this.hash.update(chunk.data);
         this.push(Buffer.from(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength));

@@ -529,6 +529,9 @@ export class WhatsAppSession implements NetworkSession {
       logger: this.context.baileysLogger,
       browser: Browsers.ubuntu('Chrome'),
       ...(this.context.settings.webSocketUrl ? { waWebSocketUrl: this.context.settings.webSocketUrl } : {}),
+      ...(this.context.settings.keepAliveIntervalMs
+        ? { keepAliveIntervalMs: this.context.settings.keepAliveIntervalMs }
+        : {}),
       // A server, not a phone: no full history, not shown online, no link previews. The small
       // initial syncs stay on: they carry the LID ↔ phone-number mappings Baileys needs.
       syncFullHistory: false,

@@ -90,6 +90,11 @@ export interface WhatsAppNetworkOptions {
    * counts them in `jumbe_inbound_undecryptable_total`); such messages are logged and not delivered.
    */
   onUndecryptable?: () => void;
+  /**
+   * Tests only: Baileys' keep-alive ping interval (it gives up on a connection silent for this plus
+   * 5 s). Default: Baileys' own (30 s).
+   */
+  keepAliveIntervalMs?: number;
   /** How long a logout of a session between sockets tries to connect to unlink the device; default 15 s. */
   logoutUnlinkWaitMs?: number;
   /**
@@ -115,7 +120,8 @@ type OptionalSettings =
   | 'receivedMessages'
   | 'inboundMedia'
   | 'webSocketUrl'
-  | 'onUndecryptable';
+  | 'onUndecryptable'
+  | 'keepAliveIntervalMs';
 
 export type WhatsAppSettings = Required<Omit<WhatsAppNetworkOptions, OptionalSettings>> &
   Pick<WhatsAppNetworkOptions, OptionalSettings> & {

@@ -3,7 +3,9 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { describeGatewayContract } from './support/gateway-contract';
 import { describeSessionContract } from './support/session-contract';
+import { expectError } from './support/expect-error';
 import { createAccount } from './support/operator';
+import { eventually } from './support/sandbox-helpers';
 import { type DistributedTopology, REDIS_URL, startDistributed } from './support/topology';
 
 describe('distributed: two gateways on the real PostgreSQL, Redis and NATS', () => {
@@ -52,22 +54,60 @@ describe('distributed: coordination between gateways', () => {
       bearer: topology.adminToken,
       body: { suspended: true },
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await b.get('/api/v1/usage', { key: account.key })).body.error.code).toBe('account_suspended');
+    const refused = await eventually(
+      () => b.get('/api/v1/usage', { key: account.key }),
+      (response) => response.status !== 200,
+    );
+    expectError(refused, 403, 'account_suspended');
   });
 
   it('keeps usage when Redis loses its counters (persisted to PostgreSQL)', async () => {
     const api = topology.gateways[0]!;
     const account = await createAccount(api, topology.adminToken, { monthlyApiHits: 50 });
     for (let i = 0; i < 7; i += 1) await api.get('/api/v1/usage', { key: account.key });
-    // Counters are written behind about once a second.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Counters are written behind (about once a second): wait until PostgreSQL holds all seven.
+    const db = new Client({ connectionString: topology.env['JUMBE_DATABASE_URL'] });
+    await db.connect();
+    try {
+      await eventually(
+        () => db.query(`SELECT api_hits FROM usage_counters WHERE account_id = $1`, [account.accountId]),
+        (result) => Number(result.rows[0]?.api_hits ?? 0) >= 7,
+      );
+    } finally {
+      await db.end();
+    }
     const keys = await redis.keys(`${topology.deployment}/jumbe:usage:{${account.accountId}}:*`);
     expect(keys).toHaveLength(1);
     await redis.del(...keys);
     const after = await topology.gateways[1]!.get('/api/v1/usage', { key: account.key });
     expect(after.status).toBe(200);
     expect(after.body.data.apiHits).toBe(8);
+  });
+
+  it('refuses a read key every changing method: DELETE /webhook is 403 forbidden and the webhook stays', async () => {
+    const [a, b] = topology.gateways as [ReturnType<typeof apiClient>, ReturnType<typeof apiClient>];
+    const account = await createAccount(a, topology.adminToken);
+    // A public address literal: the egress policy accepts it without a DNS lookup.
+    const saved = await a.patch('/api/v1/webhook', {
+      key: account.key,
+      body: { url: 'https://93.184.215.14/jumbe-hook' },
+    });
+    expect(saved.status).toBe(200);
+    const read = await a.post('/api/v1/keys', { key: account.key, body: { scope: 'read' } });
+    expect(read.status).toBe(201);
+    const before = await b.get('/api/v1/webhook', { key: read.body.key });
+    expect(before.status).toBe(200);
+    expect(before.body.data.url).not.toBeNull();
+
+    expectError(await b.delete('/api/v1/webhook', { key: read.body.key }), 403, 'forbidden');
+    expectError(await b.delete('/api/v1/session', { key: read.body.key }), 403, 'forbidden');
+    expectError(
+      await b.patch('/api/v1/webhook', { key: read.body.key, body: { enabled: false } }),
+      403,
+      'forbidden',
+    );
+    const after = await a.get('/api/v1/webhook', { key: account.key });
+    expect(after.body.data).toEqual(before.body.data);
   });
 
   it('answers 429 with Retry-After when the operator sets a per-key rate limit', async () => {
@@ -100,12 +140,18 @@ describe('distributed: coordination between gateways', () => {
       await client.query(
         `INSERT INTO migrations ("timestamp", name) VALUES (9999999999999, 'FromTheFuture9999999999999')`,
       );
-      await expect(ServiceProcess.start('gateway', topology.env, { timeoutMs: 30_000 })).rejects.toThrow(
-        /newer|exited early/i,
+      // It stops by itself (not a start-up timeout, not any crash) and says why, naming the migration.
+      // A generous wait: on a loaded machine a process can take a minute to reach its first log line.
+      const refusal = await ServiceProcess.start('gateway', topology.env, { timeoutMs: 150_000 }).then(
+        () => null,
+        (error: Error) => error.message,
       );
+      expect(refusal).toMatch(/^gateway exited early \(code [1-9]/);
+      expect(refusal).toContain('The database schema is newer than this release of Jumbe');
+      expect(refusal).toContain('FromTheFuture9999999999999');
     } finally {
       await client.query(`DELETE FROM migrations WHERE name = 'FromTheFuture9999999999999'`);
       await client.end();
     }
-  });
+  }, 200_000);
 });

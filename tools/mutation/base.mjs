@@ -5,9 +5,10 @@
 /**
  * @param {string} lib the folder under libs/
  * @param {{ mutate: string[], timeoutMS?: number }} options
+ * @param {string} name the run's name in reports/mutation/ (a part of a lib has its own)
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function mutationConfig(lib, { mutate, timeoutMS = 20_000 }) {
+export function mutationConfig(lib, { mutate, timeoutMS = 5_000 }, name = lib) {
   return {
     $schema: '../../node_modules/@stryker-mutator/core/schema/stryker-schema.json',
     packageManager: 'npm',
@@ -41,10 +42,10 @@ export function mutationConfig(lib, { mutate, timeoutMS = 20_000 }) {
     timeoutFactor: 2,
     // Re-runs after adding a test only retest the mutants whose code or tests changed.
     incremental: true,
-    incrementalFile: `reports/mutation/${lib}.incremental.json`,
+    incrementalFile: `reports/mutation/${name}.incremental.json`,
     reporters: ['clear-text', 'progress', 'html', 'json'],
-    htmlReporter: { fileName: `reports/mutation/${lib}.html` },
-    jsonReporter: { fileName: `reports/mutation/${lib}.json` },
+    htmlReporter: { fileName: `reports/mutation/${name}.html` },
+    jsonReporter: { fileName: `reports/mutation/${name}.json` },
     clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
     tempDirName: '.stryker-tmp',
     cleanTempDir: true,

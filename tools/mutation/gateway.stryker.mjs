@@ -3,5 +3,5 @@ import { mutationConfig } from './base.mjs';
 
 export default mutationConfig('gateway', {
   mutate: ['auth/*.ts', 'metering/*.ts', 'messages/message-sender.ts', '!**/*.spec.ts'],
-  timeoutMS: 30_000,
+  timeoutMS: 8_000,
 });

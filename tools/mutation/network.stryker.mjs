@@ -3,5 +3,5 @@ import { mutationConfig } from './base.mjs';
 
 export default mutationConfig('network', {
   mutate: ['whatsapp/disconnect-policy.ts'],
-  timeoutMS: 60_000,
+  timeoutMS: 10_000,
 });

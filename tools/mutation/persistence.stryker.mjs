@@ -3,5 +3,5 @@ import { mutationConfig } from './base.mjs';
 
 export default mutationConfig('persistence', {
   mutate: ['repositories/*.ts', '!repositories/*.error.ts', '!**/*.spec.ts'],
-  timeoutMS: 60_000,
+  timeoutMS: 10_000,
 });

@@ -3,5 +3,5 @@ import { mutationConfig } from './base.mjs';
 
 export default mutationConfig('session-worker', {
   mutate: ['inbound-relay.ts', 'subscription-filter.ts'],
-  timeoutMS: 60_000,
+  timeoutMS: 10_000,
 });

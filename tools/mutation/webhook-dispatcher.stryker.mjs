@@ -3,5 +3,5 @@ import { mutationConfig } from './base.mjs';
 
 export default mutationConfig('webhook-dispatcher', {
   mutate: ['*.ts', '!index.ts', '!webhook-dispatcher.module.ts', '!**/*.spec.ts'],
-  timeoutMS: 30_000,
+  timeoutMS: 8_000,
 });

@@ -14,8 +14,8 @@ const waitFor = async (condition: () => boolean, ms = 2_000) => {
 
 describe('PostgresInvalidationBus', () => {
   const buses: PostgresInvalidationBus[] = [];
-  const open = async () => {
-    const bus = new PostgresInvalidationBus(URL);
+  const open = async (url = URL) => {
+    const bus = new PostgresInvalidationBus(url);
     await bus.start();
     buses.push(bus);
     return bus;
@@ -55,7 +55,12 @@ describe('PostgresInvalidationBus', () => {
   });
 
   it('reconnects after its connection is killed and reports a possible loss', async () => {
-    const bus = await open();
+    // Its own application name (a connection string's parameters win over the bus's), so only
+    // this test's listener is killed, never another run's on the shared PostgreSQL.
+    const ownName = `jumbe-invalidations-test-${Math.random().toString(36).slice(2)}`;
+    const url = new globalThis.URL(URL);
+    url.searchParams.set('application_name', ownName);
+    const bus = await open(url.toString());
     let losses = 0;
     bus.onPossibleLoss(() => (losses += 1));
     const heard: string[] = [];
@@ -63,10 +68,11 @@ describe('PostgresInvalidationBus', () => {
     const admin = new Client({ connectionString: URL });
     await admin.connect();
     try {
-      await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-          WHERE application_name = 'jumbe-invalidations' AND pid <> pg_backend_pid()`,
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`,
+        [ownName],
       );
+      expect(killed.rows).toEqual([{ pg_terminate_backend: true }]);
       await waitFor(() => losses > 0, 5_000);
       await notifyInvalidation((sql, parameters) => admin.query(sql, parameters), TOPIC, 'after');
       await waitFor(() => heard.includes('after'));

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
 import { COMMAND_RESULT_SCHEMAS } from './command-results';
 import {
@@ -37,6 +38,19 @@ const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
 };
 const ALL = Object.entries(COMMANDS) as [SessionCommandType, Record<string, unknown>][];
 
+/**
+ * Where a schema refused a value: each problem's path (with the unknown keys a strict object
+ * names), or [] when it was accepted. Asserting the place, not only the refusal, means a refusal
+ * for some other reason (a broken fixture, another field's rule) cannot pass for the rule tested.
+ */
+function refusedAt(schema: z.ZodType, value: unknown): string[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  return result.error.issues.map((issue) =>
+    [...issue.path, ...(issue.code === 'unrecognized_keys' ? issue.keys : [])].join('.'),
+  );
+}
+
 describe('session commands', () => {
   it('are at version 1', () => {
     expect(SESSION_COMMAND_VERSION).toBe(1);
@@ -50,37 +64,35 @@ describe('session commands', () => {
 
   it.each(ALL)('%s is refused with another version or none', (_, command) => {
     for (const v of [0, 2, '1', null, undefined]) {
-      const result = sessionCommandSchema.safeParse({ ...command, v });
-      expect(result.success).toBe(false);
+      expect(refusedAt(sessionCommandSchema, { ...command, v })).toEqual(['v']);
     }
   });
 
   it.each(ALL)('%s is refused without an account or session', (_, command) => {
-    expect(sessionCommandSchema.safeParse({ ...command, accountId: '' }).success).toBe(false);
-    expect(sessionCommandSchema.safeParse({ ...command, sessionId: undefined }).success).toBe(false);
+    expect(refusedAt(sessionCommandSchema, { ...command, accountId: '' })).toEqual(['accountId']);
+    expect(refusedAt(sessionCommandSchema, { ...command, sessionId: undefined })).toEqual(['sessionId']);
   });
 
   it('refuses an unknown or missing type', () => {
-    expect(sessionCommandSchema.safeParse({ ...ref, type: 'session.reboot' }).success).toBe(false);
-    expect(sessionCommandSchema.safeParse({ ...ref }).success).toBe(false);
+    expect(refusedAt(sessionCommandSchema, { ...ref, type: 'session.reboot' })).toEqual(['type']);
+    expect(refusedAt(sessionCommandSchema, { ...ref })).toEqual(['type']);
   });
 
   it('refuses a message.send whose message kind is unknown or whose body is invalid', () => {
     const send = COMMANDS['message.send'];
     expect(
-      sessionCommandSchema.safeParse({ ...send, message: { kind: 'poll', body: { to: PHONE } } }).success,
-    ).toBe(false);
+      refusedAt(sessionCommandSchema, { ...send, message: { kind: 'poll', body: { to: PHONE } } }),
+    ).toEqual(['message.kind']);
     expect(
-      sessionCommandSchema.safeParse({ ...send, message: { kind: 'text', body: { to: '+1', text: 'x' } } })
-        .success,
-    ).toBe(false);
+      refusedAt(sessionCommandSchema, { ...send, message: { kind: 'text', body: { to: '+1', text: 'x' } } }),
+    ).toEqual(['message.body.to']);
     // The sessionId travels on the command, not in the body.
     expect(
-      sessionCommandSchema.safeParse({
+      refusedAt(sessionCommandSchema, {
         ...send,
         message: { kind: 'text', body: { to: PHONE, text: 'x', sessionId: 'main' } },
-      }).success,
-    ).toBe(false);
+      }),
+    ).toEqual(['message.body.sessionId']);
   });
 
   it('carries media (type defaulted) and interactive messages', () => {
@@ -124,23 +136,18 @@ describe('session commands', () => {
   });
 
   it('checks the limits of start, outbox and disconnect', () => {
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: -1 }).success).toBe(
-      false,
-    );
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['session.start'], maxSessions: 1.5 }).success).toBe(
-      false,
-    );
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 0 }).success).toBe(false);
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1001 }).success).toBe(
-      false,
-    );
-    expect(sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.outbox'], limit: 1000 }).success).toBe(true);
-    expect(
-      sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.disconnect'], reason: 'crash' }).success,
-    ).toBe(false);
-    expect(
-      sessionCommandSchema.safeParse({ ...COMMANDS['sandbox.disconnect'], reason: 'logged_out' }).success,
-    ).toBe(true);
+    const start = COMMANDS['session.start'];
+    const outbox = COMMANDS['sandbox.outbox'];
+    const disconnect = COMMANDS['sandbox.disconnect'];
+    expect(refusedAt(sessionCommandSchema, { ...start, maxSessions: -1 })).toEqual(['maxSessions']);
+    expect(refusedAt(sessionCommandSchema, { ...start, maxSessions: 1.5 })).toEqual(['maxSessions']);
+    expect(refusedAt(sessionCommandSchema, { ...start, maxSessions: 0 })).toEqual([]);
+    expect(refusedAt(sessionCommandSchema, { ...outbox, limit: 0 })).toEqual(['limit']);
+    expect(refusedAt(sessionCommandSchema, { ...outbox, limit: 1 })).toEqual([]);
+    expect(refusedAt(sessionCommandSchema, { ...outbox, limit: 1001 })).toEqual(['limit']);
+    expect(refusedAt(sessionCommandSchema, { ...outbox, limit: 1000 })).toEqual([]);
+    expect(refusedAt(sessionCommandSchema, { ...disconnect, reason: 'crash' })).toEqual(['reason']);
+    expect(refusedAt(sessionCommandSchema, { ...disconnect, reason: 'logged_out' })).toEqual([]);
   });
 });
 
@@ -166,11 +173,13 @@ describe('command replies', () => {
   });
 
   it('refuses an error code outside the contract and a reply without ok', () => {
-    expect(commandReplySchema.safeParse({ ok: false, error: { code: 'kaboom', message: 'x' } }).success).toBe(
-      false,
-    );
-    expect(commandReplySchema.safeParse({ ok: false, error: { code: 'not_found' } }).success).toBe(false);
-    expect(commandReplySchema.safeParse({ result: 1 }).success).toBe(false);
+    expect(refusedAt(commandReplySchema, { ok: false, error: { code: 'kaboom', message: 'x' } })).toEqual([
+      'error.code',
+    ]);
+    expect(refusedAt(commandReplySchema, { ok: false, error: { code: 'not_found' } })).toEqual([
+      'error.message',
+    ]);
+    expect(refusedAt(commandReplySchema, { result: 1 })).toEqual(['ok']);
   });
 });
 

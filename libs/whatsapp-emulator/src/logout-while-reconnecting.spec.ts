@@ -38,4 +38,20 @@ describe('logout while the session is reconnecting', () => {
     expect(opened.links[opened.links.length - 1]).toEqual({ type: 'disconnected', reason: 'logged_out' });
     expect(harness.credentials.count(opened.ref)).toBe(0);
   }, 40_000);
+
+  it('a logout whose unlink WhatsApp refuses (403) still deletes the credentials', async () => {
+    const other = network.user('254700000051', 'Hoteli Two');
+    const { device: otherDevice, ...session } = await harness.link(network, other, 'logout-refused');
+    session.links.length = 0;
+    expect(network.resetConnection(otherDevice)).toBe(true);
+    await until(() => session.links.some((event) => event.type === 'connecting'));
+    network.refuseLogins(403);
+    try {
+      await session.session.logout();
+    } finally {
+      network.refuseLogins(null);
+    }
+    expect(network.refusedLogins).toBe(1);
+    expect(harness.credentials.count(session.ref)).toBe(0);
+  }, 40_000);
 });

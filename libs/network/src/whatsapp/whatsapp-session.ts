@@ -130,6 +130,8 @@ export class WhatsAppSession implements NetworkSession {
   private readonly redelivery: InboundRedelivery;
   /** Answers retry receipts of interactive messages on the current socket (null: Baileys does). */
   private resends: NodeCarryingResends | null = null;
+  /** The stored credentials were deleted (or are being). */
+  private credentialsCleared = false;
   /** Woken at the next link event (a logout waiting for a socket to unlink with). */
   private linkWaiters: (() => void)[] = [];
   /** Gets receipted messages out of the current socket's event buffer (EventBufferDrain). */
@@ -356,7 +358,11 @@ export class WhatsAppSession implements NetworkSession {
     // A linked session between sockets must still unlink on the phone, or the phone keeps listing
     // a device whose credentials are gone: connect now with them, for a bounded time.
     if (this.phase === 'connecting') await this.connectToUnlink();
-    if (this.hasEnded()) return;
+    if (this.hasEnded()) {
+      // Ended meanwhile for another reason (403, 440, the shard lost): a logout still deletes them.
+      if (!this.credentialsCleared) await this.discardCredentials();
+      return;
+    }
     const socket = this.detachSocket();
     const wasLinked = this.phase === 'connected' || this.phase === 'connecting';
     this.phase = 'ended';
@@ -913,15 +919,18 @@ export class WhatsAppSession implements NetworkSession {
     this.redelivery.stop();
     for (const wake of this.loginReadyWaiters.splice(0)) wake();
     this.context.onEnded(this);
-    if (options.clearCredentials) {
-      try {
-        await this.context.auth.discard();
-      } catch (error) {
-        this.context.logger.error({ err: error }, 'could not clear the stored WhatsApp credentials');
-      }
-    }
+    if (options.clearCredentials) await this.discardCredentials();
     this.context.logger.info({ reason }, 'WhatsApp session ended');
     this.emit({ type: 'disconnected', reason });
+  }
+
+  private async discardCredentials(): Promise<void> {
+    this.credentialsCleared = true;
+    try {
+      await this.context.auth.discard();
+    } catch (error) {
+      this.context.logger.error({ err: error }, 'could not clear the stored WhatsApp credentials');
+    }
   }
 
   private emit(event: LinkEvent): void {

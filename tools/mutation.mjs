@@ -17,6 +17,9 @@ const known = readdirSync(configDir)
   .sort();
 
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+// Options go to Stryker as they are, e.g. `--force`: incremental mode reuses the result of a
+// static mutant (a module-level constant) even when a new test would now kill it.
+const strykerOptions = process.argv.slice(2).filter((arg) => arg.startsWith('-'));
 const unknown = asked.filter((lib) => !known.includes(lib));
 if (unknown.length > 0) {
   console.error(`No mutation config for: ${unknown.join(', ')}. Known: ${known.join(', ')}`);
@@ -42,11 +45,15 @@ function score(lib) {
 const results = [];
 for (const lib of libs) {
   console.log(`\n=== mutation testing: ${lib} ===`);
-  const run = spawnSync('npx', ['stryker', 'run', join('tools', 'mutation', `${lib}.stryker.mjs`)], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
-  });
+  const run = spawnSync(
+    'npx',
+    ['stryker', 'run', join('tools', 'mutation', `${lib}.stryker.mjs`), ...strykerOptions],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    },
+  );
   results.push({ lib, ok: run.status === 0, score: run.status === 0 ? score(lib) : null });
 }
 

@@ -4,16 +4,23 @@
 
 /**
  * @param {string} lib the folder under libs/
- * @param {{ mutate: string[], timeoutMS?: number }} options
+ * @param {{ mutate: string[], tests?: string[], timeoutMS?: number }} options `tests`: the spec
+ *   files (under the lib's src/) that guard the mutated files, when the lib's whole suite is too
+ *   slow or too load-sensitive to run per mutant; by default all of the lib's specs run.
  * @param {string} name the run's name in reports/mutation/ (a part of a lib has its own)
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function mutationConfig(lib, { mutate, timeoutMS = 5_000 }, name = lib) {
+export function mutationConfig(lib, { mutate, tests, timeoutMS = 5_000 }, name = lib) {
   return {
     $schema: '../../node_modules/@stryker-mutator/core/schema/stryker-schema.json',
     packageManager: 'npm',
     testRunner: 'jest',
-    jest: { projectType: 'custom', configFile: `libs/${lib}/jest.config.js`, enableFindRelatedTests: false },
+    jest: {
+      projectType: 'custom',
+      configFile: `libs/${lib}/jest.config.js`,
+      enableFindRelatedTests: false,
+      ...(tests ? { config: { testMatch: tests.map((spec) => `<rootDir>/src/${spec}`) } } : {}),
+    },
     coverageAnalysis: 'perTest',
     checkers: ['typescript'],
     // The checker compiles only this lib's sources (and what they import), not the whole monorepo.

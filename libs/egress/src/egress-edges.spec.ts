@@ -33,6 +33,14 @@ describe('egress edges', () => {
     expect(parseIpLiteral('::1]')).toBeNull();
   });
 
+  it('fails a name that resolves to nothing like dns.lookup does, so callers report a DNS error', async () => {
+    const policy: EgressPolicyOptions = { allowPrivateNetworks: false, resolver: fakeResolver([]) };
+    const failure = await new Promise<unknown>((resolve) =>
+      createGuardedLookup(policy)('nowhere.example', {} as LookupOptions, (error) => resolve(error)),
+    );
+    expect(failure).toMatchObject({ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND nowhere.example' });
+  });
+
   it('never hands the socket something that is not an address, private networks allowed or not', async () => {
     const policy: EgressPolicyOptions = {
       allowPrivateNetworks: true,

@@ -20,6 +20,7 @@ describe('egress edges', () => {
     ['255.255.255.255', 'a broadcast address'],
     ['198.18.0.1', 'a benchmarking address'],
     ['240.0.0.1', 'a reserved address'],
+    ['192.0.2.1', 'a documentation address'],
   ])('tells the customer why http://%s/ is refused: %s', async (ip, words) => {
     const verdict = await new UrlPolicy({ allowPrivateNetworks: false, resolver: fakeResolver([]) }).check(
       `http://${ip}/hook`,
@@ -31,6 +32,9 @@ describe('egress edges', () => {
     expect(parseIpLiteral('[::1]')?.toString()).toBe('::1');
     expect(parseIpLiteral('[::1')).toBeNull();
     expect(parseIpLiteral('::1]')).toBeNull();
+    expect(parseIpLiteral('x::1]')).toBeNull();
+    // A zone id belongs to IPv6 only: on anything else the `%` makes it no address.
+    expect(parseIpLiteral('127.0.0.1%eth0')).toBeNull();
   });
 
   it('fails a name that resolves to nothing like dns.lookup does, so callers report a DNS error', async () => {

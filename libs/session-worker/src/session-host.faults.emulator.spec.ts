@@ -17,7 +17,7 @@ import {
   type EventPublisher,
   type OutgoingEvent,
 } from '@jumbe/messaging';
-import { WhatsAppNetworkDriver, type WhatsAppNetworkOptions } from '@jumbe/network';
+import { type CredentialStore, WhatsAppNetworkDriver, type WhatsAppNetworkOptions } from '@jumbe/network';
 import {
   AccountRepository,
   createDataSource,
@@ -358,6 +358,76 @@ describe('SessionHost on real Baileys under faults (issue 28)', () => {
         phoneNumber: phone.phoneNumber,
       });
       expect(network.linkedDevices(phone)).toEqual([device]);
+    }, 90_000);
+  });
+
+  describe('a worker killed right after a send (the fault schedule: seeds 2 and 4)', () => {
+    // What a SIGKILL does to the credentials: from one moment on no write lands any more, while
+    // whatever the worker had already written to the network stays written. Baileys commits a
+    // send's Signal changes after the stanza is out, so the next owner loaded no session for a
+    // contact the killed worker had just written to first: it could not decrypt the contact's
+    // answer ("No matching sessions found for message"; the message was lost).
+    it("a first message to a contact: the next owner decrypts the contact's answer, and the contact the next owner's send", async () => {
+      const ref = await newSession();
+      let dead = false;
+      let sessionWriteCutOff = false;
+      const cutOff: (() => void)[] = [];
+      const never = () =>
+        new Promise<'fenced'>((resolve) => {
+          cutOff.push(() => resolve('fenced'));
+        });
+      const dying: CredentialStore = {
+        read: (r, kind, ids) => credentials.read(r, kind, ids),
+        write: (r, token, changes) => {
+          if (!dead) return credentials.write(r, token, changes);
+          sessionWriteCutOff ||= changes.some((change) => change.kind === 'session');
+          return never();
+        },
+        clear: (r, token) => (dead ? never() : credentials.clear(r, token)),
+      };
+      const { proxy, url } = await emulatorLink();
+      const first = worker(url, { credentials: dying, sendTimeoutMs: 5_000 });
+      // Before the worker's own clean-up (cleanups run last first), which waits for its writes.
+      cleanups.push(async () => {
+        for (const release of cutOff) release();
+      });
+      await first.adopt(ref.shard, 1);
+      const { phone } = await linked(first.host, ref);
+      const contact = network.user('254733600001', 'Pendo');
+      const failuresBefore = network.failures.length;
+      const send = (host: SessionHost, text: string) =>
+        host.execute({
+          ...cmd(ref),
+          type: 'message.send',
+          message: { kind: 'text', body: { to: contact.phoneNumber, text } },
+        } as SessionCommand) as Promise<{ key: { id: string } }>;
+
+      dead = true;
+      let answered = false;
+      void send(first.host, 'Your order is ready')
+        .catch(() => undefined)
+        .finally(() => {
+          answered = true;
+        });
+      // Its Signal session write is cut off (before the fix: after the stanza went out) and the
+      // send is answered (its commit never lands, so it times out); then the worker is gone.
+      await eventually('the send cut off and answered', () => sessionWriteCutOff && answered);
+      await proxy.cut();
+
+      const next = worker();
+      await next.adopt(ref.shard, 2);
+      await connected(next.host, ref, 30_000);
+      const delivered = () =>
+        next.publisher.events.map((event) => (event.payload as { message?: { id?: string } }).message?.id);
+      const answer = await network.sendMessage(contact, phone, { conversation: 'Which order?' });
+      await eventually("the contact's answer delivered by the next owner", () =>
+        delivered().includes(answer),
+      );
+      const sent = await send(next.host, 'Order 7');
+      await eventually("the contact to decrypt the next owner's send", () =>
+        network.receivedBy(contact).some((message) => message.id === sent.key.id),
+      );
+      expect(network.failures.slice(failuresBefore)).toEqual([]);
     }, 90_000);
   });
 

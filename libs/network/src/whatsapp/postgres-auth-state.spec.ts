@@ -153,7 +153,10 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
       `UPDATE sessions SET owner_token = $3 WHERE account_id = $1 AND session_id = $2`,
       [ref.accountId, ref.sessionId, TOKEN + 1],
     );
-    await auth.state.keys.set({ 'lid-mapping': { x: 'y@lid' } });
+    // Refused out loud, so Baileys never receipts or sends on it, and not kept in this worker's
+    // key cache either: it goes on from what the next owner loads.
+    await expect(auth.state.keys.set({ 'lid-mapping': { x: 'y@lid' } })).rejects.toThrow(/taken over/);
+    expect(await auth.state.keys.get('lid-mapping', ['x'])).toEqual({});
     auth.state.creds.nextPreKeyId = 500;
     await auth.saveCreds();
     await auth.clear();

@@ -184,7 +184,20 @@ export class PostgresAuthState {
             changes.push({ kind, keyId, value: value ? this.seal(kind, keyId, value) : null });
           }
         }
-        if (changes.length > 0) await this.track(this.commit(changes));
+        if (changes.length === 0) return;
+        try {
+          await this.track(this.commit(changes));
+        } catch (error) {
+          this.forgetCached(changes);
+          throw error;
+        }
+        // Refused because another worker holds the session now: that must not look stored, or
+        // Baileys sends the receipt or the ciphertext this state belongs to, and the next owner,
+        // which never sees the state, cannot decrypt what the contact sends next (issue 28).
+        if (this.fenced) {
+          this.forgetCached(changes);
+          throw new Error('WhatsApp session taken over by another worker: signal keys not stored');
+        }
       },
       clear: () => this.clear(),
     };
@@ -244,6 +257,15 @@ export class PostgresAuthState {
       const timer = setTimeout(wake, ms);
       this.sleepers.add(wake);
     });
+  }
+
+  /**
+   * Baileys' key cache takes a write before the store does (makeCacheableSignalKeyStore,
+   * Utils/auth-utils.js:58-68; its keys are `type.id`): a write that did not land must not stay in
+   * it, or this worker goes on from a state that the next owner never loads.
+   */
+  private forgetCached(changes: CredentialItemChange[]): void {
+    for (const { kind, keyId } of changes) this.options.keyCache.del(`${kind}.${keyId}`);
   }
 
   private noteFenced(): void {

@@ -40,6 +40,7 @@ import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import type { SessionRef } from '../session-ref';
 import { decideAfterClose, WA_STATUS } from './disconnect-policy';
+import { durableEncryptions } from './durable-encryptions';
 import { EventBufferDrain } from './event-buffer-drain';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { type OwnMessageStatus, statusOfAck, statusOfReceipt, statusOfUpdate } from './status-mapper';
@@ -532,6 +533,8 @@ export class WhatsAppSession implements NetworkSession {
     const { memory, auth } = this.context;
     return {
       auth: auth.state,
+      // A send's Signal state is stored before its stanza leaves (Baileys commits it after).
+      makeSignalRepository: durableEncryptions(auth.state.keys),
       logger: this.context.baileysLogger,
       browser: Browsers.ubuntu('Chrome'),
       ...(this.context.settings.webSocketUrl ? { waWebSocketUrl: this.context.settings.webSocketUrl } : {}),

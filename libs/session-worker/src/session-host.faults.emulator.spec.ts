@@ -376,11 +376,16 @@ describe('SessionHost on real Baileys under faults (issue 28)', () => {
         new Promise<'fenced'>((resolve) => {
           cutOff.push(() => resolve('fenced'));
         });
+      // Killed at the moment a Signal session is written: that write never lands. Other writes
+      // still land, so that one still in flight from the link (creds, pre-keys) cannot hold the
+      // send up before it reaches the session write, whatever order a loaded machine runs them in.
       const dying: CredentialStore = {
         read: (r, kind, ids) => credentials.read(r, kind, ids),
         write: (r, token, changes) => {
-          if (!dead) return credentials.write(r, token, changes);
-          sessionWriteCutOff ||= changes.some((change) => change.kind === 'session');
+          if (!dead || !changes.some((change) => change.kind === 'session')) {
+            return credentials.write(r, token, changes);
+          }
+          sessionWriteCutOff = true;
           return never();
         },
         clear: (r, token) => (dead ? never() : credentials.clear(r, token)),

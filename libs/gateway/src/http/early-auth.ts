@@ -4,6 +4,7 @@ import { AdminTokenCheck } from '../auth/admin-token-check';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { presentedKeyHash } from '../auth/presented-key';
 import { ROUTES, type RouteAuth } from '../openapi/route-catalogue';
+import { lingerAfterAnswer } from './linger-after-answer';
 
 /** `GET /api/v1/webhook/deliveries/:id/redeliver` → its auth, keyed as Fastify names the route. */
 const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
@@ -60,12 +61,14 @@ export function installEarlyAuthentication(
 }
 
 /**
- * Answers a refused credential at once, and closes the connection: the body is never read. A
- * client that sent `Expect: 100-continue` got no `100 Continue` (installProtocolRefusals sends it
- * only after this check), so it never starts its body; one that did not wait reads its 401 while
- * still writing, and the request timeout bounds how long it may keep sending.
+ * Answers a refused credential at once, and closes the connection: the body is never parsed or
+ * buffered. A client that sent `Expect: 100-continue` got no `100 Continue` (installProtocolRefusals
+ * sends it only after this check), so it never starts its body; one that did not wait reads its 401
+ * while still writing, and what it still sends is discarded for at most LINGER_MS before the socket
+ * is cut (lingerAfterAnswer says why a plain close would reset it before it read its answer).
  */
 function refuse(error: unknown, reply: FastifyReply, done: (error?: Error) => void): void {
   if (!(error instanceof ApiError)) return done(error as Error);
+  lingerAfterAnswer(reply.request.raw);
   void reply.headers(error.headers).header('connection', 'close').status(error.status).send(error.toBody());
 }

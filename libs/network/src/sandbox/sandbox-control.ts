@@ -6,6 +6,7 @@ import type { SessionRef } from '../session-ref';
 import { contactMessageToInbound, type SandboxContactMessage } from './sandbox-contact-message';
 import type { SandboxSession } from './sandbox-session';
 import {
+  isSentMessage,
   SANDBOX_MEDIA_TTL_MS,
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxOutboxEntry,
@@ -75,8 +76,8 @@ export class SandboxControl {
   /**
    * The recipient's phone marks a message the session sent (still in its outbox) as delivered,
    * read, played, or the network reports it failed: the session reports that status. Null when
-   * the session sent no such message. NetworkSendError('session_not_connected') when no
-   * connection of the session is open here.
+   * the session sent no such message (a read receipt or presence is none).
+   * NetworkSendError('session_not_connected') when no connection of the session is open here.
    */
   async markStatus(
     ref: SessionRef,
@@ -88,7 +89,7 @@ export class SandboxControl {
     const sent = (await this.store.outbox(ref, SANDBOX_OUTBOX_CAPACITY)).find(
       (entry) => entry.id === messageId,
     );
-    if (!sent) return null;
+    if (!sent || !isSentMessage(sent)) return null;
     session.reportStatus({ messageId, to: sent.to, status, at: this.now() });
     return { messageId, to: sent.to, status };
   }

@@ -289,6 +289,26 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       expect(other.events.statuses).toEqual([]);
     });
 
+    it('report no message status for read receipts and presence: they send no message (issue 31)', async () => {
+      const network = driver();
+      const { session, ref, events } = await connected(network);
+      const chat = '254700000001@s.whatsapp.net';
+      await session.sendPresence(chat, 'typing');
+      await session.markRead(chat, ['3EB0AAAAAAAAAAAAAAAA']);
+      await session.sendPresence(chat, 'paused');
+
+      expect((await network.control().outbox(ref, 10)).map((entry) => entry.type)).toEqual([
+        'presence',
+        'read',
+        'presence',
+      ]);
+      expect(events.statuses).toEqual([]);
+      // Only a message the session sent can be marked delivered or read later.
+      const [presence] = await network.control().outbox(ref, 1);
+      expect(await network.control().markStatus(ref, presence?.id ?? '', 'delivered')).toBeNull();
+      expect(events.statuses).toEqual([]);
+    });
+
     it('quote a message of the chat the session received or sent, and refuse any other (message_not_found)', async () => {
       const network = driver();
       const { session, ref, events } = await connected(network);

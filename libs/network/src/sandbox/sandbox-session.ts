@@ -22,6 +22,7 @@ import type { SessionRef } from '../session-ref';
 import { newOutboundMessageId, newPairingCode, newQrValue } from './sandbox-ids';
 import type { SandboxNetworkSettings } from './sandbox-network-options';
 import {
+  isSentMessage,
   SANDBOX_OUTBOX_CAPACITY,
   type SandboxOutboxEntry,
   type SandboxPendingLogin,
@@ -318,7 +319,9 @@ export class SandboxSession implements NetworkSession {
       );
     }
     // The network took it: the first status of every sent message, as WhatsApp's server ack.
-    this.reportStatus({ messageId: id, to, status: 'server_ack', at: new Date() });
+    // A receipt or a typing indicator is no message: nothing a webhook could match to a send.
+    if (isSentMessage({ type }))
+      this.reportStatus({ messageId: id, to, status: 'server_ack', at: new Date() });
     return { remoteJid: to, fromMe: true, id };
   }
 

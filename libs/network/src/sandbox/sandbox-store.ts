@@ -28,6 +28,14 @@ export interface SandboxOutboxEntry {
   createdAt: string;
 }
 
+/**
+ * Outbox entries that are chat actions rather than messages (read receipts, typing): the network
+ * acknowledges no message for them, so no status is ever reported for their ids.
+ */
+export function isSentMessage(entry: Pick<SandboxOutboxEntry, 'type'>): boolean {
+  return entry.type !== 'read' && entry.type !== 'presence';
+}
+
 /** The outbox is a debugging aid, not an archive: each session keeps its newest entries only. */
 export const SANDBOX_OUTBOX_CAPACITY = 1_000;
 

@@ -6,6 +6,7 @@ import { answerDeviceIq } from './device-iqs';
 import { answerGroupIq, type EmulatedGroup } from './groups';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
+import { ContactResends } from './contact-resends';
 import { bigEndian, bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
@@ -95,6 +96,15 @@ export class EmulatedNetwork extends EventEmitter {
   private readonly retriesSent = new Map<string, number>();
   /** Logins waiting for `holdLogins`' release (null: logins are answered at once). */
   private heldLogins: (() => void)[] | null = null;
+  /** Contacts' phones answer a device's retry receipts with a resend (`resent` lists them). */
+  readonly contactResends = new ContactResends({
+    encryptFresh: (from, device, message, bundle) =>
+      this.serially(async () => {
+        await from.phone.startSession(deviceJid(device), bundle ?? takePreKeyBundle(device));
+        return from.phone.encrypt(deviceJid(device), paddedMessage(message));
+      }),
+    deliver: (device, stanza) => this.deliver(device, stanza),
+  });
 
   constructor(readonly emulator: WhatsAppEmulator) {
     super();
@@ -447,17 +457,16 @@ export class EmulatedNetwork extends EventEmitter {
     const lid = options.addressing === 'lid';
     for (const device of devices) {
       const enc = await this.encryptFor(from.phone, device, message);
-      this.deliver(
-        device,
-        inboundMessageStanza({
-          id,
-          from: lid ? from.lid : from.jid,
-          attrs: lid ? { sender_pn: from.jid, addressing_mode: 'lid' } : {},
-          pushName: from.name,
-          type: stanzaType(message),
-          enc,
-        }),
-      );
+      const stanza = inboundMessageStanza({
+        id,
+        from: lid ? from.lid : from.jid,
+        attrs: lid ? { sender_pn: from.jid, addressing_mode: 'lid' } : {},
+        pushName: from.name,
+        type: stanzaType(message),
+        enc,
+      });
+      this.contactResends.remember(device, stanza, from, message);
+      this.deliver(device, stanza);
     }
     return id;
   }
@@ -466,23 +475,29 @@ export class EmulatedNetwork extends EventEmitter {
    * `from` sends `to`'s devices a message they cannot decrypt (a Signal message for a session the
    * device does not have, as after the PN→LID migration lost it; Baileys issue 2331): each device
    * answers with a retry receipt and Baileys emits a CIPHERTEXT stub instead of the message.
+   * With `message`, the contact's phone answers each retry receipt by resending it in a fresh
+   * session (ContactResends), the first `garbledResends` resends unreadable again.
    */
-  sendUndecryptable(from: EmulatedUser, to: EmulatedUser): string {
+  sendUndecryptable(
+    from: EmulatedUser,
+    to: EmulatedUser,
+    message?: proto.IMessage,
+    garbledResends = 0,
+  ): string {
     const devices = this.linkedDevices(to);
     if (devices.length === 0) throw new Error(`${to.phoneNumber} has no linked device`);
     const id = newMessageId();
     for (const device of devices) {
-      this.deliver(
-        device,
-        inboundMessageStanza({
-          id,
-          from: from.jid,
-          attrs: {},
-          pushName: from.name,
-          type: 'text',
-          enc: { type: 'msg', ciphertext: randomBytes(64) },
-        }),
-      );
+      const stanza = inboundMessageStanza({
+        id,
+        from: from.jid,
+        attrs: {},
+        pushName: from.name,
+        type: message ? stanzaType(message) : 'text',
+        enc: { type: 'msg', ciphertext: randomBytes(64) },
+      });
+      if (message) this.contactResends.remember(device, stanza, from, message, garbledResends);
+      this.deliver(device, stanza);
     }
     return id;
   }
@@ -928,6 +943,10 @@ export class EmulatedNetwork extends EventEmitter {
     }
     if (node.tag === 'receipt' || (node.tag === 'ack' && node.attrs.class === 'message')) {
       this.answered(device, node);
+      if (node.tag === 'receipt')
+        this.contactResends
+          .onReceipt(device, node)
+          .catch((error: unknown) => this.failures.push({ stanza: node, error }));
       return;
     }
     if (node.tag === 'iq' && node.attrs.xmlns === 'w:m' && child(node, 'media_conn')) {

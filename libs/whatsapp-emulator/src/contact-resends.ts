@@ -1,0 +1,124 @@
+import { type BinaryNode, extractE2ESessionFromRetryReceipt, type proto } from '@whiskeysockets/baileys';
+import { randomBytes } from 'node:crypto';
+import type { EmulatedUser } from './emulated-user';
+import { child } from './iq-nodes';
+import { deviceJid, type LinkedDevice } from './linked-device';
+import type { PreKeyBundle, SignalMessageType } from './signal-party';
+
+/**
+ * How often a sender sends one message to one device again: Baileys' `maxMsgRetryCount` (5), which
+ * bounds both sides (the receiver stops asking after five retry receipts, `sendRetryRequest`; the
+ * sender stops answering after five resends, `willSendMessageAgain`).
+ */
+export const MAX_RESENDS = 5;
+
+/** How many sent messages the contacts' phones keep for resends (oldest forgotten first). */
+const KEPT_MESSAGES = 5_000;
+
+/** A message a contact's phone sent one device, kept so a retry receipt can be answered. */
+interface SentCopy {
+  readonly from: EmulatedUser;
+  readonly message: proto.IMessage;
+  /** The stanza as first delivered (its `enc` is replaced on a resend). */
+  readonly stanza: BinaryNode;
+  resends: number;
+  /** Copies still to go out undecryptable (a session the device keeps losing). */
+  garbledLeft: number;
+}
+
+export interface ResendDeps {
+  /** Encrypts with a fresh session: from the receipt's key bundle, or the server's when it has none. */
+  encryptFresh(
+    from: EmulatedUser,
+    device: LinkedDevice,
+    message: proto.IMessage,
+    bundle: PreKeyBundle | null,
+  ): Promise<{ type: SignalMessageType; ciphertext: Buffer }>;
+  deliver(device: LinkedDevice, stanza: BinaryNode): void;
+}
+
+/** One resend a contact's phone made, for assertions. */
+export interface Resend {
+  readonly id: string;
+  readonly device: string;
+  /** The retry receipt's `count` it answered. */
+  readonly count: number;
+  /** It carried the device's keys (a fresh session from them rather than from the server). */
+  readonly withKeys: boolean;
+  readonly decryptable: boolean;
+}
+
+/**
+ * Contacts' phones answering retry receipts as WhatsApp clients do (Baileys' `sendMessagesAgain`):
+ * the phone looks the message up, starts a fresh Signal session with the device (from the keys the
+ * receipt carries, from 2 on, or a bundle the server hands out), encrypts again and resends it with
+ * the same id, at most MAX_RESENDS times per message and device.
+ */
+export class ContactResends {
+  readonly resent: Resend[] = [];
+  private readonly sent = new Map<string, SentCopy>();
+
+  constructor(private readonly deps: ResendDeps) {}
+
+  /** `from`'s phone sent `stanza` (carrying `message`) to `device`; `garbled` copies go out unreadable. */
+  remember(
+    device: LinkedDevice,
+    stanza: BinaryNode,
+    from: EmulatedUser,
+    message: proto.IMessage,
+    garbled = 0,
+  ): void {
+    const key = keyOf(device, stanza.attrs.id ?? '');
+    this.sent.delete(key);
+    this.sent.set(key, { from, message, stanza, resends: 0, garbledLeft: garbled });
+    if (this.sent.size > KEPT_MESSAGES) {
+      const [oldest] = this.sent.keys();
+      if (oldest !== undefined) this.sent.delete(oldest);
+    }
+  }
+
+  /**
+   * The device sent a receipt: a retry receipt for a message a contact sent it is answered with a
+   * resend (false for any other receipt, or one past the limit).
+   */
+  async onReceipt(device: LinkedDevice, receipt: BinaryNode): Promise<boolean> {
+    if (receipt.attrs.type !== 'retry') return false;
+    const copy = this.sent.get(keyOf(device, receipt.attrs.id ?? ''));
+    if (!copy || copy.resends >= MAX_RESENDS) return false;
+    copy.resends += 1;
+    const bundle = extractE2ESessionFromRetryReceipt(receipt) as PreKeyBundle | null;
+    const garbled = copy.garbledLeft > 0;
+    if (garbled) copy.garbledLeft -= 1;
+    const enc = garbled
+      ? { type: 'msg' as const, ciphertext: randomBytes(64) }
+      : await this.deps.encryptFresh(copy.from, device, copy.message, bundle);
+    const count = child(receipt, 'retry')?.attrs.count ?? String(copy.resends);
+    this.deps.deliver(device, withEnc(copy.stanza, enc, count));
+    this.resent.push({
+      id: copy.stanza.attrs.id ?? '',
+      device: deviceJid(device),
+      count: Number(count),
+      withKeys: bundle !== null,
+      decryptable: !garbled,
+    });
+    return true;
+  }
+}
+
+function keyOf(device: LinkedDevice, id: string): string {
+  return `${deviceJid(device)}/${id}`;
+}
+
+/** The stanza again with a new `enc` (a resend's carries the retry count, as Baileys' relay does). */
+function withEnc(
+  stanza: BinaryNode,
+  enc: { type: SignalMessageType; ciphertext: Buffer },
+  count: string,
+): BinaryNode {
+  const { offline: _offline, ...attrs } = stanza.attrs;
+  return {
+    tag: 'message',
+    attrs: { ...attrs, t: String(Math.floor(Date.now() / 1000)) },
+    content: [{ tag: 'enc', attrs: { v: '2', type: enc.type, count }, content: enc.ciphertext }],
+  };
+}

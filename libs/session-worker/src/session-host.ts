@@ -1,5 +1,5 @@
 import type { ShardLease } from '@jumbe/coordination';
-import { ApiError, type CommandResult, ERRORS, type SessionCommand } from '@jumbe/contracts';
+import { ApiError, type CommandResult, type SessionCommand } from '@jumbe/contracts';
 import {
   isActiveState,
   isResumableEnd,
@@ -619,9 +619,14 @@ const restoringError = (ref: SessionRef) =>
 /** This worker no longer owns the session's shard (it is moving): the client retries shortly. */
 const notOwner = () => new ShardMovingError();
 
+const LINK_WHILE_WAITING =
+  'start the session, then scan its QR code or enter its pairing code while it shows one.';
+
 function mapNetworkError(error: unknown): never {
   if (error instanceof NotReadyError) {
-    throw new ApiError('session_not_ready', `${error.message}. ${ERRORS.session_not_ready.message}`);
+    // The network's reason, then what to do: said once, in words for a person, no route names.
+    const reason = error.message.charAt(0).toUpperCase() + error.message.slice(1);
+    throw new ApiError('session_not_ready', `${reason}: ${LINK_WHILE_WAITING}`);
   }
   if (error instanceof NumberInUseError) {
     throw new ApiError('number_in_use', `${error.message}. Log out the other session or use another number.`);

@@ -51,7 +51,7 @@ export const ERRORS = {
   session_not_ready: {
     status: 409,
     message:
-      'The session is not waiting for a link. Start it (POST /api/v1/session/start) and scan while it shows a QR or pairing code.',
+      'The session is not waiting for a scan or a code: start the session, then scan its QR code or enter its pairing code while it shows one.',
   },
   webhook_not_enabled: {
     status: 409,

@@ -7,8 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { JumbeConfig } from '@jumbe/config';
 import { CONFIG, RATE_LIMITER } from '../gateway.tokens';
 import { decodeJsonBody } from '../http/json-body';
-import { UsageMeter } from '../metering/usage-meter';
+import { type HitResult, UsageMeter } from '../metering/usage-meter';
 import { AccountDirectory } from './account-directory';
+import { DASHBOARD_READS_PER_MINUTE, isDashboardRead } from './dashboard-read';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { orUnavailable } from './dependency-failure';
 import { presentedKeyHash } from './presented-key';
@@ -18,7 +19,8 @@ export type CustomerRequest = FastifyRequest & { customer?: CustomerContext };
 
 /**
  * The customer request pipeline, in the order CONTRACT §2 fixes: 401 bad key, 403 suspended,
- * 402 quota (the hit is counted here), 429 rate, 403 scope, then the body (413/415/400).
+ * 402 quota (the hit is counted here, unless it is a dashboard read within the account's allowance:
+ * see dashboard-read.ts), 429 rate, 403 scope, then the body (413/415/400).
  * Every authenticated response carries the X-Quota-* headers, errors included.
  */
 @Injectable()
@@ -81,7 +83,10 @@ export class CustomerAuthGuard implements CanActivate {
         'This account is suspended. Contact the operator of this Jumbe.',
       );
     }
-    const hit = await this.meter.countHit(access.accountId, limit);
+    const hit =
+      isDashboardRead(request) && (await this.dashboardAllowanceLeft(access.accountId))
+        ? await this.uncountedHit(access.accountId, reply)
+        : await this.meter.countHit(access.accountId, limit);
     setQuotaHeaders(reply, limit, hit.allowed ? Math.max(0, limit - hit.counters.apiHits) : 0, hit.cycle.end);
     if (!hit.allowed) {
       throw new ApiError(
@@ -106,6 +111,24 @@ export class CustomerAuthGuard implements CanActivate {
       requestId: requestIdOf(request),
     };
     return true;
+  }
+
+  /** Whether the account's dashboard may make one more uncounted read this minute. */
+  private async dashboardAllowanceLeft(accountId: string): Promise<boolean> {
+    const result = await orUnavailable('coordination store', () =>
+      this.rateLimiter.consume(`dashboard:${accountId}`, DASHBOARD_READS_PER_MINUTE, 60_000),
+    );
+    return result.allowed;
+  }
+
+  /**
+   * A dashboard read: let through with the counters as they stand, not counted, even at the cap
+   * (the dashboard still shows a customer at the cap where they stand).
+   */
+  private async uncountedHit(accountId: string, reply: FastifyReply): Promise<HitResult> {
+    const counters = await this.meter.current(accountId);
+    void reply.header('X-Jumbe-Dashboard', 'uncounted');
+    return { allowed: true, counters, cycle: billingCycleAt(new Date()) };
   }
 
   private async enforceRateLimit(keyId: string, limit: number): Promise<void> {

@@ -5,6 +5,7 @@ export * from './key-scope';
 export * from './recipient';
 export * from './session';
 export * from './session-id';
+export * from './session-proxy';
 export * from './session-state';
 export * from './usage-counters';
 export * from './inbound';

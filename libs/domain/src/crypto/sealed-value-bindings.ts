@@ -28,5 +28,8 @@ export const receivedMessageBinding = (ref: SealedSessionRef, messageId: string)
 export const inboundMediaBinding = (ref: SealedSessionRef, messageId: string): string =>
   `inbound-media:${ref.accountId}/${ref.sessionId}/${messageId}`;
 
+/** A session's proxy URL (`session_proxies.url_ciphertext`). */
+export const sessionProxyBinding = (ref: SealedSessionRef): string =>
+  `session-proxy:${ref.accountId}/${ref.sessionId}`;
 /** A webhook signing secret (`webhooks.secret_ciphertext`) is sealed without associated data. */
 export const WEBHOOK_SECRET_BINDING = '';

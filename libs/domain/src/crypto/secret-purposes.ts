@@ -7,4 +7,6 @@ export const SECRET_PURPOSES = {
   /** The full URL of a webhook whose URL carries credentials (query, userinfo, fragment). */
   webhookUrl: 'webhook-url',
   networkCredentials: 'network-credentials',
+  /** A session's proxy URL, its password included (`session_proxies.url_ciphertext`). */
+  sessionProxy: 'session-proxy',
 } as const;

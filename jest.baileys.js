@@ -17,6 +17,10 @@ const esmOnly = [
   '@tokenizer/inflate',
   // @fastify/static's, which the gateway's in-process tests load with the whole HTTP app.
   'content-disposition',
+  // A session's own proxy (docs/session-proxy.md), and the agent base they share.
+  'https-proxy-agent',
+  'socks-proxy-agent',
+  'agent-base',
 ];
 const swcJs = [
   '@swc/jest',

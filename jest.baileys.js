@@ -21,6 +21,7 @@ const esmOnly = [
   'https-proxy-agent',
   'socks-proxy-agent',
   'agent-base',
+  'proxy-agent-negotiate',
 ];
 const swcJs = [
   '@swc/jest',

@@ -52,13 +52,13 @@ export async function serveDashboard(app: NestFastifyApplication, directory: str
     index: ['index.html'],
     wildcard: true,
     decorateReply: false,
-    setHeaders: (reply, path) => {
-      void reply
-        .header('content-security-policy', DASHBOARD_CSP)
-        .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'no-referrer')
-        .header('x-frame-options', 'DENY')
-        .header('cache-control', path.includes('/assets/') ? HASHED_ASSET_CACHE : 'no-cache');
+    // @fastify/static 9 hands over the raw response here: one setHeader call per header.
+    setHeaders: (response, path) => {
+      response.setHeader('content-security-policy', DASHBOARD_CSP);
+      response.setHeader('x-content-type-options', 'nosniff');
+      response.setHeader('referrer-policy', 'no-referrer');
+      response.setHeader('x-frame-options', 'DENY');
+      response.setHeader('cache-control', path.includes('/assets/') ? HASHED_ASSET_CACHE : 'no-cache');
     },
   });
 }

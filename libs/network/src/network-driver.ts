@@ -12,7 +12,7 @@ export interface NetworkDriver {
    * a fresh login is expected (emit `qr`); a driver that stores credentials decides from them
    * instead, so a stored link is always resumed, never replaced by a new login. Events start after the returned promise resolves. `token` is the fencing token of
    * the shard lease the caller holds: a driver that stores credentials guards every write with it
-   * (refused once a newer owner holds the session); the sandbox ignores it.
+   * (refused once a newer owner holds the session), the sandbox's kept link included.
    */
   open(ref: SessionRef, events: SessionEvents, options: NetworkOpenOptions): Promise<NetworkSession>;
   /**

@@ -18,16 +18,23 @@ import type { DataSource } from 'typeorm';
 
 export interface NetworkDriverDeps {
   sandboxStore: SandboxStore;
-  /** Where the WhatsApp driver keeps sessions' credentials (`network_credentials`). */
+  /** Where drivers keep sessions' credentials (`network_credentials`). */
   dataSource: DataSource;
-  /** JUMBE_SECRET_KEY: the WhatsApp credentials are encrypted at rest with it. */
+  /** JUMBE_SECRET_KEY: the credentials are encrypted at rest with it. */
   secretKey: string;
   logger: Logger;
 }
 
 /** The driver a worker connects sessions with: real WhatsApp by default, the sandbox on request. */
 export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps): NetworkDriver {
-  if (config.network === 'sandbox') return new SandboxNetworkDriver(deps.sandboxStore);
+  if (config.network === 'sandbox') {
+    // Devices keep their links with the credentials: the all-in-one's network forgets on restart.
+    return new SandboxNetworkDriver(
+      deps.sandboxStore,
+      {},
+      { credentials: new NetworkCredentialStore(deps.dataSource), secretKey: deps.secretKey },
+    );
+  }
   // One instance: the outbox writes (and prunes) the quotable copies the driver reads.
   const receivedMessages = new ReceivedMessageRepository(deps.dataSource);
   return new WhatsAppNetworkDriver({

@@ -119,6 +119,19 @@ export class MemorySandboxStore implements SandboxStore {
     return session.number;
   }
 
+  async resumeLink(ref: SessionRef, phoneNumber: string): Promise<string | null> {
+    const key = sessionRefKey(ref);
+    const session = this.record(ref);
+    if (session.number === null) {
+      const holder = this.numbers.get(phoneNumber);
+      if (holder !== undefined && holder !== key) return null;
+      session.number = phoneNumber;
+      this.numbers.set(phoneNumber, key);
+    }
+    session.online = true;
+    return session.number;
+  }
+
   async goOffline(ref: SessionRef): Promise<void> {
     const session = this.sessions.get(sessionRefKey(ref));
     if (session) session.online = false;

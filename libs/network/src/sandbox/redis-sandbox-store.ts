@@ -63,6 +63,21 @@ end
 return numbers
 `;
 
+// KEYS[1] link:S, KEYS[2] online:S, KEYS[3] number:N; ARGV[1] S, ARGV[2] N → the linked number,
+// or nil when another session holds N.
+const RESUME_LINK_SCRIPT = `
+local linked = redis.call('GET', KEYS[1])
+if not linked then
+  local holder = redis.call('GET', KEYS[3])
+  if holder and holder ~= ARGV[1] then return false end
+  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[3], ARGV[1])
+  linked = ARGV[2]
+end
+redis.call('SET', KEYS[2], '1')
+return linked
+`;
+
 // KEYS: inbound:S, inbound-data:S of each session → per session its pending messages' JSON, in
 // order (an id whose data is gone is skipped). Many sessions in one call, as above.
 const PENDING_INBOUND_SCRIPT = `
@@ -184,6 +199,13 @@ interface SandboxScripts {
     phoneNumber: string,
     base: string,
   ): Promise<SandboxLoginOutcome>;
+  jumbeSandboxResumeLink(
+    link: string,
+    online: string,
+    number: string,
+    session: string,
+    phoneNumber: string,
+  ): Promise<string | null>;
   /** Key counts vary: ioredis takes the count as the first argument. */
   jumbeSandboxGoOnline(keyCount: number, ...keys: string[]): Promise<(string | null)[]>;
   jumbeSandboxPendingInbound(keyCount: number, ...keys: string[]): Promise<string[][]>;
@@ -237,6 +259,7 @@ export class RedisSandboxStore implements SandboxStore {
     // defineCommand runs EVALSHA and falls back to EVAL after a Redis restart (NOSCRIPT).
     redis.defineCommand('jumbeSandboxCompleteLogin', { numberOfKeys: 4, lua: COMPLETE_LOGIN_SCRIPT });
     redis.defineCommand('jumbeSandboxGoOnline', { lua: GO_ONLINE_SCRIPT });
+    redis.defineCommand('jumbeSandboxResumeLink', { numberOfKeys: 3, lua: RESUME_LINK_SCRIPT });
     redis.defineCommand('jumbeSandboxPendingInbound', { lua: PENDING_INBOUND_SCRIPT });
     redis.defineCommand('jumbeSandboxUnlink', { numberOfKeys: 5, lua: UNLINK_SCRIPT });
     redis.defineCommand('jumbeSandboxAppendOutboxes', { lua: APPEND_OUTBOX_SCRIPT });
@@ -304,6 +327,18 @@ export class RedisSandboxStore implements SandboxStore {
 
   async goOnline(ref: SessionRef): Promise<string | null> {
     return this.onlineCalls.call(ref);
+  }
+
+  async resumeLink(ref: SessionRef, phoneNumber: string): Promise<string | null> {
+    return this.run('resumeLink', () =>
+      this.scripts.jumbeSandboxResumeLink(
+        this.key('link', ref),
+        this.key('online', ref),
+        `${this.base}number:${phoneNumber}`,
+        sessionRefKey(ref),
+        phoneNumber,
+      ),
+    );
   }
 
   async goOffline(ref: SessionRef): Promise<void> {

@@ -5,6 +5,8 @@ import type { NetworkSession } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
 import { NumberInUseError } from '../number-in-use-error';
 import type { SessionRef } from '../session-ref';
+import { MemoryCredentialStore } from '../whatsapp/test-support/memory-credential-store';
+import { MemorySandboxStore } from './memory-sandbox-store';
 import { SandboxNetworkDriver } from './sandbox-network-driver';
 import type { SandboxNetworkOptions } from './sandbox-network-options';
 import type { SandboxStore } from './sandbox-store';
@@ -707,5 +709,97 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       await (await open(workerA, other, false)).events.waitForLink('qr');
       await expect(workerA.control().scan(other, phoneNumber)).rejects.toBeInstanceOf(NumberInUseError);
     });
+  });
+});
+
+// Issue 31: the all-in-one's network lives in its memory, so a restart forgot every link.
+describe('SandboxNetworkDriver keeping links with the credentials', () => {
+  const secretKey = 'a-secret-key-of-enough-length-0123456789';
+  const sessions: NetworkSession[] = [];
+  let credentials: MemoryCredentialStore;
+
+  beforeEach(() => {
+    credentials = new MemoryCredentialStore();
+  });
+
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((session) => session.close()));
+  });
+
+  /** A worker process: a driver over the in-memory network it started with. */
+  function newProcess(network: SandboxStore = new MemorySandboxStore()): SandboxNetworkDriver {
+    return new SandboxNetworkDriver(network, { redeliveryIntervalMs: 50 }, { credentials, secretKey });
+  }
+
+  async function open(on: SandboxNetworkDriver, ref: SessionRef, linked: boolean, token: number) {
+    const events = new SessionRecorder();
+    const session = await on.open(ref, events, { linked, token });
+    sessions.push(session);
+    return { session, events };
+  }
+
+  async function link(on: SandboxNetworkDriver, ref: SessionRef, phoneNumber: string, token = 1) {
+    const opened = await open(on, ref, false, token);
+    await opened.events.waitForLink('qr');
+    await on.control().scan(ref, phoneNumber);
+    return opened;
+  }
+
+  it('a linked session comes back connected with its number on a network that forgot it (restart)', async () => {
+    const ref = freshRef();
+    const phoneNumber = freshNumber();
+    const before = newProcess();
+    await link(before, ref, phoneNumber);
+    // Kept sealed, as every credential: the number is not readable in the table.
+    const stored = (await credentials.read(ref, 'sandbox', ['link'])).get('link');
+    expect(stored?.toString('latin1')).not.toContain(phoneNumber);
+
+    const after = newProcess(); // a new process: the network's memory is empty
+    const { session, events } = await open(after, ref, true, 2);
+    expect(await events.waitForLink('connected')).toEqual({ type: 'connected', phoneNumber });
+    const sent = await session.send({ kind: 'text', to: '254700000001@s.whatsapp.net', text: 'back' });
+    expect((await after.control().outbox(ref, 1))[0]?.id).toBe(sent.id);
+    // The number is this session's again: nobody else can link it.
+    const other = freshRef();
+    await (await open(after, other, false, 1)).events.waitForLink('qr');
+    await expect(after.control().scan(other, phoneNumber)).rejects.toBeInstanceOf(NumberInUseError);
+  });
+
+  it('a session whose number another session linked first is logged out, and one that kept nothing too', async () => {
+    const ref = freshRef();
+    const phoneNumber = freshNumber();
+    await link(newProcess(), ref, phoneNumber);
+
+    const after = newProcess();
+    await link(after, freshRef(), phoneNumber);
+    const moved = await open(after, ref, true, 2);
+    expect(await moved.events.waitForLink('disconnected')).toEqual({
+      type: 'disconnected',
+      reason: 'logged_out',
+    });
+
+    const neverLinked = await open(after, freshRef(), true, 1);
+    expect(await neverLinked.events.waitForLink('disconnected')).toEqual({
+      type: 'disconnected',
+      reason: 'logged_out',
+    });
+  });
+
+  it('a link the device could not keep (a newer owner holds the session) is refused and not kept by the network', async () => {
+    const network = new MemorySandboxStore();
+    const worker = newProcess(network);
+    const ref = freshRef();
+    const { events } = await open(worker, ref, false, 1);
+    await events.waitForLink('qr');
+    credentials.takeOver(ref, 2);
+    await expect(worker.control().scan(ref, freshNumber())).rejects.toBeInstanceOf(NotReadyError);
+    expect(await network.linkedNumber(ref)).toBeNull();
+    expect(events.linkTypes()).not.toContain('connected');
+  });
+
+  it('needs the fencing token to keep links', async () => {
+    await expect(newProcess().open(freshRef(), new SessionRecorder(), { linked: false })).rejects.toThrow(
+      /fencing token/,
+    );
   });
 });

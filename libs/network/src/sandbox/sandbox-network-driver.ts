@@ -1,10 +1,13 @@
+import type { SecretBox } from '@jumbe/domain';
 import { Readable } from 'node:stream';
 import { type InboundMediaFile, MediaDownloadError, type MediaDownloadLimits } from '../inbound-media-file';
 import type { NetworkDriver, NetworkOpenOptions } from '../network-driver';
 import type { NetworkSession } from '../network-session';
 import type { SessionEvents } from '../session-events';
 import { sessionRefKey, type SessionRef } from '../session-ref';
+import type { CredentialStore } from '../whatsapp/credential-store';
 import { SandboxControl } from './sandbox-control';
+import { type SandboxCredentialKeeping, SandboxCredentials } from './sandbox-credentials';
 import {
   sandboxNetworkSettings,
   type SandboxNetworkOptions,
@@ -23,20 +26,32 @@ export class SandboxNetworkDriver implements NetworkDriver {
   private readonly sessions = new Map<string, SandboxSession>();
   private readonly controls: SandboxControl;
 
+  private readonly keeping: { credentials: CredentialStore; cipher: SecretBox } | null;
+
+  /**
+   * `keeping`: where each device keeps its link (`network_credentials`, sealed), so a link
+   * survives a network that forgets (the all-in-one's memory store on restart). Without it, a
+   * link lives only as long as the store does (unit tests).
+   */
   constructor(
     private readonly store: SandboxStore,
     options: SandboxNetworkOptions = {},
+    keeping?: SandboxCredentialKeeping,
   ) {
     this.settings = sandboxNetworkSettings(options);
+    this.keeping = keeping
+      ? { credentials: keeping.credentials, cipher: SandboxCredentials.cipherOf(keeping) }
+      : null;
     this.controls = new SandboxControl(store, (ref) => this.sessions.get(sessionRefKey(ref)));
   }
 
-  /** `options.token` is ignored: the sandbox keeps no credentials to fence. */
+  /** `options.token` fences the device's credential writes (needed when credentials are kept). */
   async open(ref: SessionRef, events: SessionEvents, options: NetworkOpenOptions): Promise<NetworkSession> {
+    const device = this.deviceCredentials(ref, options.token);
     const key = sessionRefKey(ref);
     // A second connection with the same credentials replaces the first, as on WhatsApp.
     this.sessions.get(key)?.end('connection_replaced');
-    const session = new SandboxSession({ ...ref }, events, this.store, this.settings, (ended) => {
+    const session = new SandboxSession({ ...ref }, events, this.store, this.settings, device, (ended) => {
       if (this.sessions.get(key) === ended) this.sessions.delete(key);
     });
     this.sessions.set(key, session);
@@ -78,6 +93,14 @@ export class SandboxNetworkDriver implements NetworkDriver {
       size: file.data.length,
       data: Readable.from([file.data]),
     };
+  }
+
+  private deviceCredentials(ref: SessionRef, token: number | undefined): SandboxCredentials | null {
+    if (!this.keeping) return null;
+    if (token === undefined) {
+      throw new Error('the sandbox driver needs the shard fencing token to store credentials');
+    }
+    return new SandboxCredentials(this.keeping.credentials, this.keeping.cipher, { ...ref }, token);
   }
 
   /** The phone's and the network's side of the sessions open in this driver. */

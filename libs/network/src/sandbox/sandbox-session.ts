@@ -20,6 +20,7 @@ import type { SessionEvents } from '../session-events';
 import { InboundRedelivery } from '../inbound-redelivery';
 import type { SessionRef } from '../session-ref';
 import { newOutboundMessageId, newPairingCode, newQrValue } from './sandbox-ids';
+import type { SandboxCredentials } from './sandbox-credentials';
 import type { SandboxNetworkSettings } from './sandbox-network-options';
 import {
   isSentMessage,
@@ -55,6 +56,8 @@ export class SandboxSession implements NetworkSession {
     private readonly events: SessionEvents,
     private readonly store: SandboxStore,
     private readonly settings: SandboxNetworkSettings,
+    /** Where the device keeps its link; null when links live in the store only. */
+    private readonly credentials: SandboxCredentials | null,
     /** Tells the driver the connection ended, so it stops routing control calls to it. */
     private readonly onEnded: (session: SandboxSession) => void,
   ) {
@@ -229,17 +232,30 @@ export class SandboxSession implements NetworkSession {
     const outcome = await this.store.completeLogin(this.ref, phoneNumber);
     if (outcome === 'not_ready') throw new NotReadyError('the session is not waiting for a scan or a code');
     if (outcome === 'number_in_use') throw new NumberInUseError(phoneNumber);
-    if (this.phase !== 'awaiting_login') {
-      // The login lapsed or the connection closed while the phone was linking: nobody holds
-      // credentials for this link, so the network must not keep it either.
+    await this.stillAwaitingLogin();
+    try {
+      await this.credentials?.keep(phoneNumber);
+    } catch (error) {
+      // A link the device cannot present again must not stay on the network either.
       await this.store.unlink(this.ref);
-      throw new NotReadyError('the session stopped waiting for a login');
+      throw error;
     }
+    await this.stillAwaitingLogin();
     this.clearLoginTimer();
     this.offeredLogin = null;
     this.phase = 'connected';
     this.emit({ type: 'connected', phoneNumber });
     void this.redelivery.kick();
+  }
+
+  /**
+   * After a step of the link: if the login lapsed or the connection closed meanwhile, nobody holds
+   * credentials for this link, so the network must not keep it either.
+   */
+  private async stillAwaitingLogin(): Promise<void> {
+    if (this.phase === 'awaiting_login') return;
+    await this.store.unlink(this.ref);
+    throw new NotReadyError('the session stopped waiting for a login');
   }
 
   /** A contact's message reaches the network; it is delivered now, or once the session is connected. */
@@ -285,7 +301,7 @@ export class SandboxSession implements NetworkSession {
     if (this.phase !== 'connecting') return;
     let phoneNumber: string | null;
     try {
-      phoneNumber = await this.store.goOnline(this.ref);
+      phoneNumber = (await this.store.goOnline(this.ref)) ?? (await this.resumeFromCredentials());
     } catch (error) {
       // The network is unreachable: keep trying, as a device does.
       this.settings.logger(`sandbox: reconnecting ${this.describe()} failed; retrying`, error);
@@ -300,6 +316,12 @@ export class SandboxSession implements NetworkSession {
     this.phase = 'connected';
     this.emit({ type: 'connected', phoneNumber });
     void this.redelivery.kick();
+  }
+
+  /** The network has no link for the session: the device presents the one it kept, if any. */
+  private async resumeFromCredentials(): Promise<string | null> {
+    const remembered = await this.credentials?.linkedNumber();
+    return remembered ? this.store.resumeLink(this.ref, remembered) : null;
   }
 
   private async record(

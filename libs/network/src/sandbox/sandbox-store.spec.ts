@@ -122,6 +122,24 @@ describe.each(kinds)('$name', (kind) => {
       expect(await store.completeLogin(B, '254700000001')).toBe('number_in_use');
     });
 
+    it('resumes a link from credentials it lost, unless another session holds the number', async () => {
+      expect(await store.resumeLink(A, '254700000001')).toBe('254700000001');
+      expect(await sameNetwork.linkedNumber(A)).toBe('254700000001');
+      // Online, so the number is in use for anyone else.
+      await store.setPendingLogin(B, QR, 10_000);
+      expect(await store.completeLogin(B, '254700000001')).toBe('number_in_use');
+      expect(await sameNetwork.resumeLink(B, '254700000001')).toBeNull();
+      expect(await store.linkedNumber(B)).toBeNull();
+      // A session linked already keeps its own number, whatever the credentials say.
+      await store.goOffline(A);
+      expect(await sameNetwork.resumeLink(A, '254700000002')).toBe('254700000001');
+      // A number the phone moved to another session is not taken back.
+      await store.goOffline(A);
+      expect(await store.completeLogin(B, '254700000001')).toBe('linked');
+      expect(await store.resumeLink(A, '254700000001')).toBeNull();
+      expect(await store.linkedNumber(A)).toBeNull();
+    });
+
     it('unlinks: number free, login and pending messages gone, outbox kept', async () => {
       await store.setPendingLogin(A, QR, 10_000);
       await store.completeLogin(A, '254700000001');

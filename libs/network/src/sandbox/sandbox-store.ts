@@ -92,6 +92,13 @@ export interface SandboxStore {
   completeLogin(ref: SessionRef, phoneNumber: string): Promise<SandboxLoginOutcome>;
   /** Reconnect with existing credentials: marks the session online and returns its number, or null when not linked. */
   goOnline(ref: SessionRef): Promise<string | null>;
+  /**
+   * Reconnect with credentials the network has no link for (its state was lost: the all-in-one's
+   * in-memory network after a restart). The link is restored from them and the session marked
+   * online, returning the number; null when another session holds that number now. A session
+   * linked already just goes online with its own number, as with goOnline.
+   */
+  resumeLink(ref: SessionRef, phoneNumber: string): Promise<string | null>;
   goOffline(ref: SessionRef): Promise<void>;
   linkedNumber(ref: SessionRef): Promise<string | null>;
   /** The device is unlinked: number released, session offline, pending login and undelivered messages dropped. */

@@ -9,6 +9,7 @@ export * from './url-verdict';
 export * from './host-resolver';
 export * from './egress-policy-options';
 export * from './url-policy';
+export * from './host-policy';
 
 // Connect-time enforcement and the requests built on it.
 export * from './create-guarded-lookup';

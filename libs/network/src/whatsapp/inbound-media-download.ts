@@ -6,6 +6,7 @@ import {
 } from '@whiskeysockets/baileys';
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { type InboundMediaFile, MediaDownloadError, type MediaDownloadLimits } from '../inbound-media-file';
 import type { MediaFields } from './inbound-media-archive';
 
@@ -14,6 +15,8 @@ export interface MediaDownloadSettings {
   host: string;
   /** How long WhatsApp's media server may take to start answering. */
   timeoutMs: number;
+  /** The session's own proxy (docs/session-proxy.md): the download goes through it. */
+  dispatcher?: Dispatcher;
 }
 
 const DEFAULT_MIMETYPES: Record<string, string> = {
@@ -54,6 +57,7 @@ export async function downloadInboundMedia(
   const decrypted = await withTimeout(
     downloadContentFromMessage({ mediaKey: media.mediaKey, directPath, url: undefined }, mediaType, {
       host: settings.host,
+      ...(settings.dispatcher ? { options: { dispatcher: settings.dispatcher } as RequestInit } : {}),
     }),
     settings.timeoutMs,
   ).catch((error: unknown) => {

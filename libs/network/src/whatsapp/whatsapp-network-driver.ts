@@ -14,6 +14,7 @@ import { type InboundMediaStore, ProcessInboundMediaStore } from './inbound-medi
 import { LaunchQueue } from './launch-queue';
 import { SessionMemory } from './session-memory';
 import { parseWaVersion, WaVersionSource } from './wa-version-source';
+import { SessionProxies, WHATSAPP_WEB_SOCKET_URL } from './session-proxies';
 import type { WhatsAppSession } from './whatsapp-session';
 import { whatsAppSettings, type WhatsAppNetworkOptions, type WhatsAppSettings } from './whatsapp-settings';
 
@@ -51,11 +52,20 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
   private readonly inboundOutbox: InboundOutbox;
   private readonly inboundMedia: InboundMediaStore;
   private mediaArchive: InboundMediaArchive | null = null;
+  /** Each session's own proxy, if it has one (docs/session-proxy.md). */
+  private readonly proxies: SessionProxies;
 
   constructor(options: WhatsAppNetworkOptions) {
     this.settings = whatsAppSettings(options);
     this.cipher = new SecretBox(options.secretKey, SECRET_PURPOSES.networkCredentials);
     this.launches = new LaunchQueue(this.settings.connectSpacingMs);
+    this.proxies = new SessionProxies({
+      store: this.settings.sessionProxies,
+      secretKey: options.secretKey,
+      policy: { allowPrivateNetworks: this.settings.allowPrivateNetworks },
+      webSocketUrl: this.settings.webSocketUrl ?? WHATSAPP_WEB_SOCKET_URL,
+      probeTimeoutMs: this.settings.proxyProbeTimeoutMs,
+    });
     this.inboundOutbox = this.settings.inboundOutbox ?? new ProcessInboundOutbox();
     this.inboundMedia = this.settings.inboundMedia ?? new ProcessInboundMediaStore();
     const pinned = this.settings.version === undefined ? undefined : parseWaVersion(this.settings.version);
@@ -107,10 +117,14 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     const { token, linked: expectLinked } = options;
     await this.sessions.get(key)?.close();
     const runtime = await this.loadRuntime();
+    // A session with its own proxy opens only once a tunnel through it works (else the start fails
+    // naming the proxy); every log line of the session names it, masked.
+    const proxy = await this.proxies.forConnection(ref);
     const logger = this.settings.logger.child({
       accountId: ref.accountId,
       sessionId: ref.sessionId,
       network: 'whatsapp',
+      ...(proxy ? { proxy: proxy.masked } : {}),
     });
     const baileysLogger = logger.child(
       { component: 'baileys' },
@@ -175,8 +189,10 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       schedule: (start) => this.launches.schedule(start),
       stillOwned: options.stillOwned ?? (() => true),
       versions: this.versions,
+      proxy,
       onEnded: (ended) => {
         if (this.sessions.get(key) === ended) this.sessions.delete(key);
+        void proxy?.close();
       },
     });
     this.sessions.set(key, session);

@@ -58,6 +58,7 @@ import type { SentMessageArchive } from './sent-message-archive';
 import type { SessionMemory } from './session-memory';
 import type { WaVersionSource } from './wa-version-source';
 import type { WhatsAppSettings } from './whatsapp-settings';
+import { proxySocketOptions, type SessionProxyAgents } from './proxy-agents';
 import type { BaileysLogger, WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp-socket';
 
 /**
@@ -91,6 +92,8 @@ export interface WhatsAppSessionContext {
   stillOwned: () => boolean;
   /** Tells the driver the connection ended, so it forgets it. */
   onEnded: (session: WhatsAppSession) => void;
+  /** The session's own proxy: every socket, upload and download of Baileys goes through it. */
+  proxy?: SessionProxyAgents | null;
 }
 
 /**
@@ -541,6 +544,7 @@ export class WhatsAppSession implements NetworkSession {
       ...(this.context.settings.keepAliveIntervalMs
         ? { keepAliveIntervalMs: this.context.settings.keepAliveIntervalMs }
         : {}),
+      ...(this.context.proxy ? proxySocketOptions(this.context.proxy) : {}),
       // A server, not a phone: no full history, not shown online, no link previews. The small
       // initial syncs stay on: they carry the LID ↔ phone-number mappings Baileys needs.
       syncFullHistory: false,

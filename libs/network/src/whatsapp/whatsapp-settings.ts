@@ -6,6 +6,7 @@ import type { InboundOutbox } from './inbound-outbox';
 import { MediaByteBudget } from './media-byte-budget';
 import type { ReceivedMessageStore } from './received-message-store';
 import type { SentMessageStore } from './sent-message-store';
+import type { SessionProxyStore } from './session-proxy-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
@@ -25,6 +26,13 @@ export interface WhatsAppNetworkOptions {
    * of WhatsApp's `mmg.whatsapp.net` (still HTTPS, certificates still checked).
    */
   mediaHost?: string;
+  /**
+   * Where sessions' own proxies are kept (CONTRACT §11, docs/session-proxy.md); without it every
+   * session connects directly.
+   */
+  sessionProxies?: SessionProxyStore;
+  /** How long opening a session waits for a tunnel through its proxy before failing; default 10 s. */
+  proxyProbeTimeoutMs?: number;
   /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
   secretKey: string;
   /** The service logger; each session logs through a child with its account and session id. */
@@ -119,6 +127,7 @@ type OptionalSettings =
   | 'inboundOutbox'
   | 'receivedMessages'
   | 'inboundMedia'
+  | 'sessionProxies'
   | 'webSocketUrl'
   | 'onUndecryptable'
   | 'keepAliveIntervalMs';
@@ -155,5 +164,6 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     versionRefreshMinMs: options.versionRefreshMinMs ?? 60_000,
     logoutUnlinkWaitMs: options.logoutUnlinkWaitMs ?? 15_000,
     eventBufferFlushMs: options.eventBufferFlushMs ?? 1_000,
+    proxyProbeTimeoutMs: options.proxyProbeTimeoutMs ?? 10_000,
   };
 }

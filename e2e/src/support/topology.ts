@@ -181,6 +181,8 @@ async function deleteEventStream(deployment: string): Promise<void> {
   try {
     const manager = await connection.jetstreamManager();
     await manager.streams.delete(eventStreamName(deployment)).catch(() => undefined);
+    // The gateways' copy of the events for live subscribers (GET /api/v1/events).
+    await manager.streams.delete(`${eventStreamName(deployment)}_LIVE`).catch(() => undefined);
     await manager.streams.delete(`OBJ_${mediaBucketName(deployment)}`).catch(() => undefined);
   } finally {
     await connection.close();

@@ -55,6 +55,8 @@ export {
 } from './repositories/inbound-event.repository';
 export { WebhookRepository, type StoredWebhook, type WebhookToSave } from './repositories/webhook.repository';
 export { DeploymentSettingsRepository } from './repositories/deployment-settings.repository';
+export { SessionProxyRepository, type StoredSessionProxy } from './repositories/session-proxy.repository';
+export { SessionProxyEntity } from './entities/session-proxy.entity';
 export { WebhookDeliveryRepository, type DeliveryRecord } from './repositories/webhook-delivery.repository';
 export { InboundEventEntity } from './entities/inbound-event.entity';
 export {

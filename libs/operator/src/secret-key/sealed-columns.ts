@@ -5,6 +5,7 @@ import {
   receivedMessageBinding,
   SECRET_PURPOSES,
   sentMessageBinding,
+  sessionProxyBinding,
   WEBHOOK_SECRET_BINDING,
 } from '@jumbe/domain';
 
@@ -62,4 +63,12 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   keptMessage('inbound_outbox', inboundMessageBinding),
   keptMessage('inbound_media', inboundMediaBinding),
   keptMessage('received_messages', receivedMessageBinding),
+  {
+    table: 'session_proxies',
+    column: 'url_ciphertext',
+    key: ['account_id', 'session_id'],
+    purpose: SECRET_PURPOSES.sessionProxy,
+    encoding: 'text',
+    binding: (row) => sessionProxyBinding(session(row)),
+  },
 ];

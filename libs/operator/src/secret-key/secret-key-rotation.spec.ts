@@ -6,6 +6,7 @@ import {
   SECRET_PURPOSES,
   SecretBox,
   sentMessageBinding,
+  SessionProxyVault,
 } from '@jumbe/domain';
 import { type MigratedTestDatabase, openMigratedTestDatabase } from '@jumbe/persistence';
 import { Client } from 'pg';
@@ -67,6 +68,10 @@ describe('rotateSecretKey', () => {
       `INSERT INTO webhooks (account_id, url, enabled, secret_ciphertext) VALUES ($1, 'https://example.com', true, $2)`,
       [ref.accountId, webhooks.seal('whsec_abc')],
     );
+    await db.dataSource.query(
+      `INSERT INTO session_proxies (account_id, session_id, masked_url, url_ciphertext) VALUES ($1, 'main', 'socks5://u:****@p.example.com:1080', $2)`,
+      [ref.accountId, new SessionProxyVault(CURRENT).seal(ref, 'socks5://u:pw@p.example.com:1080')],
+    );
   });
 
   const stored = async () => {
@@ -76,6 +81,7 @@ describe('rotateSecretKey', () => {
     const [media] = await db.dataSource.query(`SELECT value FROM inbound_media`);
     const [received] = await db.dataSource.query(`SELECT value FROM received_messages`);
     const [webhook] = await db.dataSource.query(`SELECT secret_ciphertext FROM webhooks`);
+    const [proxy] = await db.dataSource.query(`SELECT url_ciphertext FROM session_proxies`);
     return {
       credential: credential.value,
       sent: sent.value,
@@ -83,6 +89,7 @@ describe('rotateSecretKey', () => {
       media: media.value,
       received: received.value,
       webhook: webhook.secret_ciphertext,
+      proxy: proxy.url_ciphertext,
     };
   };
 
@@ -96,6 +103,7 @@ describe('rotateSecretKey', () => {
       media: credentials.openBytes(values.media, inboundMediaBinding(ref, 'm3')).toString(),
       received: credentials.openBytes(values.received, receivedMessageBinding(ref, 'm3')).toString(),
       webhook: webhooks.openText(values.webhook),
+      proxy: new SessionProxyVault(key).open(ref, values.proxy),
     };
   };
 
@@ -109,6 +117,7 @@ describe('rotateSecretKey', () => {
       { table: 'inbound_outbox', column: 'value', rows: 1 },
       { table: 'inbound_media', column: 'value', rows: 1 },
       { table: 'received_messages', column: 'value', rows: 1 },
+      { table: 'session_proxies', column: 'url_ciphertext', rows: 1 },
     ]);
     expect(await openAll(NEXT)).toEqual(before);
     await expect(openAll(CURRENT)).rejects.toThrow();

@@ -12,6 +12,7 @@ import { UsageDailyEntity } from './usage-daily.entity';
 import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
 import { SessionEntity } from './session.entity';
+import { SessionProxyEntity } from './session-proxy.entity';
 import { UsageCounterEntity } from './usage-counter.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEntity } from './webhook.entity';
@@ -38,4 +39,5 @@ export const ALL_ENTITIES = [
   WebhookDeliveryEntity,
   InboundEventEntity,
   DeploymentSettingEntity,
+  SessionProxyEntity,
 ];

@@ -12,6 +12,7 @@ import { ReceivedMessages1764710000000 } from './1764710000000-received-messages
 import { WebhookRetries1764720000000 } from './1764720000000-webhook-retries';
 import { KeptMessagesByAge1764737300000 } from './1764737300000-kept-messages-by-age';
 import { InboundEventsOrder1764800000000 } from './1764800000000-inbound-events-order';
+import { SessionProxies1764931000000 } from './1764931000000-session-proxies';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -33,4 +34,5 @@ export const ALL_MIGRATIONS = [
   WebhookRetries1764720000000,
   KeptMessagesByAge1764737300000,
   InboundEventsOrder1764800000000,
+  SessionProxies1764931000000,
 ];

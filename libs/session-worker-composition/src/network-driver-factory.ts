@@ -11,6 +11,7 @@ import {
   NetworkCredentialStore,
   ReceivedMessageRepository,
   SentMessageRepository,
+  SessionProxyRepository,
 } from '@jumbe/persistence';
 import { telemetry } from '@jumbe/telemetry';
 import type { Logger } from 'pino';
@@ -43,6 +44,8 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     inboundOutbox: new InboundOutboxRepository(deps.dataSource, receivedMessages),
     receivedMessages,
     inboundMedia: new InboundMediaRepository(deps.dataSource),
+    // Sessions' own proxies (docs/session-proxy.md), set through PUT /session/proxy.
+    sessionProxies: new SessionProxyRepository(deps.dataSource),
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,

@@ -77,6 +77,11 @@ export class ContactResends {
     }
   }
 
+  /** The message a contact's phone sent `device` with this id, if still kept. */
+  sentMessage(device: LinkedDevice, id: string): proto.IMessage | undefined {
+    return this.sent.get(keyOf(device, id))?.message;
+  }
+
   /**
    * The device sent a receipt: a retry receipt for a message a contact sent it is answered with a
    * resend (false for any other receipt, or one past the limit).

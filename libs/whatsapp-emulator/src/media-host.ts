@@ -32,6 +32,8 @@ export class EmulatedMediaHost {
   readonly refused: { path: string; reason: string }[] = [];
   private readonly auth = randomBytes(24).toString('base64');
   private readonly byPath = new Map<string, UploadedMedia>();
+  /** Paths the CDN no longer serves, with the status it answers (see expire). */
+  private readonly expired = new Map<string, 404 | 410>();
   private server: Server | null = null;
   private starting: Promise<string> | null = null;
 
@@ -65,8 +67,31 @@ export class EmulatedMediaHost {
 
   /** The encrypted file at a direct path (or a full URL on this host), as a phone downloads it. */
   fetch(directPathOrUrl: string): Buffer | undefined {
-    const path = new URL(directPathOrUrl, 'https://media.emulator.test').pathname;
-    return this.byPath.get(path)?.body;
+    const path = pathOf(directPathOrUrl);
+    return this.expired.has(path) ? undefined : this.byPath.get(path)?.body;
+  }
+
+  /**
+   * Keeps an encrypted file a phone uploaded (a contact's media message) under a new direct path,
+   * as an upload does; also how a phone's re-upload puts an expired file back.
+   */
+  keep(body: Buffer, uploadPath: string): UploadedMedia {
+    const path = `/v/t62.7118-24/${randomBytes(16).toString('hex')}.enc`;
+    const directPath = `${path}?ccb=11-4&oh=${randomBytes(8).toString('hex')}&oe=${Date.now().toString(16)}`;
+    const uploaded: UploadedMedia = { uploadPath, directPath, body };
+    this.uploads.push(uploaded);
+    this.byPath.set(path, uploaded);
+    return uploaded;
+  }
+
+  /** The file at a direct path (expired or not), as the phone that uploaded it still has it. */
+  original(directPathOrUrl: string): UploadedMedia | undefined {
+    return this.byPath.get(pathOf(directPathOrUrl));
+  }
+
+  /** The CDN no longer serves the file at this direct path: a download gets `status` (404 or 410). */
+  expire(directPathOrUrl: string, status: 404 | 410 = 410): void {
+    this.expired.set(pathOf(directPathOrUrl), status);
   }
 
   async stop(): Promise<void> {
@@ -81,8 +106,9 @@ export class EmulatedMediaHost {
   private handle(request: IncomingMessage, response: ServerResponse): void {
     const url = new URL(request.url ?? '/', 'https://media.emulator.test');
     if (request.method === 'GET') {
-      const body = this.byPath.get(url.pathname)?.body;
-      response.writeHead(body ? 200 : 404, { 'content-type': 'application/octet-stream' }).end(body);
+      const body = this.fetch(url.pathname);
+      const status = body ? 200 : (this.expired.get(url.pathname) ?? 404);
+      response.writeHead(status, { 'content-type': 'application/octet-stream' }).end(body);
       return;
     }
     if (request.method !== 'POST' || !url.pathname.startsWith('/mms/')) {
@@ -109,15 +135,13 @@ export class EmulatedMediaHost {
     const digest = createHash('sha256').update(body).digest('base64url');
     const named = url.pathname.split('/').pop();
     if (named !== digest || url.searchParams.get('token') !== digest) return refuse(400, 'hash mismatch');
-    const fileId = randomBytes(16).toString('hex');
-    const path = `/v/t62.7118-24/${fileId}.enc`;
-    const directPath = `${path}?ccb=11-4&oh=${randomBytes(8).toString('hex')}&oe=${Date.now().toString(16)}`;
-    const uploadPath = url.pathname.slice(0, url.pathname.lastIndexOf('/'));
-    const uploaded: UploadedMedia = { uploadPath, directPath, body };
-    this.uploads.push(uploaded);
-    this.byPath.set(path, uploaded);
+    const { directPath } = this.keep(body, url.pathname.slice(0, url.pathname.lastIndexOf('/')));
     response
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify({ url: `https://${this.hostname}${directPath}`, direct_path: directPath }));
   }
+}
+
+function pathOf(directPathOrUrl: string): string {
+  return new URL(directPathOrUrl, 'https://media.emulator.test').pathname;
 }

@@ -7,6 +7,7 @@ import { answerGroupIq, type EmulatedGroup } from './groups';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
 import { ContactResends } from './contact-resends';
+import { PhoneMediaReupload } from './media-reupload';
 import { bigEndian, bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
@@ -104,6 +105,12 @@ export class EmulatedNetwork extends EventEmitter {
         return from.phone.encrypt(deviceJid(device), paddedMessage(message));
       }),
     deliver: (device, stanza) => this.deliver(device, stanza),
+  });
+  /** The account's phone re-uploads expired media a device asks for (`updateMediaMessage`). */
+  readonly mediaReupload = new PhoneMediaReupload({
+    host: this.media,
+    findReceived: (device, id) => this.contactResends.sentMessage(device, id),
+    send: (device, node) => this.connectionOf(device)?.send(node),
   });
 
   constructor(readonly emulator: WhatsAppEmulator) {
@@ -943,7 +950,7 @@ export class EmulatedNetwork extends EventEmitter {
     }
     if (node.tag === 'receipt' || (node.tag === 'ack' && node.attrs.class === 'message')) {
       this.answered(device, node);
-      if (node.tag === 'receipt')
+      if (node.tag === 'receipt' && !this.mediaReupload.onReceipt(device, node))
         this.contactResends
           .onReceipt(device, node)
           .catch((error: unknown) => this.failures.push({ stanza: node, error }));

@@ -11,6 +11,10 @@ export const ERRORS = {
   invalid_session_id: { status: 400, message: 'Invalid session id.' },
   invalid_media_url: { status: 400, message: 'Invalid media URL: a public http(s) URL is required.' },
   invalid_webhook_url: { status: 400, message: 'Invalid webhook URL: a public http(s) URL is required.' },
+  invalid_proxy_url: {
+    status: 400,
+    message: 'Invalid proxy URL: a public http(s) or socks5 proxy URL is required.',
+  },
   unauthorized: {
     status: 401,
     message: 'Missing or invalid API key. Send it as "x-api-key: <key>" or "Authorization: Bearer <key>".',

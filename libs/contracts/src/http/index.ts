@@ -11,4 +11,5 @@ export * from './schemas/inbound-media';
 export * from './schemas/responses';
 export * from './schemas/sandbox';
 export * from './schemas/sessions';
+export * from './schemas/session-proxy';
 export * from './schemas/webhook';

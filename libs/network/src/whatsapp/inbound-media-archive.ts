@@ -4,6 +4,13 @@ import type { Logger } from 'pino';
 import { MediaDownloadError } from '../inbound-media-file';
 import type { SessionRef } from '../session-ref';
 import type { InboundMediaStore } from './inbound-media-store';
+import type { ArchivedMedia } from './inbound-media-reupload';
+
+/**
+ * Marks a sealed record that keeps the message key with the descriptor (a `WebMessageInfo`, for a
+ * re-upload request); older records are a bare `Message` (never starting with 0: no field 0).
+ */
+const WITH_KEY = 0;
 
 /** The media contents whose file `GET /messages/media` serves (what `message.received` calls media). */
 const DOWNLOADABLE = new Set([
@@ -34,15 +41,20 @@ export class InboundMediaArchive {
     const descriptor = descriptorOf(message.message);
     if (!id || !descriptor) return;
     try {
-      const bytes = Buffer.from(proto.Message.encode(descriptor).finish());
+      const { remoteJid, fromMe, participant } = message.key;
+      const envelope = proto.WebMessageInfo.encode({
+        key: { remoteJid, fromMe, id, participant },
+        message: descriptor,
+      }).finish();
+      const bytes = Buffer.concat([Buffer.from([WITH_KEY]), envelope]);
       await this.store.save(ref, id, this.cipher.sealBytes(bytes, inboundMediaBinding(ref, id)));
     } catch (error) {
       this.logger.warn({ err: error, messageId: id }, 'could not keep how to download a received media file');
     }
   }
 
-  /** The descriptor kept for the message; MediaDownloadError when unknown or expired. */
-  async open(ref: SessionRef, messageId: string): Promise<proto.IMessage> {
+  /** The descriptor kept for the message, with its key; MediaDownloadError when unknown or expired. */
+  async open(ref: SessionRef, messageId: string): Promise<ArchivedMedia> {
     const stored = await this.store.find(ref, messageId);
     if (!stored) {
       throw new MediaDownloadError(
@@ -56,7 +68,10 @@ export class InboundMediaArchive {
         `The media file of ${messageId} arrived more than 7 days ago.`,
       );
     }
-    return proto.Message.decode(this.cipher.openBytes(stored.value, inboundMediaBinding(ref, messageId)));
+    const bytes = this.cipher.openBytes(stored.value, inboundMediaBinding(ref, messageId));
+    if (bytes[0] !== WITH_KEY) return { key: { id: messageId }, message: proto.Message.decode(bytes) };
+    const kept = proto.WebMessageInfo.decode(bytes.subarray(1));
+    return { key: kept.key ?? { id: messageId }, message: kept.message ?? {} };
   }
 }
 

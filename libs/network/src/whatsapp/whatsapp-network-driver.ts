@@ -214,11 +214,16 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     limits: MediaDownloadLimits,
   ): Promise<InboundMediaFile> {
     const runtime = await this.loadRuntime();
-    const descriptor = await this.archiveOf(runtime).open(ref, messageId);
-    return runtime.downloadInboundMedia(descriptor, limits, {
-      host: this.settings.mediaHost,
-      timeoutMs: this.settings.mediaTimeoutMs,
-    });
+    const archived = await this.archiveOf(runtime).open(ref, messageId);
+    const settings = { host: this.settings.mediaHost, timeoutMs: this.settings.mediaTimeoutMs };
+    // An expired CDN copy is asked of the phone again, through the session if it is open here.
+    const reupload = this.sessions.get(sessionRefKey(ref))?.mediaReupload() ?? null;
+    return runtime.downloadWithReupload(
+      archived,
+      (descriptor) => runtime.downloadInboundMedia(descriptor, limits, settings),
+      reupload,
+      settings.timeoutMs,
+    );
   }
 
   private archiveOf(runtime: Runtime): InboundMediaArchive {

@@ -12,6 +12,7 @@ export { SentMessageArchive } from './sent-message-archive';
 export { QuoteArchive } from './quote-archive';
 export { InboundMediaArchive } from './inbound-media-archive';
 export { downloadInboundMedia } from './inbound-media-download';
+export { downloadWithReupload } from './inbound-media-reupload';
 export { WhatsAppSession } from './whatsapp-session';
 
 /** LID ↔ phone-number mappings kept in memory per session (the rest are read from PostgreSQL). */

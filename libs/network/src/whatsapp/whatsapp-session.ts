@@ -53,6 +53,7 @@ import { unlinkDevice } from './unlink-device';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
 import type { InboundMediaArchive } from './inbound-media-archive';
+import type { MediaReupload } from './inbound-media-reupload';
 import type { QuoteArchive } from './quote-archive';
 import type { SentMessageArchive } from './sent-message-archive';
 import type { SessionMemory } from './session-memory';
@@ -517,6 +518,16 @@ export class WhatsAppSession implements NetworkSession {
       for (const update of updates) if (update.id) groups.del(update.id);
     });
     socket.ev.on('group-participants.update', ({ id }) => groups.del(id));
+  }
+
+  /**
+   * Asks the account's phone, over this connection, to upload a received media file again (its
+   * CDN copy expired: Baileys' updateMediaMessage); null when the session is not connected.
+   */
+  mediaReupload(): MediaReupload {
+    const socket = this.phase === 'connected' ? this.socket : null;
+    if (!socket?.updateMediaMessage) return null;
+    return (message) => socket.updateMediaMessage?.(message) ?? Promise.reject(new Error('socket closed'));
   }
 
   private async groupMetadata(jid: string): Promise<GroupMetadata | undefined> {

@@ -70,6 +70,8 @@ export interface WhatsAppSocket {
   ): Promise<string>;
   /** Sends an IQ and resolves with WhatsApp's answer (rejects on an error answer or a timeout). */
   query?(node: BinaryNode, timeoutMs?: number): Promise<BinaryNode>;
+  /** Asks the phone to upload a received media file again; resolves with the message's new direct path. */
+  updateMediaMessage?(message: WAMessage): Promise<WAMessage>;
   /** Unlinks this device on the phone, then closes (401 loggedOut). */
   logout(message?: string): Promise<void>;
   /** Closes the connection; emits `connection.update` `close` with `error` as the reason. */

@@ -47,6 +47,7 @@ export function apiClient(baseUrl: string) {
     baseUrl,
     get: <T = any>(path: string, options?: RequestOptions) => http<T>(baseUrl, 'GET', path, options),
     post: <T = any>(path: string, options?: RequestOptions) => http<T>(baseUrl, 'POST', path, options),
+    put: <T = any>(path: string, options?: RequestOptions) => http<T>(baseUrl, 'PUT', path, options),
     patch: <T = any>(path: string, options?: RequestOptions) => http<T>(baseUrl, 'PATCH', path, options),
     delete: <T = any>(path: string, options?: RequestOptions) => http<T>(baseUrl, 'DELETE', path, options),
   };

@@ -57,6 +57,13 @@ describe('buildOpenApiDocument', () => {
     expect(missing.map((route) => `${route.method} ${route.path}`)).toEqual([]);
   });
 
+  it('documents the QR as JSON, SVG or PNG, as format= chooses', () => {
+    const success = document.paths['/api/v1/session/qr'].get.responses['200'];
+    expect(Object.keys(success.content)).toEqual(['application/json', 'image/svg+xml', 'image/png']);
+    expect(success.content['image/svg+xml'].schema).toEqual({ type: 'string' });
+    expect(success.content['image/png'].schema).toEqual({ type: 'string', format: 'binary' });
+  });
+
   it('describes nothing beyond the catalogue, and no route twice', () => {
     const described = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     const catalogued = ROUTES.map((route) => `${route.method} ${route.path}`);

@@ -95,14 +95,19 @@ function operation(route: RouteDescription): Record<string, unknown> {
           content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
         }
       : {
-          description: 'Success',
-          content: { 'application/json': { schema: toSchema(route.response, 'output') } },
+          description: ['Success', ...Object.values(route.alsoAnswers ?? {})].join(' '),
+          content: {
+            'application/json': { schema: toSchema(route.response, 'output') },
+            ...alternativeContent(route.alsoAnswers ?? {}),
+          },
         },
   };
   for (const code of new Set([
     ...COMMON_ERRORS[route.auth],
     ...(route.errors ?? []),
     ...(route.body ? bodyErrors : []),
+    // A query string or path parameter the schema refuses is a validation error like a bad body.
+    ...(route.query || route.params ? (['validation_error'] as ErrorCode[]) : []),
   ])) {
     const status = String(ERROR_STATUS[code]);
     const existing = responses[status] as { description: string } | undefined;
@@ -127,6 +132,20 @@ function operation(route: RouteDescription): Record<string, unknown> {
       : {}),
     responses,
   };
+}
+
+/** Non-JSON representations of a success response: text formats as strings, the others binary. */
+function alternativeContent(mediaTypes: Record<string, string>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(mediaTypes).map((mediaType) => [
+      mediaType,
+      {
+        schema: /^image\/svg\+xml$|^text\//.test(mediaType)
+          ? { type: 'string' }
+          : { type: 'string', format: 'binary' },
+      },
+    ]),
+  );
 }
 
 /** The headers a file response always carries. */

@@ -73,6 +73,8 @@ export interface RouteDescription {
   response: z.ZodType;
   /** The success response is a file, described here, instead of `response` as JSON. */
   file?: string;
+  /** Other media types the success response comes in (chosen by the request), each described. */
+  alsoAnswers?: Record<string, string>;
   successStatus?: number;
   errors?: ErrorCode[];
   /** Served only on this network: the sandbox's control routes do not exist on WhatsApp (CONTRACT §9). */
@@ -184,6 +186,10 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     query: qrQuerySchema,
     response: envelope(qrSchema),
+    alsoAnswers: {
+      'image/svg+xml': 'With `format=svg`: the QR as an SVG document.',
+      'image/png': 'With `format=png`: the QR as a PNG image.',
+    },
     errors: ['invalid_session_id', 'not_found'],
   },
   {
@@ -213,6 +219,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     query: sessionQuerySchema,
     response: session,
+    errors: ['invalid_session_id', 'not_found'],
   },
   {
     method: 'POST',
@@ -421,6 +428,7 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sandboxInboundSchema,
     response: envelope(z.object({ id: z.string() })),
+    errors: ['invalid_session_id', 'session_not_connected'],
   },
   {
     method: 'GET',

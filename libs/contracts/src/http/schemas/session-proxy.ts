@@ -6,7 +6,7 @@ import { sessionIdField } from './common';
 export const sessionProxyBodySchema = z.strictObject({
   sessionId: sessionIdField,
   url: z
-    .string({ error: 'url must be a proxy URL string' })
+    .string()
     .min(1, 'url must be a proxy URL such as socks5://user:pass@proxy.example.com:1080')
     .max(SESSION_PROXY_URL_MAX_LENGTH, `url must be at most ${SESSION_PROXY_URL_MAX_LENGTH} characters`)
     .describe(

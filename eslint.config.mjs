@@ -36,8 +36,8 @@ export const kindMayImport = {
     'type:service',
     'type:package',
   ],
-  // The published receiver package stands alone.
-  'type:package': [],
+  // Published packages stand alone; the typed client folds the receiver's verifier into its build.
+  'type:package': ['type:package'],
   'type:test-support': [
     'type:domain',
     'type:contracts',

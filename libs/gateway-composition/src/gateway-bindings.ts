@@ -1,4 +1,4 @@
-import { WebhookVault } from '@jumbe/domain';
+import { SessionProxyVault, WebhookVault } from '@jumbe/domain';
 import type { GatewayPorts } from '@jumbe/gateway';
 import { OperatorService } from '@jumbe/operator';
 import {
@@ -7,6 +7,7 @@ import {
   DailyUsageRepository,
   IdempotencyRepository,
   SendFailureRepository,
+  SessionProxyRepository,
   SessionRepository,
   UsageRepository,
   WebhookDeliveryRepository,
@@ -37,5 +38,7 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     usageCounters: infrastructure.usageStore,
     invalidations: infrastructure.invalidations,
     rateLimiter: infrastructure.rateLimiter,
+    sessionProxies: new SessionProxyRepository(dataSource),
+    sessionProxyVault: new SessionProxyVault(infrastructure.secretKey),
   };
 }

@@ -43,6 +43,10 @@ import { WebhookStore } from './ports/webhook-store';
 import { SandboxController } from './sandbox/sandbox.controller';
 import { SessionCommandClient } from './sessions/session-command.client';
 import { SessionsController } from './sessions/sessions.controller';
+import { SessionProxyController } from './sessions/session-proxy.controller';
+import { SessionProxySettings } from './sessions/session-proxy-settings';
+import { SessionProxyStore } from './ports/session-proxy-store';
+import { SessionProxyVault } from '@jumbe/domain';
 import { StatusController } from './status/status.controller';
 import { UsageController } from './usage/usage.controller';
 import { WebhookController } from './webhook/webhook.controller';
@@ -70,6 +74,8 @@ function portProviders(ports: GatewayPorts): Provider[] {
     { provide: DeliveryHistory, useValue: ports.deliveries },
     { provide: OperatorService, useValue: ports.operator },
     { provide: MediaFileReader, useValue: ports.mediaFiles },
+    { provide: SessionProxyStore, useValue: ports.sessionProxies },
+    { provide: SessionProxyVault, useValue: ports.sessionProxyVault },
   ];
 }
 
@@ -85,6 +91,7 @@ export class GatewayModule {
         DocsController,
         UsageController,
         SessionsController,
+        SessionProxyController,
         MessagesController,
         InboundMediaController,
         ChatsController,
@@ -130,6 +137,7 @@ export class GatewayModule {
         InboundMediaFiles,
         NumberLookups,
         WebhookSettings,
+        SessionProxySettings,
         CustomerAuthGuard,
         AdminTokenGuard,
         GatewayLifecycle,

@@ -38,6 +38,8 @@ import {
   sendTextSchema,
   sentMessageSchema,
   sessionBodySchema,
+  sessionProxyBodySchema,
+  sessionProxySchema,
   sessionListSchema,
   sessionQuerySchema,
   sessionSchema,
@@ -62,7 +64,7 @@ export type NetworkName = JumbeConfig['network'];
 
 /** One route of the public contract, described from the same schemas that validate it. */
 export interface RouteDescription {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   tag: string;
   summary: string;
@@ -220,6 +222,37 @@ export const ROUTES: RouteDescription[] = [
     query: sessionQuerySchema,
     response: session,
     errors: ['invalid_session_id', 'not_found'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/session/proxy',
+    tag: 'Sessions',
+    summary: "The session's own proxy, password masked; null when it connects directly (extension)",
+    auth: 'key',
+    query: sessionQuerySchema,
+    response: envelope(sessionProxySchema),
+    errors: ['invalid_session_id'],
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/session/proxy',
+    tag: 'Sessions',
+    summary:
+      "Set the session's own HTTP(S) or SOCKS5 proxy for its WhatsApp connection and media; applies from its next connection (extension)",
+    auth: 'key',
+    body: sessionProxyBodySchema,
+    response: envelope(sessionProxySchema),
+    errors: ['invalid_session_id', 'invalid_proxy_url'],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/session/proxy',
+    tag: 'Sessions',
+    summary: "Remove the session's own proxy: it connects directly from its next connection (extension)",
+    auth: 'key',
+    query: sessionQuerySchema,
+    response: envelope(sessionProxySchema),
+    errors: ['invalid_session_id'],
   },
   {
     method: 'POST',

@@ -1,6 +1,6 @@
 import type { JumbeConfig } from '@jumbe/config';
 import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
-import type { WebhookVault } from '@jumbe/domain';
+import type { SessionProxyVault, WebhookVault } from '@jumbe/domain';
 import type { MessageBus } from '@jumbe/messaging';
 import type { OperatorService } from '@jumbe/operator';
 import type { HealthProbes } from '@jumbe/platform';
@@ -12,6 +12,7 @@ import type { IdempotencyStore } from './idempotency-store';
 import type { MediaFileReader } from './media-file-reader';
 import type { SendFailureLog } from './send-failure-log';
 import type { SessionCatalogue } from './session-catalogue';
+import type { SessionProxyStore } from './session-proxy-store';
 import type { DailyUsageLedger, UsageLedger } from './usage-ledger';
 import type { WebhookStore } from './webhook-store';
 
@@ -41,4 +42,8 @@ export interface GatewayPorts {
   usageCounters: UsageCounterStore;
   invalidations: InvalidationBus;
   rateLimiter: RateLimiter;
+  /** Sessions' own proxies (docs/session-proxy.md), sealed at rest. */
+  sessionProxies: SessionProxyStore;
+  /** Seals a session's proxy URL for the worker that connects it. */
+  sessionProxyVault: SessionProxyVault;
 }

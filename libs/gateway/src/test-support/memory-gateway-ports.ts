@@ -14,6 +14,7 @@ import {
   type SessionRecord,
   type StoredWebhook,
   type UsageCounters,
+  SessionProxyVault,
   WebhookVault,
   ZERO_USAGE,
 } from '@jumbe/domain';
@@ -22,6 +23,7 @@ import type { OperatorService } from '@jumbe/operator';
 import { Readable } from 'node:stream';
 import pino from 'pino';
 import type { GatewayPorts } from '../ports/gateway-ports';
+import type { StoredSessionProxy } from '../ports/session-proxy-store';
 import { MemoryIdempotencyStore } from './memory-idempotency-store';
 
 /**
@@ -36,6 +38,8 @@ export class MemoryGatewayWorld {
   readonly failures: SendFailure[] = [];
   readonly sessions: SessionRecord[] = [];
   readonly webhooks = new Map<string, StoredWebhook>();
+  /** Sessions' proxies by `accountId/sessionId`. */
+  readonly sessionProxies = new Map<string, StoredSessionProxy>();
   readonly bus = new InProcessMessageBus();
   /** Idempotency-Key records with the PostgreSQL store's rules, shared by every ports() call. */
   readonly idempotency = new MemoryIdempotencyStore();
@@ -129,6 +133,16 @@ export class MemoryGatewayWorld {
       },
       deliveries: { latest: async (): Promise<DeliveryRecord[]> => [] },
       webhookSecrets: new WebhookVault('0'.repeat(64)),
+      sessionProxies: {
+        find: async (accountId, sessionId) => this.sessionProxies.get(`${accountId}/${sessionId}`) ?? null,
+        save: async (accountId, sessionId, proxy) => {
+          const stored = { ...proxy, updatedAt: new Date() };
+          this.sessionProxies.set(`${accountId}/${sessionId}`, stored);
+          return stored;
+        },
+        delete: async (accountId, sessionId) => this.sessionProxies.delete(`${accountId}/${sessionId}`),
+      },
+      sessionProxyVault: new SessionProxyVault('0'.repeat(64)),
       // The admin routes' operations need PostgreSQL: the end-to-end suites cover them.
       operator: {} as OperatorService,
       mediaFiles: {

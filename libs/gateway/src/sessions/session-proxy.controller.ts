@@ -1,0 +1,44 @@
+import { sessionProxyBodySchema, sessionQuerySchema } from '@jumbe/contracts';
+import { Controller, Delete, Get, HttpCode, Put, UseGuards } from '@nestjs/common';
+import type { z } from 'zod';
+import { CustomerAuthGuard } from '../auth/customer-auth.guard';
+import type { CustomerContext } from '../auth/principal';
+import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { SessionProxySettings } from './session-proxy-settings';
+
+/** What a change says: when it takes effect. */
+const APPLIES = "It applies from the session's next connection (a start, or a reconnect of its worker).";
+
+/** A session's own proxy (CONTRACT §11, docs/session-proxy.md): set, read masked, cleared. */
+@Controller('api/v1/session/proxy')
+@UseGuards(CustomerAuthGuard)
+export class SessionProxyController {
+  constructor(private readonly settings: SessionProxySettings) {}
+
+  @Get()
+  async read(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
+  ) {
+    return { data: await this.settings.read(customer.access.accountId, query.sessionId) };
+  }
+
+  @Put()
+  @HttpCode(200)
+  async set(
+    @Customer() customer: CustomerContext,
+    @ValidBody(sessionProxyBodySchema) body: z.output<typeof sessionProxyBodySchema>,
+  ) {
+    const data = await this.settings.set(customer.access.accountId, body.sessionId, body.url);
+    return { message: `Proxy saved. ${APPLIES}`, data };
+  }
+
+  @Delete()
+  async clear(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
+  ) {
+    const data = await this.settings.clear(customer.access.accountId, query.sessionId);
+    return { message: `Proxy removed; the session connects directly. ${APPLIES}`, data };
+  }
+}

@@ -26,6 +26,39 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
   let browser: Browser;
   let page: Page;
   const base = () => `${api.baseUrl}/dashboard/`;
+  const missing: string[] = [];
+  /** Whether the gateway has the live event stream (it answers a stream, not a 404). */
+  async function hasEventStream(): Promise<boolean> {
+    const response = await fetch(`${api.baseUrl}/api/v1/events`, {
+      headers: { 'x-api-key': account.key, accept: 'text/event-stream' },
+    });
+    // A stream never ends by itself: cancelling the body closes it.
+    await response.body?.cancel();
+    return response.status !== 404;
+  }
+  /** The page's requests to the API while `during` runs. */
+  async function apiRequestsDuring(during: () => Promise<void>): Promise<string[]> {
+    const seen: string[] = [];
+    const listener = (request: { url(): string; method(): string }) => {
+      if (request.url().includes('/api/v1/')) seen.push(`${request.method()} ${request.url()}`);
+    };
+    page.on('request', listener);
+    try {
+      await during();
+    } finally {
+      page.off('request', listener);
+    }
+    return seen;
+  }
+  /** Makes the page believe its browser tab was hidden or shown again. */
+  const setTabVisible = (visible: boolean) =>
+    page.evaluate((shown) => {
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => (shown ? 'visible' : 'hidden'),
+      });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, visible);
 
   beforeAll(async () => {
     [topology, receiver, browser] = await Promise.all([
@@ -48,6 +81,10 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on('dialog', (dialog) => void dialog.accept());
+    page.on('response', (response) => {
+      // The API's refusals are part of the tests; the page's own files must all load.
+      if (response.status() >= 400 && !response.url().includes('/api/v1/')) missing.push(response.url());
+    });
     if (TAKE_SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
@@ -110,6 +147,27 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
       `dashboard first screen: ${firstScreenMs} ms to the sign-in form, FCP ${paint} ms\n`,
     );
     await shot('sign-in');
+    const icon = await fetch(`${api.baseUrl}/dashboard/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml');
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/dashboard/favicon.svg');
+    // Each radio button sits right before its label's words, on the same line.
+    for (const name of ['Customer (API key)', 'Operator (admin token)']) {
+      const gap = await page.getByLabel(name).evaluate((radio) => {
+        const text = radio.parentElement!.lastChild!;
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const words = range.getBoundingClientRect();
+        const box = radio.getBoundingClientRect();
+        return {
+          apart: words.left - box.right,
+          rows: Math.abs(words.top + words.height / 2 - (box.top + box.height / 2)),
+        };
+      });
+      expect(gap.apart).toBeGreaterThanOrEqual(0);
+      expect(gap.apart).toBeLessThanOrEqual(12);
+      expect(gap.rows).toBeLessThanOrEqual(6);
+    }
     await page.getByLabel('API key', { exact: true }).fill('jmb_not_a_real_key_0000000000000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Missing or invalid API key' }).waitFor();
@@ -126,18 +184,75 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await shot('session-qr');
 
     await tab('Sandbox');
+    expect(await page.getByLabel('Session', { exact: true }).inputValue()).toBe('default');
     await page.getByLabel('Scan the QR as phone number').fill(randomPhone());
     await page.getByRole('button', { name: 'Scan QR' }).click();
-    await page.getByRole('status').filter({ hasText: 'session is connected' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'session default is connected' }).waitFor();
     await tab('Sessions');
     await page
       .getByTestId('session-state')
       .filter({ hasText: /^connected$/ })
       .waitFor({ timeout: 10_000 });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await shot('sessions');
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot('phone-sessions');
     await page.setViewportSize({ width: 1000, height: 900 });
+  });
+
+  it('fits a 390 px phone: nothing wider than the screen, every Sessions column readable', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await tab('Sessions');
+      const row = page.getByTestId('sessions').locator('tr[data-session="default"]');
+      await row.waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      // Each cell of the row (state, reason, phone, updated, its button) lies within the screen.
+      for (const cell of await row.locator('td').all()) {
+        const box = await cell.boundingBox();
+        expect(box).not.toBeNull();
+        expect(box!.x).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      }
+      expect(await row.locator('td[data-label="State"]').textContent()).toBe('connected');
+      await shot('phone-sessions');
+    } finally {
+      await page.setViewportSize({ width: 1000, height: 900 });
+    }
+  });
+
+  it('costs no API hits for what it reads; what it changes is counted as any call is', async () => {
+    const hits = async () =>
+      (await api.get('/api/v1/usage', { key: account.key })).body.data.apiHits as number;
+    const before = await hits();
+    const requests = await apiRequestsDuring(async () => {
+      for (const name of ['Failed sends', 'Webhook', 'Usage', 'Chats', 'Sessions']) {
+        await tab(name);
+        await page.getByRole('heading', { level: 2 }).first().waitFor();
+      }
+      // A Sessions tab left open polls (every 5 s): at least one poll happens here.
+      await page.waitForRequest((request) => request.url().endsWith('/api/v1/sessions'), { timeout: 8_000 });
+      // One change: a contact writes to the session through the sandbox panel.
+      await tab('Sandbox');
+      await page.getByLabel('Text', { exact: true }).fill('Habari, bei gani?');
+      await page.getByRole('button', { name: 'Send inbound' }).click();
+      await page.getByRole('status').filter({ hasText: 'Message received by the session' }).waitFor();
+    });
+    const reads = requests.filter((r) => r.startsWith('GET '));
+    expect(reads.length).toBeGreaterThanOrEqual(6);
+    // The second GET /usage above, and the inbound POST: nothing the dashboard read.
+    expect(await hits()).toBe(before + 2);
+  });
+
+  it('polls nothing while its browser tab is hidden, and catches up when it is shown', async () => {
+    await tab('Sessions');
+    await page.getByTestId('sessions').waitFor();
+    await setTabVisible(false);
+    const hidden = await apiRequestsDuring(() => page.waitForTimeout(6_000));
+    expect(hidden).toEqual([]);
+    const shown = await apiRequestsDuring(async () => {
+      await setTabVisible(true);
+      await page.waitForRequest((request) => request.url().endsWith('/api/v1/sessions'), { timeout: 3_000 });
+    });
+    expect(shown).toContain(`GET ${api.baseUrl}/api/v1/sessions`);
   });
 
   it("shows the plan's session cap and, at the cap, the API's upgrade message", async () => {
@@ -160,18 +275,30 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByRole('status').filter({ hasText: 'message id' }).waitFor();
 
-    await page.getByLabel('From session').fill('offline');
+    // Another kind: a location, which the sandbox network receives as such.
+    await page.getByLabel('Kind').selectOption('location');
+    await page.getByLabel('Place name').fill('Duka la Mama');
     await page.getByRole('button', { name: 'Send message' }).click();
-    await page.getByRole('alert').filter({ hasText: 'session_not_connected' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'message id' }).waitFor();
+
+    // A refused send: its error is shown once, not once per detail.
+    await page.getByLabel('Kind').selectOption('text');
+    await page.getByLabel('To (phone number)').fill('12');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'invalid_phone' });
+    await refusal.waitFor();
+    const text = (await refusal.textContent()) ?? '';
+    // The API's message names the problem, and so does its detail: the page says it once.
+    expect(text.split('to must be an international number').length - 1).toBe(1);
 
     await tab('Sandbox');
-    await page.getByTestId('outbox').filter({ hasText: '254711111111' }).waitFor();
+    await page.getByTestId('outbox').filter({ hasText: 'Duka la Mama' }).waitFor();
     await shot('sandbox');
 
     await tab('Failed sends');
-    await page.getByLabel('Session', { exact: true }).fill('offline');
-    await page.getByTestId('failures').filter({ hasText: 'session_not_connected' }).waitFor();
-    await page.getByLabel('Error code').selectOption('session_not_connected');
+    await page.getByLabel('Session', { exact: true }).selectOption('default');
+    await page.getByTestId('failures').filter({ hasText: 'invalid_phone' }).waitFor();
+    await page.getByLabel('Error code').selectOption('invalid_phone');
     const rows = page.getByTestId('failures').locator('tbody tr');
     expect(
       await eventually(
@@ -186,15 +313,22 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await tab('Webhook');
     await page.getByText('Signing secret: not set yet').waitFor();
     await page.getByLabel('Webhook URL').fill(`${receiver.url}/dashboard`);
+    await page.getByLabel('session.status').check();
+    await page.getByLabel('Automatic retries of a failed delivery').selectOption('3');
     await page.getByRole('button', { name: 'Save webhook' }).click();
     await page.getByTestId('shown-once').filter({ hasText: 'whsec_' }).waitFor();
+    const saved = (await api.get('/api/v1/webhook', { key: account.key })).body.data;
+    expect(saved.events).toEqual(expect.arrayContaining(['message.received', 'session.status']));
+    expect(saved.retry).toEqual({ attempts: 3 });
     await page.getByRole('button', { name: 'Send test event' }).click();
     await receiver.waitFor('/dashboard', 1);
-    await page
+    const row = page
       .getByTestId('deliveries')
       .locator('tr', { hasText: 'webhook.test' })
-      .filter({ hasText: 'success' })
-      .waitFor();
+      .filter({ hasText: 'success' });
+    await row.waitFor();
+    // What the receiver answered, as the delivery record keeps it.
+    expect(await row.locator('td[data-label="Receiver answered"] summary').textContent()).toBe('ok');
     await shot('webhook');
   });
 
@@ -207,6 +341,73 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     expect(requests.length).toBe(before + 1);
     // The redelivery is the same event again.
     expect(requests.at(-1)!.json.event).toBe(requests[0]!.json.event);
+  });
+
+  it("shows a chat of the picked session's messages, and replies from it", async () => {
+    const streaming = await hasEventStream();
+    await tab('Chats');
+    await page.getByRole('button', { name: '254711111111' }).click();
+    const chat = page.getByTestId('chat');
+    await chat.locator('[data-direction="out"]', { hasText: 'Habari from the Jumbe dashboard' }).waitFor();
+    await chat.locator('[data-direction="out"]', { hasText: '[location]' }).waitFor();
+    if (streaming) {
+      await page.getByTestId('stream-state').filter({ hasText: 'Live' }).waitFor();
+      await api.post('/api/v1/sandbox/inbound', {
+        key: account.key,
+        body: { sessionId: 'default', from: '254711111111', text: 'Nataka viatu' },
+      });
+      await chat.locator('[data-direction="in"]', { hasText: 'Nataka viatu' }).waitFor();
+    } else {
+      await page.getByRole('alert').filter({ hasText: 'Event stream unavailable' }).waitFor();
+    }
+    await page.getByLabel('Reply').fill('Karibu!');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await chat.locator('[data-direction="out"]', { hasText: 'Karibu!' }).waitFor();
+    const outbox = await api.get('/api/v1/sandbox/outbox?sessionId=default&limit=5', { key: account.key });
+    expect(outbox.body.data.map((m: { content: { text?: string } }) => m.content.text)).toContain('Karibu!');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await shot('chats');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot('phone-chats');
+    await page.setViewportSize({ width: 1000, height: 900 });
+  });
+
+  it('monitors live events from the event stream, or says plainly that there is none', async () => {
+    // A gateway from before the stream answers its route 404: the monitor says so, and retries.
+    const missingRoute = '**/api/v1/events**';
+    await tab('Usage'); // closes the stream the Chats tab opened
+    await page.route(missingRoute, (route) =>
+      route.fulfill({
+        status: 404,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Route GET:/api/v1/events not found', error: { code: 'not_found' } }),
+      }),
+    );
+    await tab('Live events');
+    await page.getByRole('alert').filter({ hasText: 'Event stream unavailable' }).waitFor();
+    expect(await page.getByTestId('stream-state').textContent()).toContain('answered 404');
+    await page.unroute(missingRoute);
+    if (!(await hasEventStream())) return;
+    // Leaving the tab and coming back opens the stream at once.
+    await tab('Usage');
+    await tab('Live events');
+    await page.getByTestId('stream-state').filter({ hasText: 'Live' }).waitFor();
+    await api.post('/api/v1/sandbox/inbound', {
+      key: account.key,
+      body: { sessionId: 'default', from: '254722222222', text: 'Monitor me' },
+    });
+    const event = page
+      .getByTestId('events')
+      .locator('li[data-event="message.received"]', { hasText: 'Monitor me' });
+    await event.waitFor();
+    await event.locator('summary').click();
+    expect(JSON.parse((await event.locator('pre').textContent()) ?? '{}')).toMatchObject({
+      event: 'message.received',
+      sessionId: 'default',
+    });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await shot('live-events');
+    await page.setViewportSize({ width: 1000, height: 900 });
   });
 
   it('links a session with a pairing code instead of the QR', async () => {
@@ -227,10 +428,14 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
 
     // The phone types the code: in the sandbox, the panel's "scan" as the number the code was for.
     await tab('Sandbox');
-    await page.getByLabel('Session', { exact: true }).fill('paired');
+    expect(await page.getByLabel('Session', { exact: true }).inputValue()).toBe('paired');
+    const choices = await page.getByLabel('Session', { exact: true }).locator('option').allTextContents();
+    expect(choices.map((choice) => choice.split(' ')[0])).toEqual(
+      expect.arrayContaining(['default', 'paired']),
+    );
     await page.getByLabel('Scan the QR as phone number').fill(phone);
     await page.getByRole('button', { name: 'Scan QR' }).click();
-    await page.getByRole('status').filter({ hasText: 'session is connected' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'session paired is connected' }).waitFor();
     await tab('Sessions');
     await page
       .locator('tr', { hasText: 'paired' })
@@ -282,7 +487,7 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
       .first()
       .waitFor();
     const sections = await page.getByRole('navigation').getByRole('button').allTextContents();
-    expect(sections).toEqual(['Sessions', 'Failed sends', 'Webhook', 'Usage']);
+    expect(sections).toEqual(['Sessions', 'Chats', 'Live events', 'Failed sends', 'Webhook', 'Usage']);
     expect(await page.getByRole('button', { name: 'Start session' }).count()).toBe(0);
   });
 
@@ -317,5 +522,9 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await signOut();
     await signIn(account.key);
     await page.getByRole('alert').filter({ hasText: 'suspended' }).waitFor();
+  });
+
+  it('loaded every file of its own (the favicon included) without a 4xx', () => {
+    expect(missing).toEqual([]);
   });
 });

@@ -45,8 +45,11 @@ export async function callText(
   body?: unknown,
 ): Promise<string> {
   const headers: Record<string, string> = {};
-  if (credential.kind === 'key') headers['x-api-key'] = credential.key;
-  else headers['authorization'] = `Bearer ${credential.token}`;
+  if (credential.kind === 'key') {
+    headers['x-api-key'] = credential.key;
+    // A dashboard read: not an API hit (the gateway honours it on GETs of what the dashboard shows).
+    if (method === 'GET') headers[DASHBOARD_HEADER] = '1';
+  } else headers['authorization'] = `Bearer ${credential.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -68,15 +71,30 @@ export async function callText(
   } catch {
     parsed = null;
   }
-  const details = Array.isArray(parsed?.error?.details)
-    ? parsed.error.details.map((d) => ` ${d.path}: ${d.problem}`).join(';')
-    : '';
   throw new ApiFailure(
     response.status,
     parsed?.error?.code ?? 'http_error',
-    `${parsed?.message ?? `The gateway answered ${response.status}.`}${details}`,
+    errorText(parsed?.message ?? `The gateway answered ${response.status}.`, parsed?.error?.details),
   );
 }
+
+/**
+ * The error's message, with each detail the message does not already say: the API's validation
+ * messages often name their details, and saying them twice buries them.
+ */
+export function errorText(
+  message: string,
+  details: Array<{ path: string; problem: string }> | undefined,
+): string {
+  const extra = (Array.isArray(details) ? details : [])
+    .filter((d) => !message.includes(d.problem))
+    .map((d) => `${d.path}: ${d.problem}`);
+  const unique = [...new Set(extra)];
+  return unique.length === 0 ? message : `${message} ${unique.join('; ')}`;
+}
+
+/** The header that marks a request as the dashboard's own (README, "The dashboard"). */
+export const DASHBOARD_HEADER = 'x-jumbe-dashboard';
 
 export const describeError = (error: unknown): string =>
   error instanceof ApiFailure
@@ -126,6 +144,8 @@ export interface Delivery {
   attemptedAt: string;
   /** 1 for an event's first POST; its opt-in retries are 2, 3, … under the same `id`. */
   attempt: number;
+  /** The first 1 KiB of the receiver's answer (the event sent is not kept for reading). */
+  response: string | null;
 }
 export interface WebhookState {
   url: string | null;
@@ -133,7 +153,44 @@ export interface WebhookState {
   hasSecret: boolean;
   /** Event types delivered (`webhook.test` always is). */
   events: string[];
+  /** Opt-in automatic retries; null when off (the default). */
+  retry: { attempts: number } | null;
   deliveries: Delivery[];
+}
+
+/** The webhook's event types (README, "Event types"); `webhook.test` always goes. */
+export const EVENT_TYPES = [
+  'message.received',
+  'message.status',
+  'message.reaction',
+  'message.revoked',
+  'message.edited',
+  'session.status',
+] as const;
+
+/** An event as the webhook and the event stream carry it (fields beyond these vary by type). */
+export interface EventEnvelope {
+  event: string;
+  deliveryId?: string;
+  timestamp?: string;
+  sessionId?: string;
+  message?: {
+    id?: string;
+    from?: string;
+    to?: string;
+    replyTo?: string;
+    chat?: string;
+    pushName?: string | null;
+    text?: string | null;
+    status?: string;
+    media?: { type?: string; caption?: string | null; fileName?: string | null } | null;
+    [field: string]: unknown;
+  };
+  session?: { state?: string; phoneNumber?: string | null; reason?: string | null };
+  reaction?: { messageId?: string; emoji?: string; from?: string; replyTo?: string };
+  revoked?: { messageId?: string; from?: string; replyTo?: string };
+  edited?: { messageId?: string; text?: string; from?: string; replyTo?: string };
+  [field: string]: unknown;
 }
 export interface ApiKey {
   id: string;

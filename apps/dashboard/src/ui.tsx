@@ -1,11 +1,17 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from './api';
+import { usePageVisible } from './page-visibility';
 
-/** Loads data, keeps the last good value and the last error, and reloads on demand or on a timer. */
+/**
+ * Loads data, keeps the last good value and the last error, and reloads on demand or every
+ * `pollMs` while the browser tab is shown: a hidden tab stops polling, and catches up at once
+ * when it is shown again.
+ */
 export function useLoader<T>(load: () => Promise<T>, deps: unknown[], pollMs?: number) {
   const [value, setValue] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
+  const visible = usePageVisible();
   const latest = useRef(load);
   latest.current = load;
   const reload = useCallback(async () => {
@@ -16,12 +22,23 @@ export function useLoader<T>(load: () => Promise<T>, deps: unknown[], pollMs?: n
       setError(describeError(failure));
     }
   }, []);
+  // Loaded once per change of what is shown, whether or not the tab is visible.
   useEffect(() => {
     void reload();
+  }, deps);
+  const wasHidden = useRef(false);
+  useEffect(() => {
     if (!pollMs) return undefined;
+    if (!visible) {
+      wasHidden.current = true;
+      return undefined;
+    }
+    // Shown again after being hidden: what it shows may be stale.
+    if (wasHidden.current) void reload();
+    wasHidden.current = false;
     const timer = setInterval(() => void reload(), pollMs);
     return () => clearInterval(timer);
-  }, deps);
+  }, [...deps, visible, pollMs]);
   return { value, error, reload };
 }
 
@@ -119,7 +136,7 @@ export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toL
 
 /**
  * A table of records: column headings, an unlabelled (screen-reader "Actions") last column when
- * rows carry buttons, and a wrapper that scrolls sideways on a narrow screen.
+ * rows carry buttons; on a narrow screen each row becomes a card of "column: value" lines.
  */
 export function Table(props: {
   columns: string[];
@@ -127,9 +144,19 @@ export function Table(props: {
   actions?: boolean;
   children: ComponentChildren;
 }) {
+  const table = useRef<HTMLTableElement>(null);
+  // Each cell names its column, which a phone's card layout shows before the value.
+  useLayoutEffect(() => {
+    for (const row of Array.from(table.current?.tBodies[0]?.rows ?? [])) {
+      Array.from(row.cells).forEach((cell, index) => {
+        const column = props.columns[index];
+        if (column !== undefined) cell.dataset['label'] = column;
+      });
+    }
+  });
   return (
     <div class="table-wrap">
-      <table data-testid={props.testId}>
+      <table data-testid={props.testId} ref={table}>
         <thead>
           <tr>
             {props.columns.map((column) => (

@@ -1,9 +1,15 @@
 import { useState } from 'preact/hooks';
-import { call, type Credential, type SendFailure } from '../api';
+import { call, type Credential, type SendFailure, type Session } from '../api';
 import { LoadError, Panel, useLoader, when, Table } from '../ui';
 
 /** The failed-send log, newest first, filtered by session (server side) and error code. */
-export function FailuresPanel({ credential }: { credential: Credential }) {
+export function FailuresPanel({
+  credential,
+  sessions,
+}: {
+  credential: Credential;
+  sessions: Session[] | undefined;
+}) {
   const [sessionId, setSessionId] = useState('');
   const [code, setCode] = useState('');
   const failures = useLoader(
@@ -12,7 +18,7 @@ export function FailuresPanel({ credential }: { credential: Credential }) {
       return (await call<SendFailure[]>(credential, 'GET', `/messages/failures?limit=500${query}`)).data;
     },
     [credential, sessionId],
-    5_000,
+    10_000,
   );
   const codes = [...new Set((failures.value ?? []).map((f) => f.code))].sort();
   const shown = (failures.value ?? []).filter((f) => !code || f.code === code);
@@ -20,12 +26,14 @@ export function FailuresPanel({ credential }: { credential: Credential }) {
     <Panel title="Failed sends">
       <div class="row">
         <label for="failures-session">Session</label>
-        <input
-          id="failures-session"
-          placeholder="all sessions"
-          value={sessionId}
-          onInput={(e) => setSessionId(e.currentTarget.value)}
-        />
+        <select id="failures-session" value={sessionId} onChange={(e) => setSessionId(e.currentTarget.value)}>
+          <option value="">all sessions</option>
+          {(sessions ?? []).map((s) => (
+            <option key={s.sessionId} value={s.sessionId}>
+              {s.sessionId}
+            </option>
+          ))}
+        </select>
         <label for="failures-code">Error code</label>
         <select id="failures-code" value={code} onChange={(e) => setCode(e.currentTarget.value)}>
           <option value="">all codes</option>

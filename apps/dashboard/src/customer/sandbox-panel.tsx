@@ -8,8 +8,8 @@ type Inbound = 'text' | 'button' | 'list' | 'media';
  * The simulated phone and contacts of the sandbox network (JUMBE_NETWORK=sandbox): link a session
  * as a phone number, send inbound messages, and watch what the network received.
  */
-export function SandboxPanel({ credential }: { credential: Credential }) {
-  const [sessionId, setSessionId] = useState('default');
+export function SandboxPanel(props: { credential: Credential; sessionId: string; onLinked: () => void }) {
+  const { credential, sessionId } = props;
   const [phone, setPhone] = useState('254700000001');
   const [from, setFrom] = useState('254711111111');
   const [kind, setKind] = useState<Inbound>('text');
@@ -26,7 +26,7 @@ export function SandboxPanel({ credential }: { credential: Credential }) {
         )
       ).data,
     [credential, sessionId],
-    2_000,
+    5_000,
   );
 
   const inbound = () => {
@@ -40,11 +40,7 @@ export function SandboxPanel({ credential }: { credential: Credential }) {
   };
 
   return (
-    <Panel title="Sandbox network">
-      <div class="row">
-        <label for="sandbox-session">Session</label>
-        <input id="sandbox-session" value={sessionId} onInput={(e) => setSessionId(e.currentTarget.value)} />
-      </div>
+    <Panel title={`Sandbox network: session ${sessionId}`}>
       <form
         class="row"
         onSubmit={(event) => {
@@ -54,7 +50,8 @@ export function SandboxPanel({ credential }: { credential: Credential }) {
               sessionId,
               phoneNumber: phone.trim(),
             });
-            return `${result.message ?? 'Scanned'} — session is ${result.data.state}`;
+            props.onLinked();
+            return `${result.message ?? 'Scanned'} — session ${sessionId} is ${result.data.state}`;
           });
         }}
       >
@@ -107,7 +104,7 @@ export function SandboxPanel({ credential }: { credential: Credential }) {
         </button>
       </form>
       <Outcome outcome={action.outcome} />
-      <h3>Outbox (what the network received from this session)</h3>
+      <h3>Outbox (what the network received from {sessionId})</h3>
       <LoadError error={outbox.error} />
       <pre class="outbox" data-testid="outbox" tabIndex={0}>
         {outbox.value ? JSON.stringify(outbox.value, null, 2) : '…'}

@@ -2,18 +2,27 @@ import { useState } from 'preact/hooks';
 import { call, callText, type Credential, type Session, type Usage } from '../api';
 import { ConfirmButton, LoadError, Outcome, Panel, useAction, useLoader, when, Table } from '../ui';
 
-const POLL_MS = 2_000;
-
-export function SessionsPanel({ credential, readOnly }: { credential: Credential; readOnly: boolean }) {
-  const sessions = useLoader(
-    async () => (await call<Session[]>(credential, 'GET', '/sessions')).data,
-    [credential],
-    POLL_MS,
-  );
+/**
+ * The account's sessions (the list the whole view shares, polled by it), starting one, and the
+ * picked session's detail: its QR or pairing code while it links, log out and delete.
+ */
+export function SessionsPanel(props: {
+  credential: Credential;
+  readOnly: boolean;
+  sessions: { value: Session[] | undefined; error: string | null; reload: () => Promise<void> };
+  selected: string | null;
+  onSelect: (sessionId: string) => void;
+}) {
+  const { credential, readOnly, sessions } = props;
   const usage = useLoader(async () => (await call<Usage>(credential, 'GET', '/usage')).data, [credential]);
   const [newId, setNewId] = useState('default');
   const start = useAction();
-  const [selected, setSelected] = useState<string | null>(null);
+  const [detailOpen, setDetailOpen] = useState(false);
+  const selected = detailOpen ? props.selected : null;
+  const setSelected = (sessionId: string | null) => {
+    if (sessionId !== null) props.onSelect(sessionId);
+    setDetailOpen(sessionId !== null);
+  };
   const atCap = usage.value !== undefined && usage.value.sessions >= usage.value.sessionLimit;
 
   return (
@@ -22,7 +31,7 @@ export function SessionsPanel({ credential, readOnly }: { credential: Credential
         <LoadError error={sessions.error} />
         {sessions.value && sessions.value.length === 0 && <p>No sessions yet. Start one below.</p>}
         {sessions.value && sessions.value.length > 0 && (
-          <Table columns={['Session', 'State', 'Reason', 'Phone', 'Updated']} actions>
+          <Table columns={['Session', 'State', 'Reason', 'Phone', 'Updated']} testId="sessions" actions>
             {sessions.value.map((session) => (
               <tr key={session.sessionId} data-session={session.sessionId}>
                 <td>{session.sessionId}</td>
@@ -52,8 +61,8 @@ export function SessionsPanel({ credential, readOnly }: { credential: Credential
                 const result = await call<Session>(credential, 'POST', '/session/start', {
                   sessionId: newId,
                 });
-                setSelected(newId);
                 await Promise.all([sessions.reload(), usage.reload()]);
+                setSelected(newId);
                 return result.message;
               });
             }}

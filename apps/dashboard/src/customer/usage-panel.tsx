@@ -61,13 +61,15 @@ function Meter({ label, value, limit }: { label: string; value: number; limit: n
 
 /** API hits per day of the cycle as plain SVG bars; the numbers are in each bar's title and the label. */
 function HitsChart({ days }: { days: Array<{ date: string; apiHits: number }> }) {
-  if (days.length === 0) return null;
+  const first = days[0];
+  const last = days[days.length - 1];
+  if (first === undefined || last === undefined) return null;
   const width = 600;
   const height = 120;
   const max = Math.max(1, ...days.map((day) => day.apiHits));
   const slot = width / days.length;
   const total = days.reduce((sum, day) => sum + day.apiHits, 0);
-  const peak = days.reduce((best, day) => (day.apiHits > best.apiHits ? day : best), days[0]!);
+  const peak = days.reduce((best, day) => (day.apiHits > best.apiHits ? day : best), first);
   return (
     <figure class="chart">
       <figcaption>API hits per day</figcaption>
@@ -95,10 +97,10 @@ function HitsChart({ days }: { days: Array<{ date: string; apiHits: number }> })
         })}
         <line x1={0} y1={height} x2={width} y2={height} />
         <text x={0} y={height + 13}>
-          {days[0]!.date.slice(5)}
+          {first.date.slice(5)}
         </text>
         <text x={width} y={height + 13} text-anchor="end">
-          {days[days.length - 1]!.date.slice(5)}
+          {last.date.slice(5)}
         </text>
       </svg>
     </figure>

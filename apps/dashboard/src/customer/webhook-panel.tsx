@@ -1,16 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, type Credential, type WebhookState } from '../api';
+import { call, type Credential, EVENT_TYPES, type WebhookState } from '../api';
 import { LoadError, Outcome, Panel, ShownOnce, useAction, useLoader, when, Table } from '../ui';
 
-/** The webhook: destination, on/off, secret rotation, a test event, and the 20 latest deliveries. */
+/**
+ * The webhook: destination, on/off, event types, retries, secret rotation, a test event, and the
+ * 20 latest deliveries with the receiver's answers.
+ */
 export function WebhookPanel({ credential, readOnly }: { credential: Credential; readOnly: boolean }) {
   const state = useLoader(
     async () => (await call<WebhookState>(credential, 'GET', '/webhook')).data,
     [credential],
-    5_000,
+    10_000,
   );
   const [url, setUrl] = useState('');
   const [enabled, setEnabled] = useState(true);
+  const [events, setEvents] = useState<string[]>(['message.received']);
+  const [retries, setRetries] = useState(0);
   const [secret, setSecret] = useState<string | null>(null);
   const action = useAction();
   const loaded = state.value !== undefined;
@@ -21,12 +26,16 @@ export function WebhookPanel({ credential, readOnly }: { credential: Credential;
       setUrl(state.value.url ?? '');
       // A webhook not set up yet is enabled by saving its URL.
       setEnabled(state.value.url ? state.value.enabled : true);
+      setEvents(state.value.events);
+      setRetries(state.value.retry?.attempts ?? 0);
     }
   }, [loaded]);
 
   const save = (rotateSecret: boolean) =>
     void action.run(async () => {
-      const body = rotateSecret ? { rotateSecret: true } : { url: url.trim(), enabled };
+      const body = rotateSecret
+        ? { rotateSecret: true }
+        : { url: url.trim(), enabled, events, retry: retries > 0 ? { attempts: retries } : null };
       const result = await call<WebhookState>(credential, 'PATCH', '/webhook', body);
       if (result.secret) setSecret(result.secret);
       await state.reload();
@@ -68,6 +77,41 @@ export function WebhookPanel({ credential, readOnly }: { credential: Credential;
           />{' '}
           Enabled
         </label>
+        <fieldset>
+          <legend>Events to deliver (webhook.test always is)</legend>
+          {EVENT_TYPES.map((type) => (
+            <label key={type} class="inline">
+              <input
+                type="checkbox"
+                disabled={readOnly}
+                checked={events.includes(type)}
+                onChange={(e) => {
+                  edited.current = true;
+                  const on = e.currentTarget.checked;
+                  setEvents((now) => (on ? [...now, type] : now.filter((t) => t !== type)));
+                }}
+              />{' '}
+              {type}
+            </label>
+          ))}
+        </fieldset>
+        <label for="webhook-retries">Automatic retries of a failed delivery</label>
+        <select
+          id="webhook-retries"
+          disabled={readOnly}
+          value={String(retries)}
+          onChange={(e) => {
+            edited.current = true;
+            setRetries(Number(e.currentTarget.value));
+          }}
+        >
+          <option value="0">none (the default)</option>
+          {[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => (
+            <option key={n} value={String(n)}>
+              up to {n} more, within 24 hours
+            </option>
+          ))}
+        </select>
         {!readOnly && (
           <div class="row">
             <button type="submit" disabled={action.busy}>
@@ -96,9 +140,17 @@ export function WebhookPanel({ credential, readOnly }: { credential: Credential;
       {secret && <ShownOnce label="New signing secret" value={secret} />}
       <Outcome outcome={action.outcome} />
       <h3>Latest deliveries</h3>
+      <p class="hint">
+        Each row is one attempt, with the first 1 KiB of what your receiver answered. The events themselves
+        are not kept for reading: watch them arrive under Live events.
+      </p>
       {state.value && state.value.deliveries.length === 0 && <p>No deliveries yet.</p>}
       {state.value && state.value.deliveries.length > 0 && (
-        <Table columns={['When', 'Event', 'Status', 'Error', 'Duration']} testId="deliveries" actions>
+        <Table
+          columns={['When', 'Event', 'Status', 'Error', 'Duration', 'Receiver answered']}
+          testId="deliveries"
+          actions
+        >
           {state.value.deliveries.map((d) => (
             // A retried event's attempts share its delivery id.
             <tr key={`${d.id}/${d.attempt}`}>
@@ -113,6 +165,16 @@ export function WebhookPanel({ credential, readOnly }: { credential: Credential;
               </td>
               <td>{d.error ?? '—'}</td>
               <td>{d.durationMs} ms</td>
+              <td>
+                {d.response ? (
+                  <details>
+                    <summary>{d.response.length > 40 ? `${d.response.slice(0, 40)}…` : d.response}</summary>
+                    <pre class="payload">{d.response}</pre>
+                  </details>
+                ) : (
+                  '—'
+                )}
+              </td>
               <td>
                 {!readOnly && (
                   <button

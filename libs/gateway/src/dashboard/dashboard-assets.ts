@@ -52,6 +52,8 @@ export async function serveDashboard(app: NestFastifyApplication, directory: str
     index: ['index.html'],
     wildcard: true,
     decorateReply: false,
+    // setHeaders sets Cache-Control itself: hashed assets for a year, the page never unchecked.
+    cacheControl: false,
     // @fastify/static 9 hands over the raw response here: one setHeader call per header.
     setHeaders: (response, path) => {
       response.setHeader('content-security-policy', DASHBOARD_CSP);

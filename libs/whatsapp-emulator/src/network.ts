@@ -8,6 +8,7 @@ import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
 import { ContactResends } from './contact-resends';
 import { PhoneMediaReupload } from './media-reupload';
+import { LidAddressing } from './lid-addressing';
 import { bigEndian, bytesOf, child, children, iqError, iqResult } from './iq-nodes';
 import { deviceJid, deviceLid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { parseLinkingQr } from './linking-qr';
@@ -59,7 +60,10 @@ export interface ReceivedMessage {
 
 export interface SendOptions {
   readonly id?: string;
-  /** Address the sender by LID (with its phone number in `sender_pn`) instead of by phone number. */
+  /**
+   * Address the sender by LID (with its phone number in `sender_pn`) or by phone number; default:
+   * the contact's current addressing (`lidAddressing`).
+   */
   readonly addressing?: 'pn' | 'lid';
 }
 
@@ -106,6 +110,8 @@ export class EmulatedNetwork extends EventEmitter {
       }),
     deliver: (device, stanza) => this.deliver(device, stanza),
   });
+  /** How each contact's messages are addressed (phone number, LID announced, LID): `migrate(contact)`. */
+  readonly lidAddressing = new LidAddressing();
   /** The account's phone re-uploads expired media a device asks for (`updateMediaMessage`). */
   readonly mediaReupload = new PhoneMediaReupload({
     host: this.media,
@@ -461,13 +467,12 @@ export class EmulatedNetwork extends EventEmitter {
     const devices = this.linkedDevices(to);
     if (devices.length === 0) throw new Error(`${to.phoneNumber} has no linked device`);
     const id = options.id ?? newMessageId();
-    const lid = options.addressing === 'lid';
+    const envelope = this.lidAddressing.envelope(from, options.addressing);
     for (const device of devices) {
       const enc = await this.encryptFor(from.phone, device, message);
       const stanza = inboundMessageStanza({
         id,
-        from: lid ? from.lid : from.jid,
-        attrs: lid ? { sender_pn: from.jid, addressing_mode: 'lid' } : {},
+        ...envelope,
         pushName: from.name,
         type: stanzaType(message),
         enc,

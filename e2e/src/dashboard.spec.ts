@@ -188,6 +188,14 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await page.getByLabel('Scan the QR as phone number').fill(randomPhone());
     await page.getByRole('button', { name: 'Scan QR' }).click();
     await page.getByRole('status').filter({ hasText: 'session default is connected' }).waitFor();
+    // Scanning a linked session again: the refusal says once what is wrong and what to do.
+    await page.getByRole('button', { name: 'Scan QR' }).click();
+    const refusal = page.getByRole('alert').filter({ hasText: 'session_not_ready' });
+    await refusal.waitFor();
+    const said = (await refusal.textContent()) ?? '';
+    expect(said).toContain('start the session, then scan its QR code or enter its pairing code');
+    expect(said.match(/not waiting/g)).toHaveLength(1);
+    expect(said).not.toContain('/api/v1');
     await tab('Sessions');
     await page
       .getByTestId('session-state')

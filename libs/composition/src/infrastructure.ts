@@ -8,7 +8,13 @@ import type {
   UsageCounterStore,
   WorkerRegistry,
 } from '@jumbe/coordination';
-import type { EventPublisher, EventSource, MediaObjectStore, MessageBus } from '@jumbe/messaging';
+import type {
+  EventPublisher,
+  EventSource,
+  LiveEventLog,
+  MediaObjectStore,
+  MessageBus,
+} from '@jumbe/messaging';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
@@ -45,6 +51,11 @@ export interface Infrastructure {
   events: EventPublisher;
   /** ...and where the dispatcher that owns a shard takes them from. */
   eventSource: EventSource;
+  /**
+   * The events kept for live subscribers (`GET /api/v1/events`): a JetStream stream the gateways
+   * copy events into, or the last events in memory (all-in-one without NATS). Started by the gateway.
+   */
+  liveEvents: LiveEventLog;
   /**
    * Received media files on their way from a worker to a gateway: JetStream's Object Store when
    * NATS is configured, else a folder of the data dir (all-in-one).

@@ -23,6 +23,7 @@ import {
 import {
   EVENT_SUBJECT_PREFIX,
   eventStreamName,
+  LIVE_SUBJECT_PREFIX,
   MEDIA_OBJECT_TTL_MS,
   mediaBucketName,
 } from '@jumbe/contracts';
@@ -34,7 +35,11 @@ import {
   InProcessMessageBus,
   JetStreamEventPublisher,
   JetStreamEventSource,
+  JetStreamLiveEventLog,
   JetStreamMediaStore,
+  LiveEventTee,
+  type LiveEventLog,
+  MemoryLiveEventLog,
   type MediaObjectStore,
   NamespacedMessageBus,
   NatsMessageBus,
@@ -154,7 +159,7 @@ async function openEvents(
   bus: MessageBus,
   dataSource: DataSource,
   deployment: string | null,
-): Promise<{ events: EventPublisher; eventSource: EventSource }> {
+): Promise<{ events: EventPublisher; eventSource: EventSource; liveEvents: LiveEventLog }> {
   if (bus instanceof NatsMessageBus) {
     const namespace = deployment ? `${deployment}.` : '';
     const stream = eventStreamName(deployment);
@@ -168,10 +173,16 @@ async function openEvents(
       events: new JetStreamEventPublisher(bus.connection, namespace),
       // Past a dispatcher's 10 s delivery timeout with room for its queue; `working()` extends it.
       eventSource: new JetStreamEventSource(bus.connection, { stream, subjectRoot, ackWaitMs: 120_000 }),
+      liveEvents: new JetStreamLiveEventLog(bus.connection, {
+        name: `${stream}_LIVE`,
+        eventSubjectRoot: subjectRoot,
+        liveSubjectRoot: `${namespace}${LIVE_SUBJECT_PREFIX}`,
+      }),
     };
   }
   const log = new DurableEventLog(new InboundEventRepository(dataSource));
-  return { events: log, eventSource: log };
+  const live = new MemoryLiveEventLog();
+  return { events: new LiveEventTee(log, live), eventSource: log, liveEvents: live };
 }
 
 /** JetStream's Object Store when NATS is configured; otherwise the data dir (all-in-one). */

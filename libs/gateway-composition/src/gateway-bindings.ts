@@ -40,5 +40,6 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     rateLimiter: infrastructure.rateLimiter,
     sessionProxies: new SessionProxyRepository(dataSource),
     sessionProxyVault: new SessionProxyVault(infrastructure.secretKey),
+    liveEvents: infrastructure.liveEvents,
   };
 }

@@ -30,6 +30,9 @@ import { InboundMediaController } from './messages/inbound-media.controller';
 import { InboundMediaFiles } from './messages/inbound-media-files';
 import { UsageMeter } from './metering/usage-meter';
 import { DocsController } from './openapi/docs.controller';
+import { EventsController } from './events/events.controller';
+import { EventStreams } from './events/event-streams';
+import { LiveEventFeed } from './events/live-event-feed';
 import { AccountLookup } from './ports/account-lookup';
 import { ApiKeyLookup } from './ports/api-key-lookup';
 import { DeliveryHistory } from './ports/delivery-history';
@@ -76,6 +79,7 @@ function portProviders(ports: GatewayPorts): Provider[] {
     { provide: MediaFileReader, useValue: ports.mediaFiles },
     { provide: SessionProxyStore, useValue: ports.sessionProxies },
     { provide: SessionProxyVault, useValue: ports.sessionProxyVault },
+    { provide: LiveEventFeed, useValue: ports.liveEvents },
   ];
 }
 
@@ -98,6 +102,7 @@ export class GatewayModule {
         ContactsController,
         WebhookController,
         KeysController,
+        EventsController,
         // The sandbox's control routes exist only when the sandbox network is selected (CONTRACT §9).
         ...(ports.config.network === 'sandbox' ? [SandboxController] : []),
         AdminPlansController,
@@ -138,6 +143,7 @@ export class GatewayModule {
         NumberLookups,
         WebhookSettings,
         SessionProxySettings,
+        EventStreams,
         CustomerAuthGuard,
         AdminTokenGuard,
         GatewayLifecycle,

@@ -17,3 +17,7 @@ export * from './namespaced-message-bus';
 export * from './media-object-store';
 export * from './jetstream-media-store';
 export * from './data-dir-media-store';
+export * from './live-event-log';
+export * from './memory-live-event-log';
+export * from './live-event-tee';
+export * from './jetstream-live-event-log';

@@ -5,6 +5,11 @@
  */
 export const EVENT_SUBJECT_PREFIX = 'jumbe.v1.events';
 export const EVENT_STREAM_NAME = 'JUMBE_EVENTS';
+/**
+ * The same events, kept for live subscribers (`GET /api/v1/events`) under these subjects in a
+ * stream of their own (the events stream's name + `_LIVE`), which gateways copy them into.
+ */
+export const LIVE_SUBJECT_PREFIX = 'jumbe.v1.live';
 
 /** The JetStream stream of a deployment (each deployment sharing a NATS server has its own). */
 export function eventStreamName(deployment: string | null): string {

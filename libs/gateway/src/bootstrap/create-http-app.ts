@@ -18,6 +18,7 @@ import {
   trustedProxies,
 } from '../http/connection-limits';
 import { installEarlyAuthentication } from '../http/early-auth';
+import { installWebSocketUpgrades } from '../events/websocket-upgrades';
 import { installProtocolRefusals } from '../http/protocol-refusals';
 import { dashboardDirectory, serveDashboard } from '../dashboard/dashboard-assets';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
@@ -90,6 +91,8 @@ export async function createHttpApp(
     app.get(AdminTokenCheck, { strict: false }),
   );
   installRawBodyCollector(fastify, config.bodyLimitBytes, config.bodyLimitBytes * 4);
+  // WebSocket handshakes of GET /api/v1/events pass the same pipeline, then the route upgrades them.
+  installWebSocketUpgrades(fastify);
   // Nest routes Fastify's own errors (bad content-length, not found…) through this filter too.
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   await app.register(fastifySwagger, {

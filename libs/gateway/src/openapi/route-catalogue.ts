@@ -55,6 +55,8 @@ import {
   type ErrorCode,
 } from '@jumbe/contracts';
 import type { JumbeConfig } from '@jumbe/config';
+import { eventStreamFrameSchema } from '../events/event-stream-frame.schema';
+import { eventStreamQuerySchema } from '../events/event-stream-query';
 import { z } from 'zod';
 
 export type RouteAuth = 'none' | 'key' | 'admin';
@@ -494,6 +496,17 @@ export const ROUTES: RouteDescription[] = [
     body: sandboxStatusSchema,
     response: envelope(sandboxStatusResultSchema),
     errors: ['not_found', 'session_not_connected'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/events',
+    tag: 'Events',
+    summary:
+      "Live event stream: the account's webhook events as they happen, over a WebSocket (subprotocol `jumbe.v1`; a browser may offer its key as `jumbe.key.<key>`) or as Server-Sent Events (`Accept: text/event-stream`). Resumable after the last id (`Last-Event-ID` or `since`); one API hit per stream opened; at most 5 open per account on each gateway (429 beyond). See docs/event-stream.md.",
+    auth: 'key',
+    query: eventStreamQuerySchema,
+    response: eventStreamFrameSchema,
+    errors: ['validation_error', 'rate_limited', 'unavailable'],
   },
   {
     method: 'GET',

@@ -7,6 +7,7 @@ import type { HealthProbes } from '@jumbe/platform';
 import type { Logger } from 'pino';
 import type { AccountLookup } from './account-lookup';
 import type { ApiKeyLookup } from './api-key-lookup';
+import type { LiveEventFeed } from '../events/live-event-feed';
 import type { DeliveryHistory } from './delivery-history';
 import type { IdempotencyStore } from './idempotency-store';
 import type { MediaFileReader } from './media-file-reader';
@@ -46,4 +47,6 @@ export interface GatewayPorts {
   sessionProxies: SessionProxyStore;
   /** Seals a session's proxy URL for the worker that connects it. */
   sessionProxyVault: SessionProxyVault;
+  /** The events kept for live subscribers (`GET /api/v1/events`). */
+  liveEvents: LiveEventFeed;
 }

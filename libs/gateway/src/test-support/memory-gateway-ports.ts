@@ -18,7 +18,7 @@ import {
   WebhookVault,
   ZERO_USAGE,
 } from '@jumbe/domain';
-import { InProcessMessageBus } from '@jumbe/messaging';
+import { InProcessMessageBus, MemoryLiveEventLog } from '@jumbe/messaging';
 import type { OperatorService } from '@jumbe/operator';
 import { Readable } from 'node:stream';
 import pino from 'pino';
@@ -162,6 +162,7 @@ export class MemoryGatewayWorld {
       usageCounters: new MemoryUsageCounterStore(),
       invalidations: new MemoryInvalidationBus(),
       rateLimiter: new MemoryRateLimiter(),
+      liveEvents: new MemoryLiveEventLog(),
       ...overrides,
     };
   }

@@ -4,6 +4,6 @@ import { mutationConfig } from './base.mjs';
 
 export default mutationConfig('network', {
   mutate: ['whatsapp/disconnect-policy.ts'],
-  tests: ['whatsapp/pure-helpers.spec.ts'],
+  tests: ['whatsapp/pure-helpers.spec.ts', 'whatsapp/disconnect-policy.spec.ts'],
   timeoutMS: 10_000,
 });

@@ -56,6 +56,15 @@ describe('UrlPolicy', () => {
     ['http://[fe80::1]/', 'fe80::1', 'a link-local address'],
     ['http://0.0.0.0/', '0.0.0.0', 'an unspecified address'],
     ['http://100.64.1.1/', '100.64.1.1', 'a carrier-grade NAT (shared) address'],
+    // Every other kind of address, named in the refusal the customer reads.
+    ['http://10.1.2.3/', '10.1.2.3', 'a private address'],
+    ['http://[fd12:3456::1]/', 'fd12:3456::1', 'a unique-local (private) address'],
+    ['http://[fec0::1]/', 'fec0::1', 'a site-local (private) address'],
+    ['http://224.0.0.251/', '224.0.0.251', 'a multicast address'],
+    ['http://255.255.255.255/', '255.255.255.255', 'a broadcast address'],
+    ['http://192.0.2.10/', '192.0.2.10', 'a documentation address'],
+    ['http://198.18.0.1/', '198.18.0.1', 'a benchmarking address'],
+    ['http://240.0.0.1/', '240.0.0.1', 'a reserved address'],
   ])('refuses the IP literal %s without asking DNS', async (url, shown, phrase) => {
     const resolver = fakeResolver(['93.184.216.34']);
     const verdict = await new UrlPolicy({ allowPrivateNetworks: false, resolver }).check(url);

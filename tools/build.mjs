@@ -111,6 +111,11 @@ async function main() {
       if (output.map) await writeFile(`${target}.map`, output.map);
     }),
   );
+  // The typed client (packages/client) follows the compiled OpenAPI document: its generated types
+  // and Postman collection are rewritten when the document changed.
+  const { writeClientArtifacts } = await import('./openapi-client.mjs');
+  const regenerated = await writeClientArtifacts();
+  if (regenerated.length) process.stderr.write(`regenerated ${regenerated.join(', ')}\n`);
   await buildDashboard();
   await mkdir(outDir, { recursive: true });
   await writeFile(stamp, new Date().toISOString());

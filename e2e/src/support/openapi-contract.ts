@@ -117,10 +117,12 @@ export class OpenApiContract {
       this.validators.set(ref, validator);
     }
     if (validator(parsed)) return [];
-    return (validator.errors ?? []).map(
-      (error) =>
-        `${exchange.status} for ${exchange.method} ${exchange.path}: body${error.instancePath} ${error.message} (${JSON.stringify(error.params)}); body: ${exchange.body?.slice(0, 300)}`,
+    const errors = (validator.errors ?? []).map(
+      (error) => `body${error.instancePath} ${error.message} (${JSON.stringify(error.params)})`,
     );
+    return [
+      `${exchange.status} does not match its schema: ${errors.join(', ')}; body: ${exchange.body?.slice(0, 300)}`,
+    ];
   }
 }
 

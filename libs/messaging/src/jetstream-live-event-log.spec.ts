@@ -101,5 +101,13 @@ describe('JetStream live event log (real NATS JetStream)', () => {
     if (!resumed) throw new Error('no gateway');
     cursors.push(resumed);
     expect((await read(resumed, 1)).map((event) => event.seq)).toEqual([next?.seq]);
+
+    // A reader that leaves takes its consumer with it.
+    const manager = await connections[0]?.jetstreamManager();
+    const consumersBefore = (await manager?.streams.info(settings.name))?.state.consumer_count;
+    await resumed.close();
+    expect((await manager?.streams.info(settings.name))?.state.consumer_count).toBe(
+      (consumersBefore ?? 0) - 1,
+    );
   });
 });

@@ -114,6 +114,8 @@ export class JetStreamLiveEventLog implements LiveEventLog {
     return {
       close: async () => {
         await messages.close();
+        // Gone with its reader, not left for the server's inactivity threshold.
+        await consumer.delete().catch(() => undefined);
       },
       async *[Symbol.asyncIterator]() {
         for await (const message of messages) {

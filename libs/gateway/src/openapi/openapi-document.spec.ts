@@ -64,6 +64,13 @@ describe('buildOpenApiDocument', () => {
     expect(success.content['image/png'].schema).toEqual({ type: 'string', format: 'binary' });
   });
 
+  it('documents the health document, not the error envelope, as the 503 of /health', () => {
+    const responses = document.paths['/api/v1/health'].get.responses;
+    expect(responses['503'].content['application/json'].schema).toEqual(
+      responses['200'].content['application/json'].schema,
+    );
+  });
+
   it('describes nothing beyond the catalogue, and no route twice', () => {
     const described = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     const catalogued = ROUTES.map((route) => `${route.method} ${route.path}`);

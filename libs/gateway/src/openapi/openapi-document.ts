@@ -116,6 +116,12 @@ function operation(route: RouteDescription): Record<string, unknown> {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
+  for (const [status, description] of Object.entries(route.successBodyOn ?? {})) {
+    responses[status] = {
+      description,
+      content: { 'application/json': { schema: toSchema(route.response, 'output') } },
+    };
+  }
   return {
     tags: [route.tag],
     summary: route.summary,

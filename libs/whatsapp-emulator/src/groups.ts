@@ -12,6 +12,8 @@ export interface EmulatedGroup {
   readonly members: EmulatedUser[];
   /** Unix seconds. */
   readonly creation: number;
+  /** How the group names its members: by phone number, or by LID (`addressing_mode="lid"`). */
+  readonly addressing: 'pn' | 'lid';
 }
 
 /**
@@ -31,26 +33,36 @@ export function answerGroupIq(
   return iqResult(iq, [groupNode(group)]);
 }
 
-/** The `<group>` node Baileys' extractGroupMetadata reads (phone-number addressing). */
+/**
+ * The `<group>` node Baileys' extractGroupMetadata reads: members by phone number (with `lid`), or
+ * in a LID-addressed group by LID (with `phone_number`; the creator with `creator_pn`, `s_o_pn`).
+ */
 export function groupNode(group: EmulatedGroup): BinaryNode {
   const id = group.jid.split('@')[0] ?? group.jid;
+  const lid = group.addressing === 'lid';
+  const creator = lid
+    ? {
+        s_o: group.creator.lid,
+        s_o_pn: group.creator.jid,
+        creator: group.creator.lid,
+        creator_pn: group.creator.jid,
+      }
+    : { s_o: group.creator.jid, creator: group.creator.jid };
   return {
     tag: 'group',
     attrs: {
       id,
       subject: group.subject,
       s_t: String(group.creation),
-      s_o: group.creator.jid,
       creation: String(group.creation),
-      creator: group.creator.jid,
+      ...creator,
       size: String(group.members.length),
-      addressing_mode: 'pn',
+      addressing_mode: group.addressing,
     },
     content: group.members.map((member) => ({
       tag: 'participant',
       attrs: {
-        jid: member.jid,
-        lid: member.lid,
+        ...(lid ? { jid: member.lid, phone_number: member.jid } : { jid: member.jid, lid: member.lid }),
         ...(member === group.creator ? { type: 'superadmin' } : {}),
       },
     })),

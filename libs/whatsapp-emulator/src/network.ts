@@ -433,7 +433,12 @@ export class EmulatedNetwork extends EventEmitter {
    * `creator` makes a group with `members` (the creator is a member too): linked devices of any
    * member can ask for its metadata and send to it; every member's phone decrypts what they send.
    */
-  createGroup(subject: string, creator: EmulatedUser, members: EmulatedUser[]): EmulatedGroup {
+  createGroup(
+    subject: string,
+    creator: EmulatedUser,
+    members: EmulatedUser[],
+    addressing: 'pn' | 'lid' = 'pn',
+  ): EmulatedGroup {
     const jid = `1203630${String(this.nextGroup++).padStart(11, '0')}@g.us`;
     const group: EmulatedGroup = {
       jid,
@@ -441,6 +446,7 @@ export class EmulatedNetwork extends EventEmitter {
       creator,
       members: [creator, ...members.filter((member) => member !== creator)],
       creation: Number(unixNow()),
+      addressing,
     };
     this.groups.set(jid, group);
     return group;
@@ -517,13 +523,15 @@ export class EmulatedNetwork extends EventEmitter {
   /**
    * `from` sends `message` to the group `groupJid` (`…@g.us`), which `to`'s linked devices are in:
    * each device gets a pre-key message carrying `from`'s sender key, then the `skmsg`, with
-   * `participant` naming the sender (by phone number).
+   * `participant` naming the sender: by phone number, or in a LID-addressed group (`createGroup`'s,
+   * or `addressing`) by LID with `participant_pn`.
    */
   async sendGroupMessage(
     from: EmulatedUser,
     groupJid: string,
     to: EmulatedUser,
     message: proto.IMessage,
+    addressing: 'pn' | 'lid' = this.groups.get(groupJid)?.addressing ?? 'pn',
   ): Promise<string> {
     const devices = this.linkedDevices(to);
     if (devices.length === 0) throw new Error(`${to.phoneNumber} has no linked device`);
@@ -541,7 +549,7 @@ export class EmulatedNetwork extends EventEmitter {
         inboundMessageStanza({
           id,
           from: groupJid,
-          attrs: { participant: from.jid, addressing_mode: 'pn' },
+          attrs: this.lidAddressing.participant(from, addressing),
           pushName: from.name,
           type: stanzaType(message),
           enc,

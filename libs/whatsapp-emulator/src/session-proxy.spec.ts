@@ -3,6 +3,9 @@ import { SessionProxyVault } from '@jumbe/domain';
 import type { SessionRef } from '@jumbe/network';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { contactMediaMessage } from './contact-media';
 import { DriverHarness, until } from './driver-harness';
 import { WhatsAppEmulator } from './emulator';
 import { deadProxyPort, type LocalProxy, startConnectProxy, startSocks5Proxy } from './local-proxies';
@@ -37,7 +40,11 @@ describe('a session connecting through its own proxy (emulator, real Baileys)', 
   beforeAll(async () => {
     const url = await emulator.start();
     emulatorHost = new URL(url).host;
-    harness = new DriverHarness(url, undefined, { sessionProxies: store, proxyProbeTimeoutMs: 3_000 });
+    harness = new DriverHarness(url, undefined, {
+      sessionProxies: store,
+      proxyProbeTimeoutMs: 3_000,
+      mediaHost: await network.media.start(),
+    });
     realEnv['NODE_TLS_REJECT_UNAUTHORIZED'] = '0';
   });
   afterEach(() => harness.closeAll());
@@ -83,18 +90,43 @@ describe('a session connecting through its own proxy (emulator, real Baileys)', 
       // The upload to WhatsApp's media host left through the proxy; the customer's file URL did not.
       expect(through.tunnels).toContain(mediaHost);
       expect(through.tunnels).not.toContain(new URL(files.origin).host);
+
+      // A photo the contact sends is downloaded from the media host through the proxy too.
+      const photo = randomBytes(20_000);
+      const id = await network.sendMessage(
+        contact,
+        phone,
+        await contactMediaMessage(network.media, { bytes: photo, kind: 'image', mimetype: 'image/jpeg' }),
+      );
+      await until(() => linked.inbound.some((message) => message.id === id), 20_000);
+      const tunnelsBefore = through.tunnels.length;
+      const file = await harness.driver.downloadMedia(linked.ref, id, { maxBytes: 1024 * 1024 });
+      expect((await bytesOf(file.data)).equals(photo)).toBe(true);
+      expect(through.tunnels.slice(tunnelsBefore)).toContain(mediaHost);
     } finally {
       await files.close();
     }
   }, 40_000);
 
-  it('shows the QR through a SOCKS5 proxy (user/password), the socket tunnelled to the emulator', async () => {
+  it('links and downloads a received photo through a SOCKS5 proxy (user/password)', async () => {
     const through = await proxy('socks5');
     setProxy('via-socks', through.url);
-    const opened = await harness.open('via-socks');
-    await until(() => opened.links.find((event) => event.type === 'qr'));
-    expect(through.tunnels.filter((target) => target === emulatorHost).length).toBeGreaterThanOrEqual(2);
-  }, 20_000);
+    const phone = network.user('254700000022');
+    const contact = network.user('254711000022');
+    const linked = await harness.link(network, phone, 'via-socks');
+    expect(through.tunnels.filter((target) => target === emulatorHost).length).toBeGreaterThanOrEqual(3);
+
+    const photo = randomBytes(20_000);
+    const id = await network.sendMessage(
+      contact,
+      phone,
+      await contactMediaMessage(network.media, { bytes: photo, kind: 'image', mimetype: 'image/jpeg' }),
+    );
+    await until(() => linked.inbound.some((message) => message.id === id), 20_000);
+    const file = await harness.driver.downloadMedia(linked.ref, id, { maxBytes: 1024 * 1024 });
+    expect((await bytesOf(file.data)).equals(photo)).toBe(true);
+    expect(through.tunnels).toContain(await network.media.start());
+  }, 40_000);
 
   it('fails the open with an error naming the masked proxy when the proxy is down', async () => {
     const port = await deadProxyPort();
@@ -135,6 +167,12 @@ describe('a session connecting through its own proxy (emulator, real Baileys)', 
     expect(through.tunnels).toEqual([]);
   }, 20_000);
 });
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
 
 async function fileServer(body: Buffer): Promise<{ origin: string; close(): Promise<void> }> {
   const server = http.createServer((_request, response) =>

@@ -57,7 +57,9 @@ export async function downloadInboundMedia(
   const decrypted = await withTimeout(
     downloadContentFromMessage({ mediaKey: media.mediaKey, directPath, url: undefined }, mediaType, {
       host: settings.host,
-      ...(settings.dispatcher ? { options: { dispatcher: settings.dispatcher } as RequestInit } : {}),
+      ...(settings.dispatcher
+        ? { options: { dispatcher: settings.dispatcher } as unknown as RequestInit }
+        : {}),
     }),
     settings.timeoutMs,
   ).catch((error: unknown) => {

@@ -68,6 +68,6 @@ export function proxySocketOptions(proxy: SessionProxyAgents): {
     // Media uploads (Baileys posts them with Node's https and this agent).
     fetchAgent: proxy.agent,
     // Baileys' fetches (app-state patches, history, profile pictures) take an undici dispatcher.
-    options: { dispatcher: proxy.dispatcher } as RequestInit,
+    options: { dispatcher: proxy.dispatcher } as unknown as RequestInit,
   };
 }

@@ -1,6 +1,6 @@
 import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import { LRUCache } from 'lru-cache';
-import type { InboundMediaFile, MediaDownloadLimits } from '../inbound-media-file';
+import { type InboundMediaFile, MediaDownloadError, type MediaDownloadLimits } from '../inbound-media-file';
 import type { NetworkDriver, NetworkOpenOptions } from '../network-driver';
 import type { NetworkSession } from '../network-session';
 import type { SessionEvents } from '../session-events';
@@ -215,15 +215,30 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
   ): Promise<InboundMediaFile> {
     const runtime = await this.loadRuntime();
     const archived = await this.archiveOf(runtime).open(ref, messageId);
-    const settings = { host: this.settings.mediaHost, timeoutMs: this.settings.mediaTimeoutMs };
+    // The file is fetched on the session's behalf: through its own proxy when it has one.
+    const proxy = await this.proxies.agentsOf(ref).catch((error: Error) => {
+      throw new MediaDownloadError('media_download_failed', `${error.message}.`);
+    });
+    const settings = {
+      host: this.settings.mediaHost,
+      timeoutMs: this.settings.mediaTimeoutMs,
+      ...(proxy ? { dispatcher: proxy.dispatcher } : {}),
+    };
     // An expired CDN copy is asked of the phone again, through the session if it is open here.
     const reupload = this.sessions.get(sessionRefKey(ref))?.mediaReupload() ?? null;
-    return runtime.downloadWithReupload(
-      archived,
-      (descriptor) => runtime.downloadInboundMedia(descriptor, limits, settings),
-      reupload,
-      settings.timeoutMs,
-    );
+    try {
+      const file = await runtime.downloadWithReupload(
+        archived,
+        (descriptor) => runtime.downloadInboundMedia(descriptor, limits, settings),
+        reupload,
+        settings.timeoutMs,
+      );
+      if (proxy) file.data.once('close', () => void proxy.close());
+      return file;
+    } catch (error) {
+      await proxy?.close();
+      throw error;
+    }
   }
 
   private archiveOf(runtime: Runtime): InboundMediaArchive {

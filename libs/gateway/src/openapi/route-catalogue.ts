@@ -38,6 +38,8 @@ import {
   sendTextSchema,
   sentMessageSchema,
   sessionBodySchema,
+  sessionProxyBodySchema,
+  sessionProxySchema,
   sessionListSchema,
   sessionQuerySchema,
   sessionSchema,
@@ -53,6 +55,8 @@ import {
   type ErrorCode,
 } from '@jumbe/contracts';
 import type { JumbeConfig } from '@jumbe/config';
+import { eventStreamFrameSchema } from '../events/event-stream-frame.schema';
+import { eventStreamQuerySchema } from '../events/event-stream-query';
 import { z } from 'zod';
 
 export type RouteAuth = 'none' | 'key' | 'admin';
@@ -62,7 +66,7 @@ export type NetworkName = JumbeConfig['network'];
 
 /** One route of the public contract, described from the same schemas that validate it. */
 export interface RouteDescription {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   tag: string;
   summary: string;
@@ -222,6 +226,37 @@ export const ROUTES: RouteDescription[] = [
     query: sessionQuerySchema,
     response: session,
     errors: ['invalid_session_id', 'not_found'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/session/proxy',
+    tag: 'Sessions',
+    summary: "The session's own proxy, password masked; null when it connects directly (extension)",
+    auth: 'key',
+    query: sessionQuerySchema,
+    response: envelope(sessionProxySchema),
+    errors: ['invalid_session_id'],
+  },
+  {
+    method: 'PUT',
+    path: '/api/v1/session/proxy',
+    tag: 'Sessions',
+    summary:
+      "Set the session's own HTTP(S) or SOCKS5 proxy for its WhatsApp connection and media; applies from its next connection (extension)",
+    auth: 'key',
+    body: sessionProxyBodySchema,
+    response: envelope(sessionProxySchema),
+    errors: ['invalid_session_id', 'invalid_proxy_url'],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/session/proxy',
+    tag: 'Sessions',
+    summary: "Remove the session's own proxy: it connects directly from its next connection (extension)",
+    auth: 'key',
+    query: sessionQuerySchema,
+    response: envelope(sessionProxySchema),
+    errors: ['invalid_session_id'],
   },
   {
     method: 'POST',
@@ -463,6 +498,17 @@ export const ROUTES: RouteDescription[] = [
     body: sandboxStatusSchema,
     response: envelope(sandboxStatusResultSchema),
     errors: ['not_found', 'session_not_connected'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/events',
+    tag: 'Events',
+    summary:
+      "Live event stream: the account's webhook events as they happen, over a WebSocket (subprotocol `jumbe.v1`; a browser may offer its key as `jumbe.key.<key>`) or as Server-Sent Events (`Accept: text/event-stream`). Resumable after the last id (`Last-Event-ID` or `since`); one API hit per stream opened; at most 5 open per account on each gateway (429 beyond). See docs/event-stream.md.",
+    auth: 'key',
+    query: eventStreamQuerySchema,
+    response: eventStreamFrameSchema,
+    errors: ['validation_error', 'rate_limited', 'unavailable'],
   },
   {
     method: 'GET',

@@ -9,3 +9,4 @@ export { EMULATOR_ROOT } from './root-key';
 export { WorkerLink } from './worker-link';
 export { type EmulatedGroup } from './groups';
 export { EmulatedMediaHost, type UploadedMedia } from './media-host';
+export { startConnectProxy, startSocks5Proxy, deadProxyPort, type LocalProxy } from './local-proxies';

@@ -2,7 +2,7 @@ import { encryptedStream, proto } from '@whiskeysockets/baileys';
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { inboundMediaBinding, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import pino from 'pino';
 import { MediaDownloadError } from '../inbound-media-file';
 import type { SessionRef } from '../session-ref';
@@ -107,6 +107,21 @@ describe('WhatsAppNetworkDriver: received media files', () => {
       () => null,
       (error: unknown) => (error instanceof MediaDownloadError ? error.code : String(error)),
     );
+
+  it('still downloads a descriptor kept in the earlier form (the media message alone, without its key)', async () => {
+    const store = new ProcessInboundMediaStore();
+    const { driver } = driverWith(store);
+    const bytes = randomBytes(5_000);
+    const media = await uploaded(bytes, 'document');
+    const bare = proto.Message.encode({
+      documentMessage: { ...media, mimetype: 'application/pdf' },
+    }).finish();
+    const cipher = new SecretBox(SECRET, SECRET_PURPOSES.networkCredentials);
+    await store.save(REF, 'OLD1', cipher.sealBytes(Buffer.from(bare), inboundMediaBinding(REF, 'OLD1')));
+    const file = await driver.downloadMedia(REF, 'OLD1', LIMITS);
+    expect(file.mimetype).toBe('application/pdf');
+    expect((await bytesOf(file.data)).equals(bytes)).toBe(true);
+  });
 
   it('keeps the sealed descriptor of a received image, and any driver downloads and decrypts it byte for byte', async () => {
     const store = new ProcessInboundMediaStore();

@@ -206,6 +206,25 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/session/proxy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The session's own proxy, password masked; null when it connects directly (extension) */
+    get: operations['getApiV1SessionProxy'];
+    /** Set the session's own HTTP(S) or SOCKS5 proxy for its WhatsApp connection and media; applies from its next connection (extension) */
+    put: operations['putApiV1SessionProxy'];
+    post?: never;
+    /** Remove the session's own proxy: it connects directly from its next connection (extension) */
+    delete: operations['deleteApiV1SessionProxy'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/messages/text': {
     parameters: {
       query?: never;
@@ -543,6 +562,23 @@ export interface paths {
     put?: never;
     /** Sandbox: the recipient's phone marks a sent message delivered, read or played (→ message.status) */
     post: operations['postApiV1SandboxStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Live event stream: the account's webhook events as they happen, over a WebSocket (subprotocol `jumbe.v1`; a browser may offer its key as `jumbe.key.<key>`) or as Server-Sent Events (`Accept: text/event-stream`). Resumable after the last id (`Last-Event-ID` or `since`); one API hit per stream opened; at most 5 open per account on each gateway (429 beyond). See docs/event-stream.md. */
+    get: operations['getApiV1Events'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2095,6 +2131,289 @@ export interface operations {
       };
       /** @description `not_found` */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiV1SessionProxy: {
+    parameters: {
+      query?: {
+        sessionId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message?: string;
+            data: {
+              sessionId: string;
+              /** @description The proxy with its password masked (`socks5://user:****@proxy.example.com:1080`); null: none, the session connects directly. */
+              proxy: string | null;
+              /** @description When the proxy was set; null when there is none. */
+              updatedAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description `invalid_session_id`, `validation_error` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `monthly_limit_reached` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `account_suspended`, `forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putApiV1SessionProxy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /**
+           * @description Session name; letters, digits, `_` and `-`, 1–64 characters. Default `default`.
+           * @default default
+           */
+          sessionId?: string;
+          /** @description `http://`, `https://`, `socks5://` or `socks5h://` (the proxy resolves names), with optional `user:password@` and port; nothing after the port. Must be on a public address unless the operator allows private networks. */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message?: string;
+            data: {
+              sessionId: string;
+              /** @description The proxy with its password masked (`socks5://user:****@proxy.example.com:1080`); null: none, the session connects directly. */
+              proxy: string | null;
+              /** @description When the proxy was set; null when there is none. */
+              updatedAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description `invalid_session_id`, `invalid_proxy_url`, `validation_error`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `monthly_limit_reached` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `account_suspended`, `forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteApiV1SessionProxy: {
+    parameters: {
+      query?: {
+        sessionId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message?: string;
+            data: {
+              sessionId: string;
+              /** @description The proxy with its password masked (`socks5://user:****@proxy.example.com:1080`); null: none, the session connects directly. */
+              proxy: string | null;
+              /** @description When the proxy was set; null when there is none. */
+              updatedAt: string | null;
+            };
+          };
+        };
+      };
+      /** @description `invalid_session_id`, `validation_error` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `monthly_limit_reached` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `account_suspended`, `forbidden` */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5140,6 +5459,92 @@ export interface operations {
       };
       /** @description `unsupported_media_type` */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unavailable` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getApiV1Events: {
+    parameters: {
+      query?: {
+        types?: string;
+        since?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The event id (the live stream sequence) to resume after; absent on `stream.start` and `stream.end`. */
+            id?: number;
+            /** @description The event type (`message.received`, …), or `stream.start` (first: how the stream resumed, `live`, `complete` or `gap`) or `stream.end` (last: why the server ended it). */
+            event: string;
+            /** @description The event exactly as the account's webhook receives it (with `deliveryId`), or the control frame's fields. */
+            data: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description `validation_error` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `monthly_limit_reached` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `account_suspended`, `forbidden` */
+      403: {
         headers: {
           [name: string]: unknown;
         };

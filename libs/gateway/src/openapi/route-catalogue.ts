@@ -172,7 +172,15 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     body: sessionBodySchema,
     response: session,
-    errors: ['invalid_session_id', 'instance_limit_reached', 'unavailable', 'session_restoring', 'timeout'],
+    // network_error: the network could not be reached, e.g. through the session's own proxy.
+    errors: [
+      'invalid_session_id',
+      'instance_limit_reached',
+      'network_error',
+      'unavailable',
+      'session_restoring',
+      'timeout',
+    ],
   },
   {
     method: 'GET',

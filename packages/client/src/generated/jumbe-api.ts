@@ -1618,6 +1618,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `network_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unavailable`, `session_restoring` */
       503: {
         headers: {

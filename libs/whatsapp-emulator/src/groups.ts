@@ -40,7 +40,7 @@ export function answerGroupIq(
 export function groupNode(group: EmulatedGroup): BinaryNode {
   const id = group.jid.split('@')[0] ?? group.jid;
   const lid = group.addressing === 'lid';
-  const creator = lid
+  const creator: Record<string, string> = lid
     ? {
         s_o: group.creator.lid,
         s_o_pn: group.creator.jid,

@@ -3,4 +3,5 @@
 export { createJumbeClient, type JumbeClient, type JumbeClientOptions } from './create-jumbe-client';
 export type * from './api-types';
 export type * from './webhook-events';
+export { WEBHOOK_EVENT_NAMES } from './webhook-event-names';
 export type { components, operations, paths, webhooks } from './generated/jumbe-api';

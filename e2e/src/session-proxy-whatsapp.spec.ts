@@ -75,4 +75,51 @@ describe('a session proxy through the gateway, the worker and the real Baileys (
     expect(worker.logs()).not.toContain('s3cr3t');
     expect(emulated.topology.processes.map((process) => process.logs()).join('\n')).not.toContain('s3cr3t');
   }, 60_000);
+
+  it('reconnects a linked session through a proxy set afterwards, directly once it is removed, and names a dead one', async () => {
+    const phone = emulated.network.user('254700000131', 'Duka');
+    await api.post('/api/v1/session/start', { key: account.key, body: { sessionId: 'linked' } });
+    const qr = await eventually(
+      () => api.get('/api/v1/session/qr?sessionId=linked', { key: account.key }),
+      (response) => response.body?.data?.state === 'qr_ready',
+    );
+    await emulated.network.scanQr(phone, qr.body.data.qr);
+    const status = () => api.get('/api/v1/session/status?sessionId=linked', { key: account.key });
+    await eventually(status, (response) => response.body.data.state === 'connected');
+    const emulatorHost = new URL(emulated.emulator.url).host;
+    const tunnelsBefore = proxy.tunnels.filter((target) => target === emulatorHost).length;
+
+    const set = await api.put('/api/v1/session/proxy', {
+      key: account.key,
+      body: { sessionId: 'linked', url: proxy.url },
+    });
+    expect([set.status, set.body.message]).toEqual([200, 'Proxy saved. The session reconnected through it.']);
+    expect(proxy.tunnels.filter((target) => target === emulatorHost).length).toBeGreaterThan(tunnelsBefore);
+    expect(
+      (await eventually(status, (response) => response.body.data.state === 'connected')).body.data,
+    ).toMatchObject({
+      state: 'connected',
+      phoneNumber: '254700000131',
+    });
+
+    const removed = await api.delete('/api/v1/session/proxy?sessionId=linked', { key: account.key });
+    expect([removed.status, removed.body.message]).toEqual([
+      200,
+      'Proxy removed. The session reconnected directly.',
+    ]);
+    expect(
+      (await eventually(status, (response) => response.body.data.state === 'connected')).body.data.state,
+    ).toBe('connected');
+
+    const port = await deadProxyPort();
+    const dead = await api.put('/api/v1/session/proxy', {
+      key: account.key,
+      body: { sessionId: 'linked', url: `socks5://shop-7:s3cr3t-pw@127.0.0.1:${port}` },
+    });
+    expect([dead.status, dead.body.error?.code]).toEqual([502, 'network_error']);
+    expect(dead.body.message).toContain(
+      `Proxy saved, but session "linked" could not reconnect: Could not reach the messaging network: could not connect through the session's proxy socks5://shop-7:****@127.0.0.1:${port}: `,
+    );
+    expect((await status()).body.data).toMatchObject({ state: 'disconnected', reason: 'network_error' });
+  }, 90_000);
 });

@@ -217,6 +217,8 @@ export class SessionHost {
         return this.logout(command);
       case 'session.delete':
         return this.remove(command);
+      case 'session.reconnect':
+        return this.reconnect(command);
       case 'message.send':
         return this.send(command);
       case 'chat.read':
@@ -314,6 +316,23 @@ export class SessionHost {
     const loggedOut = await this.logout(ref);
     await this.deps.sessions.delete(ref, this.tokenOf(record.shard));
     return loggedOut;
+  }
+
+  /**
+   * Reopens a linked session that is open here (its proxy changed): the planned close keeps what
+   * is stored, and the new connection reads the session's settings afresh. A session that is not
+   * linked and open here is left as it is (its next connection reads them anyway). A new
+   * connection that cannot be opened ends the session `network_error`, like a start.
+   */
+  private async reconnect(ref: SessionRef): Promise<SessionView> {
+    const key = refKey(ref);
+    const live = this.live.get(key);
+    if (!live || (live.state !== 'connected' && live.state !== 'connecting')) return this.status(ref);
+    await live.close();
+    if (this.live.get(key) === live) this.live.delete(key);
+    const record = await this.deps.sessions.find(ref);
+    if (!record || record.phoneNumber === null) return this.status(ref);
+    return (await this.connect(record, true)).view();
   }
 
   private async send(command: Command<'message.send'>) {
@@ -573,6 +592,7 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'session.pairing_code': 'exclusive',
   'session.logout': 'exclusive',
   'session.delete': 'exclusive',
+  'session.reconnect': 'exclusive',
   'sandbox.scan': 'exclusive',
   'sandbox.disconnect': 'exclusive',
   'message.send': 'shared',

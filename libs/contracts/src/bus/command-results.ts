@@ -23,6 +23,7 @@ export const COMMAND_RESULT_SCHEMAS = {
   'session.pairing_code': pairingCodeResultSchema,
   'session.logout': sessionSchema,
   'session.delete': sessionSchema,
+  'session.reconnect': sessionSchema,
   'message.send': sentMessageSchema,
   'chat.read': chatReadResultSchema,
   'chat.presence': chatPresenceResultSchema,

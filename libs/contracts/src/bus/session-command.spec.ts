@@ -21,6 +21,7 @@ const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
   'session.pairing_code': { ...ref, type: 'session.pairing_code', phoneNumber: PHONE, maxSessions: 0 },
   'session.logout': { ...ref, type: 'session.logout' },
   'session.delete': { ...ref, type: 'session.delete' },
+  'session.reconnect': { ...ref, type: 'session.reconnect' },
   'message.send': {
     ...ref,
     type: 'message.send',
@@ -199,6 +200,7 @@ describe('command result schemas', () => {
     'session.pairing_code': { sessionId: 'main', state: 'pairing_code_ready', pairingCode: 'ABCD-EFGH' },
     'session.logout': { ...session, connected: false, state: 'disconnected', reason: 'logged_out' },
     'session.delete': { ...session, connected: false, state: 'disconnected' },
+    'session.reconnect': session,
     'message.send': { key: { remoteJid: `${PHONE}@s.whatsapp.net`, fromMe: true, id: 'MSG1' } },
     'chat.read': { chat: `${PHONE}@s.whatsapp.net`, messageIds: ['IN1'] },
     'chat.presence': { chat: `${PHONE}@s.whatsapp.net`, state: 'typing' },

@@ -53,6 +53,8 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...ref, type: z.literal('session.logout') }),
   z.object({ ...ref, type: z.literal('session.delete') }),
+  /** Reopens a linked session's connection, which reads its settings (its proxy) afresh. */
+  z.object({ ...ref, type: z.literal('session.reconnect') }),
   z.object({ ...ref, type: z.literal('message.send'), message: outboundMessageSchema }),
   z.object({
     ...ref,

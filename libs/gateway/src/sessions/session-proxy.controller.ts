@@ -6,9 +6,6 @@ import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
 import { SessionProxySettings } from './session-proxy-settings';
 
-/** What a change says: when it takes effect. */
-const APPLIES = "It applies from the session's next connection (a start, or a reconnect of its worker).";
-
 /** A session's own proxy (CONTRACT §11, docs/session-proxy.md): set, read masked, cleared. */
 @Controller('api/v1/session/proxy')
 @UseGuards(CustomerAuthGuard)
@@ -25,20 +22,18 @@ export class SessionProxyController {
 
   @Put()
   @HttpCode(200)
-  async set(
+  set(
     @Customer() customer: CustomerContext,
     @ValidBody(sessionProxyBodySchema) body: z.output<typeof sessionProxyBodySchema>,
   ) {
-    const data = await this.settings.set(customer.access.accountId, body.sessionId, body.url);
-    return { message: `Proxy saved. ${APPLIES}`, data };
+    return this.settings.set(customer.access.accountId, body.sessionId, body.url, customer.requestId);
   }
 
   @Delete()
-  async clear(
+  clear(
     @Customer() customer: CustomerContext,
     @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
   ) {
-    const data = await this.settings.clear(customer.access.accountId, query.sessionId);
-    return { message: `Proxy removed; the session connects directly. ${APPLIES}`, data };
+    return this.settings.clear(customer.access.accountId, query.sessionId, customer.requestId);
   }
 }

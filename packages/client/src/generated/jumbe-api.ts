@@ -215,10 +215,10 @@ export interface paths {
     };
     /** The session's own proxy, password masked; null when it connects directly (extension) */
     get: operations['getApiV1SessionProxy'];
-    /** Set the session's own HTTP(S) or SOCKS5 proxy for its WhatsApp connection and media; applies from its next connection (extension) */
+    /** Set the session's own HTTP(S) or SOCKS5 proxy for its WhatsApp connection and media; a linked session reconnects through it (extension) */
     put: operations['putApiV1SessionProxy'];
     post?: never;
-    /** Remove the session's own proxy: it connects directly from its next connection (extension) */
+    /** Remove the session's own proxy: a linked session reconnects directly (extension) */
     delete: operations['deleteApiV1SessionProxy'];
     options?: never;
     head?: never;
@@ -2354,6 +2354,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `network_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `unavailable` */
       503: {
         headers: {
@@ -2432,6 +2441,15 @@ export interface operations {
       };
       /** @description `rate_limited` */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `network_error` */
+      502: {
         headers: {
           [name: string]: unknown;
         };

@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from './support/cli-runner';
 import { createAccount } from './support/operator';
-import { linkSession } from './support/sandbox-helpers';
+import { eventually, linkSession } from './support/sandbox-helpers';
 import { startAllInOne } from './support/topology';
 
 /**
@@ -38,11 +38,13 @@ describe('jumbe secret-key rotate', () => {
       const oldKey = await readFile(join(first.dataDir, 'secret.key'), 'utf8');
       const rotated = await runCli(['--json', 'secret-key', 'rotate'], env);
       expect({ code: rotated.code, stderr: rotated.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(JSON.parse(rotated.stdout).resealed).toContainEqual({
-        table: 'webhooks',
-        column: 'secret_ciphertext',
-        rows: 1,
-      });
+      expect(JSON.parse(rotated.stdout).resealed).toEqual(
+        expect.arrayContaining([
+          { table: 'webhooks', column: 'secret_ciphertext', rows: 1 },
+          // The sandbox session's kept link (issue 31), sealed like any credential.
+          { table: 'network_credentials', column: 'value', rows: 1 },
+        ]),
+      );
       const newKey = await readFile(join(first.dataDir, 'secret.key'), 'utf8');
       expect(newKey).not.toBe(oldKey);
       expect(await readFile(join(first.dataDir, 'secret.key.previous'), 'utf8')).toBe(oldKey);
@@ -67,6 +69,12 @@ describe('jumbe secret-key rotate', () => {
         ).toMatchObject({ deliveryId: tested.body.data.delivery.id });
         const sessions = await again.get('/api/v1/sessions', { key: account.key });
         expect(sessions.body.data).toHaveLength(1);
+        // Its link opens under the new key: the session is back without being linked again.
+        const status = await eventually(
+          () => again.get('/api/v1/session/status', { key: account.key }),
+          (response) => response.body?.data?.state === 'connected',
+        );
+        expect(status.body.data.state).toBe('connected');
       } finally {
         await restarted.stop();
       }

@@ -37,10 +37,12 @@ class FrameQueue {
       if (this.ended) throw new Error('the stream ended');
       const left = deadline - Date.now();
       if (left <= 0) throw new Error('no frame within the timeout');
+      let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         this.waiter = resolve;
-        setTimeout(resolve, left);
+        timer = setTimeout(resolve, left);
       });
+      clearTimeout(timer);
     }
     return this.frames.shift() as Frame;
   }
@@ -261,6 +263,23 @@ function describeEventStream(start: () => Promise<Topology>): void {
     } finally {
       socket.close();
     }
+  });
+
+  it('counts one API hit per stream opened, none per event it carries', async () => {
+    const hits = async () => (await first.get('/api/v1/usage', { key: a.key })).body.data.apiHits as number;
+    const before = await hits();
+    const stream = await openSse(last, a.key);
+    try {
+      await stream.frames.next();
+      await inbound(a, 'one');
+      await inbound(a, 'two');
+      await stream.frames.nextEvent();
+      await stream.frames.nextEvent();
+    } finally {
+      stream.close();
+    }
+    // The stream, the two sandbox calls and this read of the usage.
+    expect(await hits()).toBe(before + 4);
   });
 
   it('tells a client whose id it no longer keeps (or never issued) that it missed events', async () => {

@@ -516,6 +516,10 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     query: eventStreamQuerySchema,
     response: eventStreamFrameSchema,
+    alsoAnswers: {
+      'text/event-stream':
+        'Server-Sent Events: `id: <seq>`, `event: <type>`, `data: <the webhook event as JSON>` per event, a `stream.start` frame first, a `: heartbeat` comment every 15 s.',
+    },
     errors: ['validation_error', 'rate_limited', 'unavailable'],
   },
   {

@@ -5525,7 +5525,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Success */
+      /** @description Success Server-Sent Events: `id: <seq>`, `event: <type>`, `data: <the webhook event as JSON>` per event, a `stream.start` frame first, a `: heartbeat` comment every 15 s. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5541,6 +5541,7 @@ export interface operations {
               [key: string]: unknown;
             };
           };
+          'text/event-stream': string;
         };
       };
       /** @description `validation_error` */

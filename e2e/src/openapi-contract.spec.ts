@@ -30,6 +30,7 @@ describe('the OpenAPI contract checker', () => {
       },
       { method: 'GET', path: '/api/v1/session/qr', status: 200, contentType: 'image/png' },
       { method: 'GET', path: '/api/v1/session/qr', status: 200, contentType: 'image/svg+xml' },
+      { method: 'GET', path: '/api/v1/messages/media', status: 200, contentType: 'application/pdf' },
       {
         method: 'GET',
         path: '/api/v1/sessions',

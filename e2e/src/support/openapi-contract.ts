@@ -65,15 +65,16 @@ export class OpenApiContract {
     if (!content) {
       return exchange.body ? [`${exchange.status} of ${template} has a body but documents none`] : [];
     }
-    if (!mediaType || !(mediaType in content)) {
+    const documented = mediaType ? documentedMediaType(content, mediaType) : undefined;
+    if (!mediaType || !documented) {
       return [
         `${exchange.status} of ${method.toUpperCase()} ${template} answered ${mediaType ?? 'no content type'}; documented: ${Object.keys(content).join(', ')}`,
       ];
     }
-    if (mediaType !== 'application/json' || exchange.body === undefined || exchange.method === 'HEAD')
+    if (documented !== 'application/json' || exchange.body === undefined || exchange.method === 'HEAD')
       return [];
     return this.schemaProblems(
-      ['paths', template, method, 'responses', statusKey, 'content', mediaType, 'schema'],
+      ['paths', template, method, 'responses', statusKey, 'content', documented, 'schema'],
       exchange,
     );
   }
@@ -124,6 +125,11 @@ export class OpenApiContract {
       `${exchange.status} does not match its schema: ${errors.join(', ')}; body: ${exchange.body?.slice(0, 300)}`,
     ];
   }
+}
+
+/** The key of `content` that covers `mediaType`: itself, its `type/*` range, or `*\/*`. */
+function documentedMediaType(content: Record<string, unknown>, mediaType: string): string | undefined {
+  return [mediaType, `${mediaType.split('/')[0]}/*`, '*/*'].find((key) => key in content);
 }
 
 /** The response key of `operation` that covers `status`: exact, `4XX`-style range, or `default`. */

@@ -134,7 +134,8 @@ describe('buildOpenApiDocument', () => {
   it('documents a success response with a schema, and the error responses of routes that need a key', () => {
     for (const route of ROUTES) {
       const responses = document.paths[route.path][route.method.toLowerCase()].responses;
-      const mediaType = route.file ? 'application/octet-stream' : 'application/json';
+      // A file travels with its own type (image/png, application/pdf, …): any type is documented.
+      const mediaType = route.file ? '*/*' : 'application/json';
       expect(responses[String(route.successStatus ?? 200)]?.content?.[mediaType]?.schema).toBeDefined();
       if (route.auth === 'key') {
         // unauthorized, monthly_limit_reached, account_suspended/forbidden, rate_limited, unavailable

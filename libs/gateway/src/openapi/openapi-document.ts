@@ -92,7 +92,8 @@ function operation(route: RouteDescription): Record<string, unknown> {
       ? {
           description: route.file,
           headers: FILE_HEADERS,
-          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          // Any type: a file travels with its own (`image/png`, `application/pdf`, …).
+          content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
         }
       : {
           description: ['Success', ...Object.values(route.alsoAnswers ?? {})].join(' '),

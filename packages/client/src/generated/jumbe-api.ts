@@ -2645,7 +2645,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': string;
+          '*/*': string;
         };
       };
       /** @description `validation_error`, `invalid_session_id` */

@@ -52,6 +52,7 @@ describe('migrate', () => {
       'received_messages',
       'send_failures',
       'sent_messages',
+      'session_proxies',
       'sessions',
       'usage_counters',
       'usage_daily',

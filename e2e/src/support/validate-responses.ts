@@ -36,7 +36,8 @@ globalThis.fetch = async function checkedFetch(input: string | URL | Request, in
   return response;
 };
 
-afterEach(async () => {
+/** Fails with every response received since the last check that the document does not describe. */
+async function failOnViolations(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     Promise.allSettled([...pending]),
@@ -47,7 +48,12 @@ afterEach(async () => {
   if (found.length > 0) {
     throw new Error(`Responses the OpenAPI document does not describe:\n- ${found.join('\n- ')}`);
   }
-});
+}
+
+// A test's own requests (and its suite's beforeAll's, reported with its first test); then what the
+// suite's afterAll hooks received.
+afterEach(failOnViolations);
+afterAll(failOnViolations);
 
 /** Jumbe's API: the status document at `/` and everything under `/api/`. */
 function isApiPath(path: string): boolean {

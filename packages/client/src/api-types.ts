@@ -45,6 +45,10 @@ export type SessionState = Session['state'];
 /** `GET /sessions`: `data` and the next page's cursor. */
 export type SessionList = ResponseBody<'/api/v1/sessions', 'get'>;
 export type Qr = ResponseData<'/api/v1/session/qr', 'get'>;
+/** A session's own proxy (password masked), or null when it connects directly. */
+export type SessionProxy = ResponseData<'/api/v1/session/proxy', 'get'>;
+/** One message of the live event stream (`GET /api/v1/events`, WebSocket or SSE). */
+export type EventStreamFrame = ResponseBody<'/api/v1/events', 'get'>;
 export type PairingCode = ResponseData<'/api/v1/session/pairing-code', 'post'>;
 
 /** What every send answers: the message id and its status. */

@@ -1,4 +1,5 @@
 import type { ApiClient } from '@jumbe/testing';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { expectError } from './support/expect-error';
 import { createAccount, type TestAccount } from './support/operator';
@@ -149,6 +150,19 @@ async function refusedHandshake(api: ApiClient, protocols: string[]): Promise<{ 
   });
 }
 
+/** Sends raw request bytes and returns the status line of the answer (the connection then closes). */
+async function rawStatusLine(api: ApiClient, request: string): Promise<string> {
+  const { hostname, port } = new URL(api.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('close', () => resolve(text.split('\r\n')[0] ?? ''));
+    socket.on('error', reject);
+    socket.setTimeout(FRAME_TIMEOUT_MS, () => socket.destroy());
+  });
+}
+
 function describeEventStream(start: () => Promise<Topology>): void {
   let topology: Topology;
   let first: ApiClient;
@@ -280,6 +294,32 @@ function describeEventStream(start: () => Promise<Topology>): void {
     }
     // The stream, the two sandbox calls and this read of the usage.
     expect(await hits()).toBe(before + 4);
+  });
+
+  it('answers any other request asking to upgrade (h2c, a WebSocket elsewhere) as the plain request it is', async () => {
+    const upgrade =
+      'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n';
+    expect(
+      await rawStatusLine(
+        first,
+        `GET /api/v1/usage HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\n${upgrade}\r\n`,
+      ),
+    ).toBe('HTTP/1.1 200 OK');
+    const webSocketElsewhere =
+      'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+    expect(
+      await rawStatusLine(
+        first,
+        `GET /api/v1/sessions HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\n${webSocketElsewhere}\r\n`,
+      ),
+    ).toBe('HTTP/1.1 200 OK');
+    // Its body could no longer be read: refused, not misread as empty.
+    expect(
+      await rawStatusLine(
+        first,
+        `POST /api/v1/messages/text HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\ncontent-type: application/json\r\ncontent-length: 2\r\n${upgrade}\r\n{}`,
+      ),
+    ).toBe('HTTP/1.1 400 Bad Request');
   });
 
   it('tells a client whose id it no longer keeps (or never issued) that it missed events', async () => {

@@ -1,10 +1,10 @@
 import { ApiError } from '@jumbe/contracts';
 import type { FastifyInstance } from 'fastify';
-import { type IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 
-/** The route that accepts WebSocket upgrades; every other path answers 404 to one. */
+/** The route that accepts WebSocket upgrades; any other answers a handshake as a plain request. */
 export const EVENTS_PATH = '/api/v1/events';
 /** The subprotocol a stream speaks, which the server selects. */
 export const EVENTS_PROTOCOL = 'jumbe.v1';
@@ -30,7 +30,7 @@ export function pendingUpgrade(request: IncomingMessage): PendingUpgrade | undef
  * Routes WebSocket handshakes to `GET /api/v1/events` through the normal request pipeline (the
  * key check, quota, rate and scope, as for any route); the route accepts the upgrade once it has
  * admitted the caller. A refusal is an ordinary HTTP answer in the error envelope, then the
- * connection is closed.
+ * connection is closed. Any other request asking to upgrade is answered as a plain request.
  */
 export function installWebSocketUpgrades(fastify: FastifyInstance): WebSocketServer {
   const server = new WebSocketServer({
@@ -42,33 +42,42 @@ export function installWebSocketUpgrades(fastify: FastifyInstance): WebSocketSer
   });
   fastify.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const path = (request.url ?? '').split('?')[0];
-    if (request.method !== 'GET' || path !== EVENTS_PATH) {
+    // With an 'upgrade' listener Node hands every request that asks to upgrade (h2c from
+    // `curl --http2` too) here, detached from its parser: one without a body is answered as the
+    // plain request it also is; a body could not be read any more, so that one is refused.
+    if (hasBody(request)) {
       return refuseRaw(
         socket,
-        new ApiError('not_found', `No WebSocket at ${path?.slice(0, 200)}; streams are at ${EVENTS_PATH}.`),
+        new ApiError(
+          'validation_error',
+          'A request with a body cannot ask to upgrade its connection; send it without the Upgrade header.',
+        ),
       );
     }
-    try {
-      adoptProtocolKey(request);
-    } catch (error) {
-      return refuseRaw(socket, error as ApiError);
+    if (isEventStreamHandshake(request)) {
+      try {
+        adoptProtocolKey(request);
+      } catch (error) {
+        return refuseRaw(socket, error as ApiError);
+      }
     }
     let upgraded = false;
     const response = new ServerResponse(request);
     response.assignSocket(socket as never);
-    // A refusal answered through the pipeline: the connection carries nothing after it.
+    // Answered through the pipeline (a refusal, or a route that does not upgrade): nothing follows.
     response.on('finish', () => {
       if (!upgraded) socket.end();
     });
-    pending.set(request, {
-      accept: () =>
-        new Promise<WebSocket>((resolve) => {
-          upgraded = true;
-          response.detachSocket(socket as never);
-          server.handleUpgrade(request, socket, head, resolve);
-        }),
-    });
+    if (isEventStreamHandshake(request)) {
+      pending.set(request, {
+        accept: () =>
+          new Promise<WebSocket>((resolve) => {
+            upgraded = true;
+            response.detachSocket(socket as never);
+            server.handleUpgrade(request, socket, head, resolve);
+          }),
+      });
+    }
     fastify.routing(request, response);
   });
   fastify.addHook('preClose', (done) => {
@@ -77,6 +86,19 @@ export function installWebSocketUpgrades(fastify: FastifyInstance): WebSocketSer
     done();
   });
   return server;
+}
+
+/** A WebSocket handshake to the event stream route (any other upgrade is answered as a plain request). */
+function isEventStreamHandshake(request: IncomingMessage): boolean {
+  const path = (request.url ?? '').split('?')[0];
+  return (
+    request.method === 'GET' && path === EVENTS_PATH && request.headers.upgrade?.toLowerCase() === 'websocket'
+  );
+}
+
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
@@ -105,7 +127,7 @@ function adoptProtocolKey(request: IncomingMessage): void {
 function refuseRaw(socket: Duplex, error: ApiError): void {
   const body = JSON.stringify(error.toBody());
   socket.end(
-    `HTTP/1.1 ${error.status} ${error.status === 404 ? 'Not Found' : 'Unauthorized'}\r\n` +
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
       'content-type: application/json; charset=utf-8\r\n' +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       'connection: close\r\n\r\n' +

@@ -339,6 +339,11 @@ function describeEventStream(start: () => Promise<Topology>): void {
     const badKey = await refusedHandshake(first, ['jumbe.v1', 'jumbe.key.not-a-key']);
     expect(badKey).toMatchObject({ status: 401, body: { error: { code: 'unauthorized' } } });
 
+    // A malformed handshake (ws refuses its key) leaves no stream behind holding a slot.
+    const malformed = `GET /api/v1/events HTTP/1.1\r\nHost: x\r\nx-api-key: ${a.key}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: short\r\n\r\n`;
+    for (let i = 0; i < 5; i += 1)
+      expect(await rawStatusLine(first, malformed)).toBe('HTTP/1.1 400 Bad Request');
+
     const open = [];
     try {
       for (let i = 0; i < 5; i += 1) {

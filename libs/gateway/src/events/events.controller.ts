@@ -47,14 +47,15 @@ export class EventsController {
       request.headers['last-event-id'],
       presentedKeyHash(request, this.authenticator),
     );
+    reply.hijack();
     let sink: StreamSink;
     try {
-      reply.hijack();
       sink = upgrade ? new WebSocketSink(await upgrade.accept()) : new SseSink(reply.raw, reply.getHeaders());
-    } catch (error) {
+    } catch {
+      // The handshake failed (ws answered it) or the client left: nothing to stream to, nothing to answer.
       opening.release();
       await opening.cursor.close().catch(() => undefined);
-      throw error;
+      return;
     }
     void this.streams.run(opening, sink);
   }

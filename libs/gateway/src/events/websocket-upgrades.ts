@@ -71,10 +71,16 @@ export function installWebSocketUpgrades(fastify: FastifyInstance): WebSocketSer
     if (isEventStreamHandshake(request)) {
       pending.set(request, {
         accept: () =>
-          new Promise<WebSocket>((resolve) => {
+          new Promise<WebSocket>((resolve, reject) => {
             upgraded = true;
             response.detachSocket(socket as never);
-            server.handleUpgrade(request, socket, head, resolve);
+            // ws answers a malformed handshake (bad key or version) itself and closes the socket.
+            const failed = () => reject(new Error('the WebSocket handshake failed'));
+            socket.once('close', failed);
+            server.handleUpgrade(request, socket, head, (webSocket) => {
+              socket.off('close', failed);
+              resolve(webSocket);
+            });
           }),
       });
     }

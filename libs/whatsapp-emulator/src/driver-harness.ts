@@ -2,6 +2,7 @@ import type { InboundNetworkMessage } from '@jumbe/domain';
 import {
   WhatsAppNetworkDriver,
   type LinkEvent,
+  type MessageStatusReport,
   type NetworkSession,
   type SessionRef,
   type WhatsAppNetworkOptions,
@@ -18,6 +19,8 @@ export interface OpenedSession {
   readonly session: NetworkSession;
   readonly links: LinkEvent[];
   readonly inbound: InboundNetworkMessage[];
+  /** The statuses the driver reported for what this session sent. */
+  readonly statuses: MessageStatusReport[];
 }
 
 /**
@@ -56,17 +59,18 @@ export class DriverHarness {
     const ref = { accountId: '6f1c1d2e-8a4b-4c3d-9e8f-0a1b2c3d4e5f', sessionId };
     const links: LinkEvent[] = [];
     const inbound: InboundNetworkMessage[] = [];
+    const statuses: MessageStatusReport[] = [];
     const session = await this.driver.open(
       ref,
       {
         onLink: (event) => links.push(event),
         onInbound: async (message) => void inbound.push(message),
-        onMessageStatus: () => undefined,
+        onMessageStatus: (report) => void statuses.push(report),
       },
       { linked, token: 1 },
     );
     this.opened.push(session);
-    return { ref, session, links, inbound };
+    return { ref, session, links, inbound, statuses };
   }
 
   /** Opens a fresh session and links it by QR with `phone` (as a user scans the QR); waits for `connected`. */

@@ -57,6 +57,7 @@ export class EmulatedConnection extends EventEmitter {
   /**
    * The server stops sending anything on this connection, pings' answers included, and keeps the
    * TCP connection open (a server or path gone quiet): the client finds out by its keep-alive.
+   * What the client sends meanwhile is lost on the way too (a dead path carries nothing either way).
    */
   silence(): void {
     this.silenced = true;
@@ -69,6 +70,7 @@ export class EmulatedConnection extends EventEmitter {
 
   async receive(data: Uint8Array): Promise<void> {
     const wasEstablished = this.noise.established;
+    if (this.silenced) return;
     const { reply, nodes } = await this.noise.receive(data);
     for (const bytes of reply) this.socket.send(bytes);
     if (!wasEstablished && this.noise.established) this.emit('established', this.noise.clientPayload);

@@ -49,6 +49,7 @@ import { fetchMedia, mediaMessageContent } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { ReconnectPolicy } from './reconnect-policy';
 import { undecryptableReason } from './undecryptable';
+import { type UnackedSend, UnackedSends } from './unacked-sends';
 import { unlinkDevice } from './unlink-device';
 import type { PostgresAuthState } from './postgres-auth-state';
 import type { InboundInbox } from './inbound-inbox';
@@ -117,6 +118,8 @@ export class WhatsAppSession implements NetworkSession {
    * taken for a message sent from the phone.
    */
   private readonly unrecordedSends = new Set<Promise<unknown>>();
+  /** Sends WhatsApp's server has not acknowledged: they go out again on the next socket. */
+  private readonly unacked = new UnackedSends();
   /** Per message id, its statuses still being looked up, chained in arrival order. */
   private readonly reportingStatuses = new Map<string, Promise<void>>();
   /** Which login the phone is currently offered (a QR refresh must not replace a pairing code). */
@@ -500,6 +503,8 @@ export class WhatsAppSession implements NetworkSession {
       for (const receipt of receipts) this.reportStatus(statusOfReceipt(receipt, new Date()));
     });
     socket.ws?.on('CB:ack,class:message', (node) => {
+      // Taken from any socket of this session: the server got the message, whichever carried it.
+      if (node.attrs.id) this.unacked.acked(node.attrs.id);
       if (this.socket === socket) this.reportStatus(statusOfAck(node, new Date()));
     });
   }
@@ -611,6 +616,7 @@ export class WhatsAppSession implements NetworkSession {
         phoneNumber: phoneDigits(socket.user?.id ?? this.context.auth.state.creds.me?.id),
       });
       void this.redelivery.kick();
+      void this.resendUnacked(socket);
     }
   }
 
@@ -785,9 +791,56 @@ export class WhatsAppSession implements NetworkSession {
     const id = sent?.key.id;
     if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
     const remoteJid = sent?.key.remoteJid ?? to;
+    if (sent?.message) this.unacked.record(id, remoteJid, sent.message, socket);
     await this.context.sent.remember(id, sent?.message, remoteJid);
     this.context.memory.sentTo.set(id, remoteJid);
     return { remoteJid, fromMe: true, id };
+  }
+
+  /**
+   * A new socket opened: what earlier sockets sent and WhatsApp never acknowledged (a connection
+   * that went quiet took the stanza and carried it nowhere) goes out again on it, in send order and
+   * under the same id, so the contact gets it once; after MAX_UNACKED_RESENDS tries it is reported
+   * failed instead. A resend that fails stays for the next socket.
+   */
+  private async resendUnacked(socket: WhatsAppSocket): Promise<void> {
+    const { resend, giveUp } = this.unacked.dueOn(socket);
+    for (const send of giveUp) this.reportFailed(send, 'WhatsApp never acknowledged it');
+    for (const send of resend) {
+      if (this.socket !== socket || this.phase !== 'connected') return;
+      send.socket = socket;
+      send.resends += 1;
+      this.context.logger.info(
+        { messageId: send.id, attempt: send.resends },
+        'sending again a message WhatsApp did not acknowledge before the connection dropped',
+      );
+      try {
+        await withTimeout(
+          socket.relayMessage(send.to, send.message, {
+            messageId: send.id,
+            ...(NodeCarryingResends.handles(send.message)
+              ? { additionalNodes: nativeFlowStanzaNodes(send.to, Date.now()) }
+              : {}),
+          }),
+          this.context.settings.sendTimeoutMs,
+        );
+      } catch (error) {
+        this.context.logger.warn(
+          { err: error, messageId: send.id },
+          'sending an unacknowledged message again failed',
+        );
+      }
+    }
+  }
+
+  private reportFailed(send: UnackedSend, why: string): void {
+    this.context.logger.warn({ messageId: send.id, resends: send.resends }, `message not delivered: ${why}`);
+    this.context.events.onMessageStatus({
+      messageId: send.id,
+      to: send.to,
+      status: 'failed',
+      at: new Date(),
+    });
   }
 
   // ── Statuses of sent messages ──
@@ -937,6 +990,8 @@ export class WhatsAppSession implements NetworkSession {
     this.redelivery.stop();
     for (const wake of this.loginReadyWaiters.splice(0)) wake();
     this.context.onEnded(this);
+    // Nothing will send them again: the customer hears so (message.status failed).
+    for (const send of this.unacked.takeAll()) this.reportFailed(send, 'the session ended');
     if (options.clearCredentials) await this.discardCredentials();
     this.context.logger.info({ reason }, 'WhatsApp session ended');
     this.emit({ type: 'disconnected', reason });

@@ -1,0 +1,77 @@
+import type { proto } from '@whiskeysockets/baileys';
+
+/** How many times a send WhatsApp never acknowledged goes out again before it is reported failed. */
+export const MAX_UNACKED_RESENDS = 3;
+/** Acks remembered for sends not recorded yet (the ack can come before Baileys' send returns). */
+const EARLY_ACKS_KEPT = 1_000;
+
+/** A send handed to WhatsApp that its server has not acknowledged yet. */
+export interface UnackedSend {
+  readonly id: string;
+  readonly to: string;
+  readonly message: proto.IMessage;
+  /** The socket it last went out on: it goes out again only on a later one. */
+  socket: object;
+  /** How many times it went out again. */
+  resends: number;
+}
+
+/**
+ * The sends of one session that WhatsApp's server has not acknowledged (`<ack class="message">`).
+ * Baileys answers a send once its stanza is written to the socket; on a connection that has gone
+ * quiet (keep-alive silence, a dead path: TCP still open) the stanza never reaches WhatsApp, and
+ * nothing sent it again after the reconnect: the customer held an id for a message nobody got
+ * (the fault schedule's `silentlyDropped`). What is still here when a new socket opens goes out
+ * again on it, under the same id; what cannot go out (too many tries, the session ended) is
+ * reported `failed`.
+ */
+export class UnackedSends {
+  private readonly pending = new Map<string, UnackedSend>();
+  private readonly earlyAcks = new Set<string>();
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** A send that went out on `socket` (unless its ack came already). */
+  record(id: string, to: string, message: proto.IMessage, socket: object): void {
+    if (this.earlyAcks.delete(id)) return;
+    this.pending.set(id, { id, to, message, socket, resends: 0 });
+  }
+
+  /** WhatsApp's server took the message (an ack with an error attribute counts: it got it). */
+  acked(id: string): void {
+    if (this.pending.delete(id)) return;
+    this.earlyAcks.add(id);
+    if (this.earlyAcks.size > EARLY_ACKS_KEPT) {
+      const oldest = this.earlyAcks.values().next();
+      if (!oldest.done) this.earlyAcks.delete(oldest.value);
+    }
+  }
+
+  /**
+   * What went out on an earlier socket than `socket` and was never acknowledged, in send order:
+   * `resend` to go out again on it, `give up` once tried MAX_UNACKED_RESENDS times (taken out).
+   */
+  dueOn(socket: object): { resend: UnackedSend[]; giveUp: UnackedSend[] } {
+    const resend: UnackedSend[] = [];
+    const giveUp: UnackedSend[] = [];
+    for (const send of this.pending.values()) {
+      if (send.socket === socket) continue;
+      if (send.resends >= MAX_UNACKED_RESENDS) {
+        this.pending.delete(send.id);
+        giveUp.push(send);
+      } else {
+        resend.push(send);
+      }
+    }
+    return { resend, giveUp };
+  }
+
+  /** Everything still unacknowledged, taken out (the session ends: they will not go out again). */
+  takeAll(): UnackedSend[] {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    return all;
+  }
+}

@@ -52,12 +52,13 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
   }
   /** Makes the page believe its browser tab was hidden or shown again. */
   const setTabVisible = (visible: boolean) =>
-    page.evaluate((shown) => {
-      Object.defineProperty(document, 'visibilityState', {
+    page.locator('html').evaluate((html, shown) => {
+      const shownDocument = html.ownerDocument;
+      Object.defineProperty(shownDocument, 'visibilityState', {
         configurable: true,
         get: () => (shown ? 'visible' : 'hidden'),
       });
-      document.dispatchEvent(new Event('visibilitychange'));
+      shownDocument.dispatchEvent(new Event('visibilitychange'));
     }, visible);
 
   beforeAll(async () => {
@@ -155,7 +156,7 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     for (const name of ['Customer (API key)', 'Operator (admin token)']) {
       const gap = await page.getByLabel(name).evaluate((radio) => {
         const text = radio.parentElement!.lastChild!;
-        const range = document.createRange();
+        const range = radio.ownerDocument.createRange();
         range.selectNodeContents(text);
         const words = range.getBoundingClientRect();
         const box = radio.getBoundingClientRect();
@@ -212,7 +213,7 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
       await tab('Sessions');
       const row = page.getByTestId('sessions').locator('tr[data-session="default"]');
       await row.waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(390);
       // Each cell of the row (state, reason, phone, updated, its button) lies within the screen.
       for (const cell of await row.locator('td').all()) {
         const box = await cell.boundingBox();
@@ -257,8 +258,11 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     const hidden = await apiRequestsDuring(() => page.waitForTimeout(6_000));
     expect(hidden).toEqual([]);
     const shown = await apiRequestsDuring(async () => {
+      const caughtUp = page.waitForRequest((request) => request.url().endsWith('/api/v1/sessions'), {
+        timeout: 3_000,
+      });
       await setTabVisible(true);
-      await page.waitForRequest((request) => request.url().endsWith('/api/v1/sessions'), { timeout: 3_000 });
+      await caughtUp;
     });
     expect(shown).toContain(`GET ${api.baseUrl}/api/v1/sessions`);
   });

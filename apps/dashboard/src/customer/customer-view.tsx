@@ -43,7 +43,7 @@ export function CustomerView({ identity }: { identity: Identity; onRefused: () =
   const sessions = useLoader(
     async () => (await call<Session[]>(credential, 'GET', '/sessions')).data,
     [credential],
-    tab === 'sessions' ? (linking ? 2_000 : 5_000) : 30_000,
+    tab === 'sessions' ? (linking ? 2_500 : 5_000) : 30_000,
   );
   useEffect(() => setLinking((sessions.value ?? []).some((s) => LINKING.has(s.state))), [sessions.value]);
 

@@ -124,7 +124,8 @@ function SessionDetail(props: {
       return { qr: svg };
     },
     [credential, sessionId, waiting],
-    waiting ? 2_000 : undefined,
+    // A QR renews about every 20 s: every 5 s shows each one in time, within the dashboard's allowance.
+    waiting ? 5_000 : undefined,
   );
   const action = useAction();
   const [phone, setPhone] = useState('');

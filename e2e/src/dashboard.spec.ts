@@ -488,6 +488,21 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     expectError(await api.get('/api/v1/usage', { key }), 401, 'unauthorized');
   });
 
+  it('fits every tab, its tables full by now, on a 390 px phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const name of await page.getByRole('navigation').getByRole('button').allTextContents()) {
+        await tab(name);
+        await page.getByRole('heading', { level: 2 }).first().waitFor();
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        const width = await page.locator('html').evaluate((html) => html.scrollWidth);
+        expect({ tab: name, width }).toEqual({ tab: name, width: 390 });
+      }
+    } finally {
+      await page.setViewportSize({ width: 1000, height: 900 });
+    }
+  });
+
   it('gives a read key a read-only view', async () => {
     const read = await api.post('/api/v1/keys', { key: account.key, body: { scope: 'read' } });
     await signOut();

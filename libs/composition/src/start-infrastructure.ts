@@ -54,6 +54,7 @@ import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure'
 import { secretKeyFromDataDir } from './secret-key-file';
 import { adoptDeploymentShardCount } from './deployment-shard-count';
 import { productVersion } from '@jumbe/platform';
+import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import { ContextCarryingBus } from '@jumbe/telemetry';
 
 export type RunMode = 'all-in-one' | 'distributed';
@@ -79,15 +80,15 @@ export async function startInfrastructure(
   };
   try {
     const dataSource = await openDatabase(config, mode, logger, service, closers);
+    const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     const transport = await openBus(config, logger, service, closers);
-    const events = await openEvents(transport, dataSource, config.deployment);
+    const events = await openEvents(transport, dataSource, config.deployment, secretKey);
     const media = openMediaStore(transport, config);
     // Commands carry their trace context to whoever handles them (when tracing is on).
     const bus = new ContextCarryingBus(
       config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
     );
     const coordination = await openCoordination(config, logger, service, closers, dataSource);
-    const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     return {
       config,
       logger,
@@ -159,6 +160,7 @@ async function openEvents(
   bus: MessageBus,
   dataSource: DataSource,
   deployment: string | null,
+  secretKey: string,
 ): Promise<{ events: EventPublisher; eventSource: EventSource; liveEvents: LiveEventLog }> {
   if (bus instanceof NatsMessageBus) {
     const namespace = deployment ? `${deployment}.` : '';
@@ -173,11 +175,15 @@ async function openEvents(
       events: new JetStreamEventPublisher(bus.connection, namespace),
       // Past a dispatcher's 10 s delivery timeout with room for its queue; `working()` extends it.
       eventSource: new JetStreamEventSource(bus.connection, { stream, subjectRoot, ackWaitMs: 120_000 }),
-      liveEvents: new JetStreamLiveEventLog(bus.connection, {
-        name: `${stream}_LIVE`,
-        eventSubjectRoot: subjectRoot,
-        liveSubjectRoot: `${namespace}${LIVE_SUBJECT_PREFIX}`,
-      }),
+      liveEvents: new JetStreamLiveEventLog(
+        bus.connection,
+        {
+          name: `${stream}_LIVE`,
+          eventSubjectRoot: subjectRoot,
+          liveSubjectRoot: `${namespace}${LIVE_SUBJECT_PREFIX}`,
+        },
+        new SecretBox(secretKey, SECRET_PURPOSES.liveEvents),
+      ),
     };
   }
   const log = new DurableEventLog(new InboundEventRepository(dataSource));

@@ -1,3 +1,4 @@
+import { SecretBox } from '@jumbe/domain';
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { ensureEventStream, JetStreamEventPublisher } from './jetstream-event-publisher';
@@ -16,6 +17,7 @@ describe('JetStream live event log (real NATS JetStream)', () => {
     eventSubjectRoot: `${namespace}jumbe.v1.events`,
     liveSubjectRoot: `${namespace}jumbe.v1.live`,
   };
+  const seal = new SecretBox(randomBytes(32).toString('base64url'), 'live-events');
   const connections: NatsConnection[] = [];
   const cursors: LiveEventCursor[] = [];
   let publisher: JetStreamEventPublisher;
@@ -57,8 +59,8 @@ describe('JetStream live event log (real NATS JetStream)', () => {
     publisher = new JetStreamEventPublisher(await open(), namespace);
     // Two gateways, each copying what is published.
     gateways = [
-      new JetStreamLiveEventLog(await open(), settings),
-      new JetStreamLiveEventLog(await open(), settings),
+      new JetStreamLiveEventLog(await open(), settings, seal),
+      new JetStreamLiveEventLog(await open(), settings, seal),
     ];
     for (const gateway of gateways) await gateway.start();
   });
@@ -84,6 +86,23 @@ describe('JetStream live event log (real NATS JetStream)', () => {
     // Both gateways' copies arrived by now; the stream still holds three.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await gateways[1]?.position())?.latest).toBe((before?.latest ?? 0) + 3);
+  });
+
+  it('keeps payloads sealed, bound to their subject: another key, or the bytes under another account, open to nothing', async () => {
+    const manager = await connections[0]?.jetstreamManager();
+    const stored = await manager?.streams.getMessage(settings.name, {
+      seq: (await gateways[0]?.position())?.oldestKept ?? 1,
+    });
+    if (!stored) throw new Error('nothing stored');
+    expect(Buffer.from(stored.data).toString('latin1')).not.toContain('message.received');
+    expect(JSON.parse(seal.openBytes(Buffer.from(stored.data), stored.subject).toString())).toMatchObject({
+      event: 'message.received',
+    });
+    expect(() =>
+      seal.openBytes(Buffer.from(stored.data), stored.subject.replace('acct-a', 'acct-b')),
+    ).toThrow();
+    const otherKey = new SecretBox(randomBytes(32).toString('base64url'), 'live-events');
+    expect(() => otherKey.openBytes(Buffer.from(stored.data), stored.subject)).toThrow();
   });
 
   it("follows one account's events from a sequence on, then the new ones", async () => {

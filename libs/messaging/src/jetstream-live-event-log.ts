@@ -15,6 +15,17 @@ const codec = JSONCodec();
 /** JetStream's de-duplication header. */
 const MESSAGE_ID_HEADER = 'Nats-Msg-Id';
 
+/**
+ * Seals what the live stream keeps (message content, for a day) with the deployment's secret key,
+ * bound to its subject (and so to its account): the work queue holds an event only until it is
+ * delivered, this stream for its whole retention. `SecretBox` (libs/domain) fits.
+ */
+export interface LiveEventSeal {
+  sealBytes(plaintext: Buffer, associatedData: string): Buffer;
+  /** Throws when the bytes were not sealed under this key for this subject. */
+  openBytes(sealed: Buffer, associatedData: string): Buffer;
+}
+
 export interface LiveEventStreamSettings {
   /** The live stream's name (the work queue's name + `_LIVE`). */
   name: string;
@@ -75,6 +86,7 @@ export class JetStreamLiveEventLog implements LiveEventLog {
   constructor(
     private readonly connection: NatsConnection,
     private readonly settings: LiveEventStreamSettings,
+    private readonly seal: LiveEventSeal,
   ) {}
 
   async start(): Promise<void> {
@@ -111,6 +123,7 @@ export class JetStreamLiveEventLog implements LiveEventLog {
     });
     // A small buffer: a subscriber reads at its own pace, and the server holds the rest.
     const messages = await consumer.consume({ max_messages: 64 });
+    const seal = this.seal;
     return {
       close: async () => {
         await messages.close();
@@ -123,7 +136,7 @@ export class JetStreamLiveEventLog implements LiveEventLog {
             seq: message.seq,
             eventId: message.headers?.get(MESSAGE_ID_HEADER) ?? String(message.seq),
             subject: message.subject,
-            payload: decodedOrNull(message.data),
+            payload: openedOrNull(seal, message.data, message.subject),
           };
           yield event;
         }
@@ -140,17 +153,20 @@ export class JetStreamLiveEventLog implements LiveEventLog {
     const headers = natsHeaders();
     if (eventId) headers.set(MESSAGE_ID_HEADER, eventId);
     try {
-      this.connection.publish(subject, message.data, { headers });
+      this.connection.publish(subject, this.seal.sealBytes(Buffer.from(message.data), subject), { headers });
     } catch {
       // Closed or draining: this gateway is stopping; the other gateways copy it.
     }
   }
 }
 
-/** The event's JSON, or null when it is not JSON (the reader checks every payload against the event schemas). */
-function decodedOrNull(data: Uint8Array): unknown {
+/**
+ * The event's JSON, or null when it cannot be opened (sealed under another secret key, e.g. before
+ * a rotation) or is not JSON: the reader checks every payload against the event schemas.
+ */
+function openedOrNull(seal: LiveEventSeal, data: Uint8Array, subject: string): unknown {
   try {
-    return codec.decode(data);
+    return codec.decode(seal.openBytes(Buffer.from(data), subject));
   } catch {
     return null;
   }

@@ -9,4 +9,6 @@ export const SECRET_PURPOSES = {
   networkCredentials: 'network-credentials',
   /** A session's proxy URL, its password included (`session_proxies.url_ciphertext`). */
   sessionProxy: 'session-proxy',
+  /** The events kept for live subscribers in JetStream (`<events stream>_LIVE`): their payloads. */
+  liveEvents: 'live-events',
 } as const;

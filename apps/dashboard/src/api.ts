@@ -1,4 +1,19 @@
 /** The dashboard's only way to the server: the public HTTP API, with the contract's error envelope. */
+import type { ErrorBody as ContractErrorBody, WebhookEvent, WebhookEventName } from '@jumbe/client';
+
+// The API's shapes, generated from its OpenAPI document by the typed client (packages/client).
+export type {
+  Account,
+  ApiKey,
+  Delivery,
+  OutboxEntry,
+  Plan,
+  SendFailure,
+  Session,
+  Usage,
+  WebhookEvent,
+  WebhookState,
+} from '@jumbe/client';
 
 export type Credential = { kind: 'key'; key: string } | { kind: 'admin'; token: string };
 
@@ -20,11 +35,10 @@ export interface ApiResult<T> {
   secret?: string;
 }
 
-/** The contract's error envelope. */
-interface ErrorBody {
-  message?: string;
-  error?: { code?: string; details?: Array<{ path: string; problem: string }> };
-}
+/** The error envelope as it may arrive (a proxy's error page is not the contract's). */
+type ErrorBody = Partial<Pick<ContractErrorBody, 'message'>> & {
+  error?: Partial<ContractErrorBody['error']>;
+};
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -103,114 +117,18 @@ export const describeError = (error: unknown): string =>
       ? error.message
       : String(error);
 
-export interface Session {
-  sessionId: string;
-  phoneNumber: string | null;
-  connected: boolean;
-  state: string;
-  updatedAt: string | null;
-  reason: string | null;
-}
-export interface Usage {
-  plan: string;
-  periodStart: string;
-  periodEnd: string;
-  apiHits: number;
-  apiHitLimit: number;
-  messagesSent: number;
-  sendFailures: number;
-  sessions: number;
-  sessionLimit: number;
-  hitsPerDay: Array<{ date: string; apiHits: number }>;
-}
-export interface SendFailure {
-  id: string;
-  sessionId: string;
-  to: string | null;
-  type: string;
-  code: string;
-  message: string;
-  createdAt: string;
-}
-export interface Delivery {
-  id: string;
-  event: string;
-  sessionId: string;
-  url: string;
-  status: 'success' | 'failed';
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  attemptedAt: string;
-  /** 1 for an event's first POST; its opt-in retries are 2, 3, … under the same `id`. */
-  attempt: number;
-  /** The first 1 KiB of the receiver's answer (the event sent is not kept for reading). */
-  response: string | null;
-}
-export interface WebhookState {
-  url: string | null;
-  enabled: boolean;
-  hasSecret: boolean;
-  /** Event types delivered (`webhook.test` always is). */
-  events: string[];
-  /** Opt-in automatic retries; null when off (the default). */
-  retry: { attempts: number } | null;
-  deliveries: Delivery[];
-}
-
-/** The webhook's event types (README, "Event types"); `webhook.test` always goes. */
-export const EVENT_TYPES = [
+/**
+ * The event types an account chooses (README, "Event types"): every one the API has but
+ * `webhook.test`, which always goes to the webhook and never on the event stream.
+ */
+export const EVENT_TYPES: ReadonlyArray<Exclude<WebhookEventName, 'webhook.test'>> = [
   'message.received',
   'message.status',
   'message.reaction',
   'message.revoked',
   'message.edited',
   'session.status',
-] as const;
+];
 
-/** An event as the webhook and the event stream carry it (fields beyond these vary by type). */
-export interface EventEnvelope {
-  event: string;
-  deliveryId?: string;
-  timestamp?: string;
-  sessionId?: string;
-  message?: {
-    id?: string;
-    from?: string;
-    to?: string;
-    replyTo?: string;
-    chat?: string;
-    pushName?: string | null;
-    text?: string | null;
-    status?: string;
-    media?: { type?: string; caption?: string | null; fileName?: string | null } | null;
-    [field: string]: unknown;
-  };
-  session?: { state?: string; phoneNumber?: string | null; reason?: string | null };
-  reaction?: { messageId?: string; emoji?: string; from?: string; replyTo?: string };
-  revoked?: { messageId?: string; from?: string; replyTo?: string };
-  edited?: { messageId?: string; text?: string; from?: string; replyTo?: string };
-  [field: string]: unknown;
-}
-export interface ApiKey {
-  id: string;
-  name: string | null;
-  scope: 'full' | 'read';
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
-export interface Plan {
-  id: string;
-  name: string;
-  monthlyApiHits: number;
-  maxSessions: number;
-}
-export interface Account {
-  id: string;
-  name: string;
-  plan: string;
-  suspended: boolean;
-  createdAt: string;
-}
+/** An event as the webhook and the event stream carry it (the stream adds nothing, drops nothing). */
+export type EventEnvelope = WebhookEvent;

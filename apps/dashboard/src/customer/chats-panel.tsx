@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { call, type Credential } from '../api';
+import { call, type Credential, type OutboxEntry } from '../api';
 import { LoadError, Outcome, Panel, useAction, useLoader } from '../ui';
 import { type EventFeed, type FeedEvent, useEventFeed } from './event-feed';
 import { StreamState } from './monitor-panel';
@@ -11,17 +11,7 @@ interface ChatMessage {
   direction: 'in' | 'out';
   text: string;
   at: number;
-  from?: string;
   status?: string;
-}
-
-/** A sandbox outbox entry (CONTRACT §9). */
-interface OutboxEntry {
-  id: string;
-  to: string;
-  type: string;
-  content: Record<string, unknown>;
-  createdAt: string;
 }
 
 /**
@@ -210,24 +200,30 @@ export function chatMessages(
   // Events arrive newest first: the oldest status of a message is overwritten by newer ones.
   for (const { envelope } of [...events].reverse()) {
     if (envelope.sessionId !== sessionId) continue;
-    const m = envelope.message;
-    if (envelope.event === 'message.received' && m?.id) {
-      const chat = m.replyTo ?? m.chat ?? m.from ?? 'unknown';
-      byId.set(`in/${m.id}`, {
-        id: m.id,
-        chat: String(chat),
-        direction: 'in',
-        text:
-          m.text ?? (m.media ? `[${m.media.type ?? 'media'}] ${m.media.caption ?? ''}`.trim() : '[message]'),
-        at: Date.parse(envelope.timestamp ?? '') || Date.now(),
-        ...(m.pushName ? { from: m.pushName } : {}),
-      });
-    } else if (envelope.event === 'message.status' && m?.id && m.status) {
-      statuses.set(m.id, m.status);
-    } else if (envelope.edited?.messageId && envelope.edited.text !== undefined) {
-      edits.set(envelope.edited.messageId, envelope.edited.text);
-    } else if (envelope.revoked?.messageId) {
-      deleted.add(envelope.revoked.messageId);
+    switch (envelope.event) {
+      case 'message.received': {
+        const m = envelope.message;
+        if (m.id === null) break;
+        byId.set(`in/${m.id}`, {
+          id: m.id,
+          chat: m.replyTo ?? m.chat ?? m.from ?? 'unknown',
+          direction: 'in',
+          text: m.text || (m.media ? `[${m.media.type}] ${m.media.caption ?? ''}`.trim() : `[${m.type}]`),
+          at: Date.parse(envelope.timestamp) || Date.now(),
+        });
+        break;
+      }
+      case 'message.status':
+        statuses.set(envelope.message.id, envelope.message.status);
+        break;
+      case 'message.edited':
+        edits.set(envelope.edited.messageId, envelope.edited.text);
+        break;
+      case 'message.revoked':
+        deleted.add(envelope.revoked.messageId);
+        break;
+      default:
+        break;
     }
   }
   return [...byId.values()]

@@ -39,11 +39,14 @@ export function parseFrames(buffer: string, onEvent: (event: StreamEvent) => voi
       else if (field === 'data') data.push(value);
     }
     if (data.length === 0) continue;
+    let envelope: EventEnvelope;
     try {
-      onEvent({ id, type, envelope: JSON.parse(data.join('\n')) as EventEnvelope });
+      // The server's own frames: the envelope its webhook schema documents (stream.* frames aside).
+      envelope = JSON.parse(data.join('\n')) as EventEnvelope;
     } catch {
-      onEvent({ id, type, envelope: { event: type, unparsed: data.join('\n') } });
+      continue; // not JSON: nothing to show
     }
+    onEvent({ id, type, envelope });
   }
   return rest;
 }

@@ -73,15 +73,22 @@ export function StreamState({ state }: { state: FeedState }) {
 
 /** One line about an event: who, and what. */
 function summarise(envelope: EventEnvelope): string {
-  const m = envelope.message;
-  if (envelope.event === 'message.received' && m)
-    return `from ${m.pushName ?? m.from ?? '?'}: ${m.text ?? (m.media ? `[${m.media.type ?? 'media'}]` : '')}`;
-  if (envelope.event === 'message.status' && m) return `${m.id ?? ''} → ${m.status ?? ''}`;
-  if (envelope.event === 'session.status' && envelope.session)
-    return `${envelope.session.state ?? ''}${envelope.session.reason ? ` (${envelope.session.reason})` : ''}`;
-  if (envelope.reaction)
-    return `${envelope.reaction.emoji || 'reaction removed'} on ${envelope.reaction.messageId ?? ''}`;
-  if (envelope.edited) return `edited ${envelope.edited.messageId ?? ''}: ${envelope.edited.text ?? ''}`;
-  if (envelope.revoked) return `deleted ${envelope.revoked.messageId ?? ''}`;
-  return '';
+  switch (envelope.event) {
+    case 'message.received': {
+      const m = envelope.message;
+      return `from ${m.pushName ?? m.from ?? '?'}: ${m.text || (m.media ? `[${m.media.type}]` : '')}`;
+    }
+    case 'message.status':
+      return `${envelope.message.id} → ${envelope.message.status}`;
+    case 'session.status':
+      return `${envelope.session.state}${envelope.session.reason ? ` (${envelope.session.reason})` : ''}`;
+    case 'message.reaction':
+      return `${envelope.reaction.emoji || 'reaction removed'} on ${envelope.reaction.messageId}`;
+    case 'message.edited':
+      return `edited ${envelope.edited.messageId}: ${envelope.edited.text}`;
+    case 'message.revoked':
+      return `deleted ${envelope.revoked.messageId}`;
+    default:
+      return '';
+  }
 }

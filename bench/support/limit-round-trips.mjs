@@ -25,11 +25,11 @@ export async function connectLimitRoundTrips(counter) {
     async send({ to, text }) {
       await redis.benchHit(counterKey);
       const command = {
-        v: 1,
+        v: 2,
         type: 'message.send',
         accountId: 'bench',
         sessionId: 'default',
-        message: { kind: 'text', body: { to, text } },
+        message: { kind: 'text', to, text },
       };
       const reply = await nc.request(process.env.BENCH_SUBJECT, encoder.encode(JSON.stringify(command)), {
         timeout: 10_000,

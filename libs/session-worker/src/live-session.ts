@@ -142,27 +142,9 @@ export class LiveSession {
     return this.connection().requestPairingCode(phoneNumber);
   }
 
+  /** Sends any kind as it is, to the recipient as a JID (the API also takes phone numbers). */
   send(message: OutboundMessage): Promise<SentKey> {
-    const connection = this.connection();
-    const to = recipientJid(message.body.to);
-    switch (message.kind) {
-      case 'text':
-        return connection.send({ kind: 'text', ...message.body, to });
-      case 'media':
-        return connection.send({ kind: 'media', ...message.body, to });
-      case 'interactive':
-        return connection.send({ kind: 'interactive', ...message.body, to });
-      case 'location':
-        return connection.send({ kind: 'location', ...message.body, to });
-      case 'contact':
-        return connection.send({ kind: 'contact', ...message.body, to });
-      case 'reaction':
-        return connection.send({ kind: 'reaction', ...message.body, to });
-      case 'revoke':
-        return connection.send({ kind: 'revoke', ...message.body, to });
-      case 'edit':
-        return connection.send({ kind: 'edit', ...message.body, to });
-    }
+    return this.connection().send({ ...message, to: recipientJid(message.to) });
   }
 
   markRead(chat: string, messageIds: string[]): Promise<void> {

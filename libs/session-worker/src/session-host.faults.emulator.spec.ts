@@ -403,8 +403,9 @@ describe('SessionHost on real Baileys under faults (issue 28)', () => {
       const send = (host: SessionHost, text: string) =>
         host.execute({
           ...cmd(ref),
+          v: 2,
           type: 'message.send',
-          message: { kind: 'text', body: { to: contact.phoneNumber, text } },
+          message: { kind: 'text', to: contact.phoneNumber, text },
         } as SessionCommand) as Promise<{ key: { id: string } }>;
 
       dead = true;
@@ -482,8 +483,9 @@ describe('SessionHost on real Baileys under faults (issue 28)', () => {
       const send = (n: number) =>
         w.host.execute({
           ...cmd(ref),
+          v: 2,
           type: 'message.send',
-          message: { kind: 'text', body: { to: contact.phoneNumber, text: `Order ${n}` } },
+          message: { kind: 'text', to: contact.phoneNumber, text: `Order ${n}` },
         } as SessionCommand) as Promise<{ key: { id: string } }>;
 
       const firstId = (await send(1)).key.id;
@@ -604,8 +606,9 @@ describe('SessionHost on real Baileys under faults (issue 28)', () => {
     const sendFile = (host: SessionHost, ref: Ref, to: EmulatedUser, n: number) =>
       host.execute({
         ...cmd(ref),
+        v: 2,
         type: 'message.send',
-        message: { kind: 'media', body: { to: to.phoneNumber, type: 'document', url: `${mediaUrl}?n=${n}` } },
+        message: { kind: 'media', to: to.phoneNumber, type: 'document', url: `${mediaUrl}?n=${n}` },
       } as SessionCommand);
 
     it('six concurrent 1 MiB sends on a 2 MiB budget: never more than two files held at once, and every one sent', async () => {

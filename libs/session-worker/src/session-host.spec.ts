@@ -71,8 +71,9 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
   });
   const sendText = (ref: Ref, to: string, text: string): SessionCommand => ({
     ...cmd(ref),
+    v: 2,
     type: 'message.send',
-    message: { kind: 'text', body: { to, text } },
+    message: { kind: 'text', to, text },
   });
 
   const stored = (ref: Ref) => sessions.find(ref);
@@ -248,8 +249,9 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     })) as { id: string };
     const reply = (body: { to: string; text: string; quotedMessageId: string }): SessionCommand => ({
       ...cmd(ref),
+      v: 2,
       type: 'message.send',
-      message: { kind: 'text', body },
+      message: { kind: 'text', ...body },
     });
 
     await w.host.execute(reply({ to: '255733333334', text: '500', quotedMessageId: id }));

@@ -3,6 +3,8 @@ import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
 import { COMMAND_RESULT_SCHEMAS } from './command-results';
 import {
   commandReplySchema,
+  commandVersion,
+  MESSAGE_SEND_VERSION,
   replyError,
   replyOk,
   SESSION_COMMAND_VERSION,
@@ -24,8 +26,9 @@ const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
   'session.reconnect': { ...ref, type: 'session.reconnect' },
   'message.send': {
     ...ref,
+    v: 2,
     type: 'message.send',
-    message: { kind: 'text', body: { to: PHONE, text: 'Habari' } },
+    message: { kind: 'text', to: PHONE, text: 'Habari' },
   },
   'chat.read': { ...ref, type: 'chat.read', chat: `${PHONE}@s.whatsapp.net`, messageIds: ['IN1'] },
   'chat.presence': { ...ref, type: 'chat.presence', chat: `${PHONE}@s.whatsapp.net`, state: 'typing' },
@@ -53,18 +56,23 @@ function refusedAt(schema: z.ZodType, value: unknown): string[] {
 }
 
 describe('session commands', () => {
-  it('are at version 1', () => {
+  it('are at version 1, but message.send at 2 (its message flat)', () => {
     expect(SESSION_COMMAND_VERSION).toBe(1);
+    expect(MESSAGE_SEND_VERSION).toBe(2);
+    for (const [type] of ALL) {
+      expect(commandVersion(type)).toBe(type === 'message.send' ? 2 : 1);
+    }
   });
 
-  it.each(ALL)('%s parses with v: 1', (type, command) => {
+  it.each(ALL)('%s parses with its version', (type, command) => {
     const parsed = sessionCommandSchema.parse(command);
     expect(parsed.type).toBe(type);
-    expect(parsed).toMatchObject({ v: 1, accountId: 'acct-1', sessionId: 'main' });
+    expect(parsed).toMatchObject({ v: commandVersion(type), accountId: 'acct-1', sessionId: 'main' });
   });
 
-  it.each(ALL)('%s is refused with another version or none', (_, command) => {
-    for (const v of [0, 2, '1', null, undefined]) {
+  it.each(ALL)('%s is refused with another version or none', (type, command) => {
+    const version = commandVersion(type);
+    for (const v of [0, version + 1, String(version), null, undefined]) {
       expect(refusedAt(sessionCommandSchema, { ...command, v })).toEqual(['v']);
     }
   });
@@ -79,36 +87,84 @@ describe('session commands', () => {
     expect(refusedAt(sessionCommandSchema, { ...ref })).toEqual(['type']);
   });
 
-  it('refuses a message.send whose message kind is unknown or whose body is invalid', () => {
+  it('refuses a message.send whose message kind is unknown or whose fields are invalid', () => {
     const send = COMMANDS['message.send'];
+    expect(refusedAt(sessionCommandSchema, { ...send, message: { kind: 'poll', to: PHONE } })).toEqual([
+      'message.kind',
+    ]);
     expect(
-      refusedAt(sessionCommandSchema, { ...send, message: { kind: 'poll', body: { to: PHONE } } }),
-    ).toEqual(['message.kind']);
-    expect(
-      refusedAt(sessionCommandSchema, { ...send, message: { kind: 'text', body: { to: '+1', text: 'x' } } }),
-    ).toEqual(['message.body.to']);
-    // The sessionId travels on the command, not in the body.
+      refusedAt(sessionCommandSchema, { ...send, message: { kind: 'text', to: '+1', text: 'x' } }),
+    ).toEqual(['message.to']);
+    // The sessionId travels on the command, not in the message.
     expect(
       refusedAt(sessionCommandSchema, {
         ...send,
-        message: { kind: 'text', body: { to: PHONE, text: 'x', sessionId: 'main' } },
+        message: { kind: 'text', to: PHONE, text: 'x', sessionId: 'main' },
       }),
-    ).toEqual(['message.body.sessionId']);
+    ).toEqual(['message.sessionId']);
+    // v2 is flat: a nested v1 message under v2 is refused, not guessed at.
+    expect(
+      refusedAt(sessionCommandSchema, { ...send, message: { kind: 'text', body: { to: PHONE, text: 'x' } } }),
+    ).toEqual(['message.to', 'message.text', 'message.body']);
+  });
+
+  describe('a v1 message.send, as gateways of the previous release send it during a rollout', () => {
+    const v1 = { ...ref, type: 'message.send' };
+
+    it('is read as the flat message, whatever the kind', () => {
+      expect(
+        sessionCommandSchema.parse({ ...v1, message: { kind: 'text', body: { to: PHONE, text: 'Habari' } } }),
+      ).toMatchObject({ type: 'message.send', message: { kind: 'text', to: PHONE, text: 'Habari' } });
+      expect(
+        sessionCommandSchema.parse({
+          ...v1,
+          message: { kind: 'location', body: { to: PHONE, latitude: -1.29, longitude: 36.82 } },
+        }),
+      ).toMatchObject({ message: { kind: 'location', to: PHONE, latitude: -1.29, longitude: 36.82 } });
+      expect(
+        sessionCommandSchema.parse({
+          ...v1,
+          message: { kind: 'media', body: { to: PHONE, url: 'https://cdn.example.test/a.jpg' } },
+        }),
+      ).toMatchObject({ message: { kind: 'media', type: 'image' } });
+    });
+
+    it('is held to the same rules as v2', () => {
+      expect(
+        refusedAt(sessionCommandSchema, { ...v1, message: { kind: 'poll', body: { to: PHONE } } }),
+      ).toEqual(['message.kind']);
+      expect(
+        refusedAt(sessionCommandSchema, { ...v1, message: { kind: 'text', body: { to: '+1', text: 'x' } } }),
+      ).toEqual(['message.to']);
+      expect(
+        refusedAt(sessionCommandSchema, {
+          ...v1,
+          message: { kind: 'text', body: { to: PHONE, text: 'x', sessionId: 'main' } },
+        }),
+      ).toEqual(['message.sessionId']);
+      expect(
+        refusedAt(sessionCommandSchema, { ...v1, message: { kind: 'text', to: PHONE, text: 'x' } }),
+      ).toEqual(['message.body']);
+    });
   });
 
   it('carries media (type defaulted) and interactive messages', () => {
     const media = sessionCommandSchema.parse({
       ...ref,
       type: 'message.send',
-      message: { kind: 'media', body: { to: PHONE, url: 'https://cdn.example.test/a.jpg' } },
+      v: 2,
+      message: { kind: 'media', to: PHONE, url: 'https://cdn.example.test/a.jpg' },
     });
-    expect(media).toMatchObject({ message: { kind: 'media', body: { type: 'image' } } });
+    expect(media).toMatchObject({ message: { kind: 'media', type: 'image' } });
     const interactive = sessionCommandSchema.parse({
       ...ref,
       type: 'message.send',
+      v: 2,
       message: {
         kind: 'interactive',
-        body: { to: PHONE, text: 'Pick', actions: [{ type: 'reply', id: 'a', label: 'A' }] },
+        to: PHONE,
+        text: 'Pick',
+        actions: [{ type: 'reply', id: 'a', label: 'A' }],
       },
     });
     expect(interactive).toMatchObject({ message: { kind: 'interactive' } });
@@ -118,22 +174,19 @@ describe('session commands', () => {
     const result = sessionCommandSchema.safeParse({
       ...ref,
       type: 'message.send',
+      v: 2,
       message: {
         kind: 'interactive',
-        body: {
-          to: PHONE,
-          text: 'Pick',
-          actions: [
-            { type: 'reply', id: 'a', label: 'A' },
-            { type: 'reply', id: 'a', label: 'B' },
-          ],
-        },
+        to: PHONE,
+        text: 'Pick',
+        actions: [
+          { type: 'reply', id: 'a', label: 'A' },
+          { type: 'reply', id: 'a', label: 'B' },
+        ],
       },
     });
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => issue.path)).toEqual([
-      ['message', 'body', 'actions', 1, 'id'],
-    ]);
+    expect(result.error?.issues.map((issue) => issue.path)).toEqual([['message', 'actions', 1, 'id']]);
   });
 
   it('checks the limits of start, outbox and disconnect', () => {

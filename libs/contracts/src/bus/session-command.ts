@@ -1,28 +1,19 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
-import {
-  contactMessageFields,
-  editMessageFields,
-  locationMessageFields,
-  reactionMessageFields,
-  revokeMessageFields,
-} from '../http/schemas/conversation-messages';
-import {
-  interactiveMessageFields,
-  mediaMessageFields,
-  mediaTypeRules,
-  sendTextSchema,
-  uniqueActionIds,
-} from '../http/schemas/messages';
+import { outboundMessageSchema } from '../http/schemas/outbound-message';
 import { PRESENCE_STATES } from '../http/schemas/chats';
 import { inboundMediaQuerySchema } from '../http/schemas/inbound-media';
 import { sandboxDisconnectSchema, sandboxInboundSchema, sandboxStatusSchema } from '../http/schemas/sandbox';
 
 /**
  * Commands the gateway sends to the worker that owns a session (request/reply on the shard's
- * subject). Every message carries `v`; a worker refuses versions it does not know.
+ * subject). Every message carries `v`, the version of its type's shape; a worker refuses versions
+ * it does not know. Every type is at SESSION_COMMAND_VERSION but `message.send`, at
+ * MESSAGE_SEND_VERSION since its message became flat.
  */
 export const SESSION_COMMAND_VERSION = 1;
+/** v2: the message is `{ kind, to, … }`, flat (v1 nested it: `{ kind, body: { to, … } }`). */
+export const MESSAGE_SEND_VERSION = 2;
 
 const ref = {
   v: z.literal(SESSION_COMMAND_VERSION),
@@ -30,15 +21,23 @@ const ref = {
   sessionId: z.string().min(1),
 };
 
-const outboundMessageSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), body: sendTextSchema.omit({ sessionId: true }) }),
-  z.object({ kind: z.literal('media'), body: mediaMessageFields.superRefine(mediaTypeRules) }),
-  z.object({ kind: z.literal('interactive'), body: interactiveMessageFields.superRefine(uniqueActionIds) }),
-  z.object({ kind: z.literal('location'), body: locationMessageFields }),
-  z.object({ kind: z.literal('contact'), body: contactMessageFields }),
-  z.object({ kind: z.literal('reaction'), body: reactionMessageFields }),
-  z.object({ kind: z.literal('revoke'), body: revokeMessageFields }),
-  z.object({ kind: z.literal('edit'), body: editMessageFields }),
+/**
+ * A v1 message (`{ kind, body }`, as gateways before v2 send it during a rollout), read as the flat
+ * one: the same rules, whatever the kind.
+ */
+const nestedMessageSchema = z
+  .object({ kind: z.string(), body: z.record(z.string(), z.unknown()) })
+  .transform(({ kind, body }) => ({ ...body, kind }))
+  .pipe(outboundMessageSchema);
+
+const messageSendSchema = z.discriminatedUnion('v', [
+  z.object({
+    ...ref,
+    v: z.literal(MESSAGE_SEND_VERSION),
+    type: z.literal('message.send'),
+    message: outboundMessageSchema,
+  }),
+  z.object({ ...ref, type: z.literal('message.send'), message: nestedMessageSchema }),
 ]);
 
 export const sessionCommandSchema = z.discriminatedUnion('type', [
@@ -55,7 +54,7 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
   z.object({ ...ref, type: z.literal('session.delete') }),
   /** Reopens a linked session's connection, which reads its settings (its proxy) afresh. */
   z.object({ ...ref, type: z.literal('session.reconnect') }),
-  z.object({ ...ref, type: z.literal('message.send'), message: outboundMessageSchema }),
+  messageSendSchema,
   z.object({
     ...ref,
     type: z.literal('chat.read'),
@@ -87,7 +86,11 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
 
 export type SessionCommand = z.output<typeof sessionCommandSchema>;
 export type SessionCommandType = SessionCommand['type'];
-export type OutboundMessage = z.output<typeof outboundMessageSchema>;
+
+/** The version a gateway stamps on a command of `type` (see SESSION_COMMAND_VERSION). */
+export function commandVersion(type: SessionCommandType): number {
+  return type === 'message.send' ? MESSAGE_SEND_VERSION : SESSION_COMMAND_VERSION;
+}
 
 const errorCodes = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 

@@ -13,3 +13,4 @@ export * from './schemas/sandbox';
 export * from './schemas/sessions';
 export * from './schemas/session-proxy';
 export * from './schemas/webhook';
+export * from './schemas/outbound-message';

@@ -1,16 +1,4 @@
-import {
-  ApiError,
-  type OutboundMessage,
-  parseInput,
-  sendInteractiveSchema,
-  sendContactSchema,
-  sendLocationSchema,
-  sendMediaSchema,
-  sendReactionSchema,
-  sendRevokeSchema,
-  sendEditSchema,
-  sendTextSchema,
-} from '@jumbe/contracts';
+import { ApiError, type OutboundKind, parseInput, SEND_BODIES } from '@jumbe/contracts';
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
 import { UrlPolicy } from '@jumbe/egress';
 import { countSend } from '@jumbe/telemetry';
@@ -26,18 +14,8 @@ import { IdempotencyStore } from '../ports/idempotency-store';
 import { SendFailureLog } from '../ports/send-failure-log';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
-export type MessageKind = OutboundMessage['kind'];
+export type MessageKind = OutboundKind;
 
-const SCHEMAS = {
-  text: sendTextSchema,
-  media: sendMediaSchema,
-  interactive: sendInteractiveSchema,
-  location: sendLocationSchema,
-  contact: sendContactSchema,
-  reaction: sendReactionSchema,
-  revoke: sendRevokeSchema,
-  edit: sendEditSchema,
-} as const;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface SendOutcome {
@@ -74,21 +52,15 @@ export class MessageSender {
     const accountId = customer.access.accountId;
     let claimed: string | null = null;
     try {
-      const input = parseInput(SCHEMAS[kind], rawBody ?? {});
-      if (kind === 'media') await this.checkMediaUrl((input as { url: string }).url);
+      const { sessionId, message } = parseInput(SEND_BODIES[kind], rawBody ?? {});
+      if (message.kind === 'media') await this.checkMediaUrl(message.url);
       if (idempotencyKey !== undefined) {
         const replay = await this.claim(accountId, idempotencyKey, kind, rawBody);
         if (replay) return replay;
         claimed = idempotencyKey;
       }
-      const { sessionId, ...body } = input;
       const result = await this.commands.send(
-        {
-          type: 'message.send',
-          accountId,
-          sessionId,
-          message: { kind, body } as OutboundMessage,
-        },
+        { type: 'message.send', accountId, sessionId, message },
         customer.requestId,
       );
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };

@@ -1,4 +1,4 @@
-import { failuresQuerySchema } from '@jumbe/contracts';
+import { failuresQuerySchema, OUTBOUND_KINDS } from '@jumbe/contracts';
 import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
@@ -9,7 +9,11 @@ import { Customer, customerOf, ValidQuery } from '../http/validated-input.decora
 import { SendFailureLog } from '../ports/send-failure-log';
 import { MessageSender, type MessageKind } from './message-sender';
 
-/** Message routes (CONTRACT §5). Bodies are validated by MessageSender so failures are logged. */
+/**
+ * Message routes (CONTRACT §5): `POST /api/v1/messages/{kind}` for every kind of the contract's
+ * message union (declared below the class), and the failed-send log. Bodies are validated by
+ * MessageSender so failures are logged.
+ */
 @Controller('api/v1/messages')
 @UseGuards(CustomerAuthGuard)
 export class MessagesController {
@@ -17,51 +21,6 @@ export class MessagesController {
     private readonly sender: MessageSender,
     private readonly failures: SendFailureLog,
   ) {}
-
-  @Post('text')
-  text(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'text', reply);
-  }
-
-  @Post('media')
-  media(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'media', reply);
-  }
-
-  @Post('interactive')
-  interactive(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'interactive', reply);
-  }
-
-  /** A location pin (extension). */
-  @Post('location')
-  location(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'location', reply);
-  }
-
-  /** Contact cards (extension). */
-  @Post('contact')
-  contact(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'contact', reply);
-  }
-
-  /** An emoji reaction to a message (extension). */
-  @Post('reaction')
-  reaction(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'reaction', reply);
-  }
-
-  /** Deletes a message this session sent, for everyone (extension). */
-  @Post('revoke')
-  revoke(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'revoke', reply);
-  }
-
-  /** Replaces the text of a message this session sent (extension). */
-  @Post('edit')
-  edit(@Req() request: CustomerRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.send(request, 'edit', reply);
-  }
 
   @Get('failures')
   async list(
@@ -83,7 +42,7 @@ export class MessagesController {
    * The send routes take the request and the reply only, and read the rest from them: each
    * parameter Nest resolves is a promise and an allocation per request, on the busiest route.
    */
-  private async send(request: CustomerRequest, kind: MessageKind, reply: FastifyReply) {
+  async send(request: CustomerRequest, kind: MessageKind, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
     const outcome = await this.sender.send(
       customerOf(request),
@@ -94,4 +53,21 @@ export class MessagesController {
     void reply.status(outcome.status);
     return outcome.body;
   }
+}
+
+/**
+ * One send route per kind, from the contract's list of kinds: a new kind is a new route with no
+ * code here. Each is the handler Nest's decorators would declare, `(request, reply)`, as a method
+ * named `send_<kind>` (the decorators are the same functions, applied here instead of written).
+ */
+for (const kind of OUTBOUND_KINDS) {
+  const name = `send_${kind}`;
+  const prototype = MessagesController.prototype as unknown as Record<string, unknown>;
+  prototype[name] = function (this: MessagesController, request: CustomerRequest, reply: FastifyReply) {
+    return this.send(request, kind, reply);
+  };
+  Req()(prototype, name, 0);
+  Res({ passthrough: true })(prototype, name, 1);
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+  if (descriptor) Post(kind)(prototype, name, descriptor);
 }

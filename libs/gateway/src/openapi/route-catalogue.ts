@@ -8,6 +8,9 @@ import {
   deliverySchema,
   envelope,
   failuresQuerySchema,
+  OUTBOUND_KINDS,
+  type OutboundKind,
+  SEND_BODIES,
   inboundMediaQuerySchema,
   healthSchema,
   outboxEntrySchema,
@@ -22,20 +25,12 @@ import {
   sandboxScanSchema,
   sandboxStatusSchema,
   sendFailureSchema,
-  sendInteractiveSchema,
   chatPresenceResultSchema,
   chatPresenceSchema,
   chatReadResultSchema,
   chatReadSchema,
   contactCheckQuerySchema,
   contactCheckResultSchema,
-  sendContactSchema,
-  sendLocationSchema,
-  sendMediaSchema,
-  sendReactionSchema,
-  sendRevokeSchema,
-  sendEditSchema,
-  sendTextSchema,
   sentMessageSchema,
   sessionBodySchema,
   sessionProxyBodySchema,
@@ -101,6 +96,45 @@ const SEND_ERRORS: ErrorCode[] = [
 /** Sends that can be replies: `quotedMessageId` names a message the worker must know (404 otherwise). */
 const REPLY_ERRORS: ErrorCode[] = [...SEND_ERRORS, 'message_not_found'];
 const sentMessage = envelope(sentMessageSchema);
+
+/** The OpenAPI text of each kind's send route; its body is the contract's (SEND_BODIES). */
+const SEND_ROUTE_TEXT: Record<OutboundKind, { summary: string; errors: ErrorCode[] }> = {
+  text: { summary: 'Send a text message', errors: REPLY_ERRORS },
+  media: {
+    summary: 'Send media by URL',
+    errors: [...REPLY_ERRORS, 'invalid_media_url', 'media_fetch_failed'],
+  },
+  interactive: { summary: 'Send buttons, links, copy codes, calls, lists', errors: REPLY_ERRORS },
+  location: { summary: 'Share a location (extension)', errors: REPLY_ERRORS },
+  contact: { summary: 'Share contact cards (extension; vCards built for you)', errors: REPLY_ERRORS },
+  reaction: {
+    summary: 'React to a message with an emoji; "" removes the reaction (extension)',
+    errors: SEND_ERRORS,
+  },
+  revoke: {
+    summary: 'Delete a message this session sent, for everyone, within 60 hours (extension)',
+    errors: [...SEND_ERRORS, 'message_not_found', 'message_not_editable'],
+  },
+  edit: {
+    summary: 'Replace the text of a message this session sent, within 15 minutes (extension)',
+    errors: [...SEND_ERRORS, 'message_not_found', 'message_not_editable'],
+  },
+};
+
+/** `POST /api/v1/messages/{kind}`, one per kind of the contract's message union. */
+function sendRoute(kind: OutboundKind): RouteDescription {
+  const { summary, errors } = SEND_ROUTE_TEXT[kind];
+  return {
+    method: 'POST',
+    path: `/api/v1/messages/${kind}`,
+    tag: 'Messages',
+    summary,
+    auth: 'key',
+    body: SEND_BODIES[kind].in,
+    response: sentMessage,
+    errors,
+  };
+}
 const session = envelope(sessionSchema);
 const accountKeyParams = z.object({ id: z.string(), keyId: z.string() });
 const accountParams = z.object({ id: z.string() });
@@ -266,86 +300,7 @@ export const ROUTES: RouteDescription[] = [
     response: envelope(sessionProxySchema),
     errors: ['invalid_session_id', 'network_error'],
   },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/text',
-    tag: 'Messages',
-    summary: 'Send a text message',
-    auth: 'key',
-    body: sendTextSchema,
-    response: sentMessage,
-    errors: REPLY_ERRORS,
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/media',
-    tag: 'Messages',
-    summary: 'Send media by URL',
-    auth: 'key',
-    body: sendMediaSchema,
-    response: sentMessage,
-    errors: [...REPLY_ERRORS, 'invalid_media_url', 'media_fetch_failed'],
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/interactive',
-    tag: 'Messages',
-    summary: 'Send buttons, links, copy codes, calls, lists',
-    auth: 'key',
-    body: sendInteractiveSchema,
-    response: sentMessage,
-    errors: REPLY_ERRORS,
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/location',
-    tag: 'Messages',
-    summary: 'Share a location (extension)',
-    auth: 'key',
-    body: sendLocationSchema,
-    response: sentMessage,
-    errors: REPLY_ERRORS,
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/contact',
-    tag: 'Messages',
-    summary: 'Share contact cards (extension; vCards built for you)',
-    auth: 'key',
-    body: sendContactSchema,
-    response: sentMessage,
-    errors: REPLY_ERRORS,
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/reaction',
-    tag: 'Messages',
-    summary: 'React to a message with an emoji; "" removes the reaction (extension)',
-    auth: 'key',
-    body: sendReactionSchema,
-    response: sentMessage,
-    errors: SEND_ERRORS,
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/revoke',
-    tag: 'Messages',
-    summary: 'Delete a message this session sent, for everyone, within 60 hours (extension)',
-    auth: 'key',
-    body: sendRevokeSchema,
-    response: sentMessage,
-    errors: [...SEND_ERRORS, 'message_not_found', 'message_not_editable'],
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/messages/edit',
-    tag: 'Messages',
-    summary: 'Replace the text of a message this session sent, within 15 minutes (extension)',
-    auth: 'key',
-    body: sendEditSchema,
-    response: sentMessage,
-    errors: [...SEND_ERRORS, 'message_not_found', 'message_not_editable'],
-  },
+  ...OUTBOUND_KINDS.map(sendRoute),
   {
     method: 'POST',
     path: '/api/v1/chats/read',

@@ -2,7 +2,7 @@ import {
   ApiError,
   COMMAND_RESULT_SCHEMAS,
   type CommandResult,
-  SESSION_COMMAND_VERSION,
+  commandVersion,
   type SessionCommand,
 } from '@jumbe/contracts';
 import { shardOf, shardSubject } from '@jumbe/domain';
@@ -42,7 +42,7 @@ export class SessionCommandClient {
     const raw = await requestCommand(
       this.bus,
       subject,
-      { v: SESSION_COMMAND_VERSION, ...command },
+      { v: commandVersion(command.type), ...command },
       options.timeoutMs ?? this.config.commandTimeoutMs,
       WORKER,
       requestId,

@@ -15,12 +15,15 @@ export const MAX_CAPTION_LENGTH = 1_024;
 const label = nonEmptyText('label', 256);
 const id = nonEmptyText('id', 256);
 
-export const sendTextSchema = z.strictObject({
-  sessionId: sessionIdField,
+/** The text message without its sessionId: what crosses the bus to the worker. */
+export const textMessageFields = z.strictObject({
   to: recipientField,
   text: nonEmptyText('text', MAX_TEXT_LENGTH),
   quotedMessageId: quotedMessageIdField,
 });
+
+// sessionId first, as the API reference has always listed it.
+export const sendTextSchema = z.strictObject({ sessionId: sessionIdField, ...textMessageFields.shape });
 
 export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
 

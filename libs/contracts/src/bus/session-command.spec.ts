@@ -5,6 +5,7 @@ import {
   commandReplySchema,
   commandVersion,
   MESSAGE_SEND_VERSION,
+  nestedMessage,
   replyError,
   replyOk,
   SESSION_COMMAND_VERSION,
@@ -127,6 +128,21 @@ describe('session commands', () => {
           message: { kind: 'media', body: { to: PHONE, url: 'https://cdn.example.test/a.jpg' } },
         }),
       ).toMatchObject({ message: { kind: 'media', type: 'image' } });
+    });
+
+    it('is what nestedMessage writes for such a worker, and reads back as the same message', () => {
+      const message = {
+        kind: 'contact' as const,
+        to: PHONE,
+        contacts: [{ name: 'Amina', phoneNumber: PHONE }],
+      };
+      expect(nestedMessage(message)).toEqual({
+        kind: 'contact',
+        body: { to: PHONE, contacts: message.contacts },
+      });
+      expect(sessionCommandSchema.parse({ ...v1, message: nestedMessage(message) })).toMatchObject({
+        message,
+      });
     });
 
     it('is held to the same rules as v2', () => {

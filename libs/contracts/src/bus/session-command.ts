@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
-import { outboundMessageSchema } from '../http/schemas/outbound-message';
+import { type OutboundMessage, outboundMessageSchema } from '../http/schemas/outbound-message';
 import { PRESENCE_STATES } from '../http/schemas/chats';
 import { inboundMediaQuerySchema } from '../http/schemas/inbound-media';
 import { sandboxDisconnectSchema, sandboxInboundSchema, sandboxStatusSchema } from '../http/schemas/sandbox';
@@ -39,6 +39,18 @@ const messageSendSchema = z.discriminatedUnion('v', [
   }),
   z.object({ ...ref, type: z.literal('message.send'), message: nestedMessageSchema }),
 ]);
+
+/**
+ * The message of a v1 `message.send`, for a worker of the previous release: during a rollout
+ * (gateways first) it refuses v2 as UNREADABLE_COMMAND, and the gateway sends v1 instead.
+ */
+export function nestedMessage(message: OutboundMessage): { kind: string; body: Record<string, unknown> } {
+  const { kind, ...body } = message;
+  return { kind, body };
+}
+
+/** How a worker, of this release or an earlier one, begins its answer to a command it cannot read. */
+export const UNREADABLE_COMMAND = 'Malformed command for this worker version';
 
 export const sessionCommandSchema = z.discriminatedUnion('type', [
   z.object({ ...ref, type: z.literal('session.start'), maxSessions: z.number().int().min(0) }),

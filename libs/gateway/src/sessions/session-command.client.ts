@@ -3,6 +3,9 @@ import {
   COMMAND_RESULT_SCHEMAS,
   type CommandResult,
   commandVersion,
+  nestedMessage,
+  SESSION_COMMAND_VERSION,
+  UNREADABLE_COMMAND,
   type SessionCommand,
 } from '@jumbe/contracts';
 import { shardOf, shardSubject } from '@jumbe/domain';
@@ -39,17 +42,36 @@ export class SessionCommandClient {
     options: { timeoutMs?: number } = {},
   ): Promise<CommandResult<C['type']>> {
     const subject = shardSubject(shardOf(command.accountId, command.sessionId));
-    const raw = await requestCommand(
-      this.bus,
-      subject,
-      { v: commandVersion(command.type), ...command },
-      options.timeoutMs ?? this.config.commandTimeoutMs,
-      WORKER,
-      requestId,
-    );
+    const request = (versioned: object) =>
+      requestCommand(
+        this.bus,
+        subject,
+        versioned,
+        options.timeoutMs ?? this.config.commandTimeoutMs,
+        WORKER,
+        requestId,
+      );
+    let raw: unknown;
+    try {
+      raw = await request({ v: commandVersion(command.type), ...command });
+    } catch (error) {
+      const sent: Unversioned<SessionCommand> = command;
+      if (sent.type !== 'message.send' || !unreadable(error)) throw error;
+      // A worker of the previous release, during a rollout: it reads message.send v1 only.
+      raw = await request({ ...sent, v: SESSION_COMMAND_VERSION, message: nestedMessage(sent.message) });
+    }
     const result = COMMAND_RESULT_SCHEMAS[command.type].safeParse(raw);
     if (!result.success)
       throw new ApiError('unavailable', 'A worker answered with a result this gateway does not understand.');
     return result.data as CommandResult<C['type']>;
   }
+}
+
+/** The worker could not read the command at all (it predates its version): nothing was run. */
+function unreadable(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.code === 'validation_error' &&
+    error.message.startsWith(UNREADABLE_COMMAND)
+  );
 }

@@ -32,9 +32,17 @@ if [ -n "$npm_cache" ] && [ -d "$npm_cache" ]; then mounts+=(--volume "$npm_cach
 # resolves and reaches the registry the way the host does. Build steps get 1024 open files by
 # default here, too few for npm's cache reads (EMFILE): the host's limit instead.
 nofile=$(ulimit -Hn)
+previous=$(pm image inspect --format '{{.Id}}' "$TAG" 2>/dev/null || true)
 started=$SECONDS
 # Each line stamped with the seconds since the build started: where a slow CI build spends them.
 pm build --format docker --network host --ulimit "nofile=$nofile:$nofile" "${mounts[@]}" \
   -f deploy/Dockerfile -t "$TAG" . 2>&1 |
   while IFS= read -r line; do printf '[%3ds] %s\n' $((SECONDS - started)) "$line"; done
-echo "image: $TAG $(pm image inspect --format '{{.Size}}' "$TAG" | numfmt --to=iec)"
+current=$(pm image inspect --format '{{.Id}}' "$TAG")
+# The image this build replaced would stay in the store, untagged, run after run. (Not `image
+# prune`: that would take the build stage's cached layers too.)
+# Its other tag, if any, is compose.mjs's jumbe:latest, which it sets again.
+if [ -n "$previous" ] && [ "$previous" != "$current" ]; then
+  pm untag "$previous" >/dev/null 2>&1 && pm rmi "$previous" >/dev/null 2>&1 || true
+fi
+echo "image: $TAG $(pm image inspect --format '{{.Size}}' "$TAG" | numfmt --to=iec) (built in $((SECONDS - started)) s)"

@@ -33,6 +33,4 @@ wait "$compose" || status=1
 cat "$logs/compose.log"
 rm -rf "$logs"
 [ "$status" -eq 0 ] || { echo "image step: FAILED" >&2; exit 1; }
-# Dangling layers from earlier builds would fill the disk of a long-lived machine.
-podman image prune -f >/dev/null
 echo "image step: build $((built - started)) s, runs $(($(date +%s) - built)) s, total $(($(date +%s) - started)) s"

@@ -104,7 +104,11 @@ function runFlags(name, service, overrides) {
   return flags;
 }
 
-/** Health as the engine judges it: the check every `interval`; unhealthy after `retries` failures past `start_period`. */
+/**
+ * Health as the engine judges it: during `start_period` a failing check does not count (checked
+ * every second here, as Docker's start_interval would, so a quick start is seen quickly); after
+ * it the check runs every `interval`, and `retries` failures in a row make the service unhealthy.
+ */
 async function waitServiceHealthy(name, health) {
   const interval = seconds(health.interval) ?? 30;
   const startPeriod = seconds(health.start_period) ?? 0;
@@ -113,12 +117,12 @@ async function waitServiceHealthy(name, health) {
   let failures = 0;
   for (;;) {
     const result = await podmanAsync(['healthcheck', 'run', name]);
-    if (result.status === 0) return (Date.now() - started) / 1000;
-    const inStartPeriod = (Date.now() - started) / 1000 < startPeriod;
+    const elapsed = (Date.now() - started) / 1000;
+    if (result.status === 0) return elapsed;
+    const inStartPeriod = elapsed < startPeriod;
     if (!inStartPeriod) failures += 1;
     if (failures >= retries) throw new Error(`compose: ${name} unhealthy:\n${logsOf(name)}`);
-    // Faster than `interval` during start-up, as Docker's start_interval does; the verdict's rules stay.
-    await sleep(Math.min(interval, 1) * 1000);
+    await sleep((inStartPeriod ? 1 : interval) * 1000);
   }
 }
 

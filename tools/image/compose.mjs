@@ -276,7 +276,7 @@ async function main() {
     for (const name of containers) console.error(`--- logs of ${name}\n${logsOf(name)}`);
     throw error;
   } finally {
-    for (const name of containers) podman(['rm', '-f', '-t', '0', name], { allowFailure: true });
+    for (const name of containers) podman(['rm', '-f', '-v', '-t', '0', name], { allowFailure: true });
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
 }

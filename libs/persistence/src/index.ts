@@ -57,6 +57,11 @@ export { WebhookRepository, type StoredWebhook, type WebhookToSave } from './rep
 export { DeploymentSettingsRepository } from './repositories/deployment-settings.repository';
 export { SessionProxyRepository, type StoredSessionProxy } from './repositories/session-proxy.repository';
 export { SessionProxyEntity } from './entities/session-proxy.entity';
+export {
+  DashboardSessionRepository,
+  type LiveDashboardSession,
+  type NewDashboardSession,
+} from './repositories/dashboard-session.repository';
 export { WebhookDeliveryRepository, type DeliveryRecord } from './repositories/webhook-delivery.repository';
 export { InboundEventEntity } from './entities/inbound-event.entity';
 export {

@@ -41,6 +41,7 @@ describe('migrate', () => {
     expect(tables.map((row) => row.table_name)).toEqual([
       'accounts',
       'api_keys',
+      'dashboard_sessions',
       'deployment_settings',
       'idempotency_records',
       'inbound_events',

@@ -13,6 +13,7 @@ import { WebhookRetries1764720000000 } from './1764720000000-webhook-retries';
 import { KeptMessagesByAge1764737300000 } from './1764737300000-kept-messages-by-age';
 import { InboundEventsOrder1764800000000 } from './1764800000000-inbound-events-order';
 import { SessionProxies1764931000000 } from './1764931000000-session-proxies';
+import { DashboardSessions1765100000000 } from './1765100000000-dashboard-sessions';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -35,4 +36,5 @@ export const ALL_MIGRATIONS = [
   KeptMessagesByAge1764737300000,
   InboundEventsOrder1764800000000,
   SessionProxies1764931000000,
+  DashboardSessions1765100000000,
 ];

@@ -2,6 +2,7 @@
 export * from './messaging-logger';
 export * from './bus-errors';
 export * from './message-bus';
+export * from './reply-deadline';
 export * from './json-wire';
 export * from './subject-pattern';
 export * from './nats-message-bus';

@@ -10,6 +10,7 @@ export * from './network-session';
 export * from './network-driver';
 export * from './inbound-media-file';
 export * from './network-send-error';
+export * from './send-deadline';
 export * from './not-ready-error';
 export * from './number-in-use-error';
 

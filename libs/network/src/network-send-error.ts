@@ -5,6 +5,8 @@ export type NetworkSendErrorCode =
   | 'media_fetch_failed'
   /** The worker holds as much outbound media as it may (its byte budget); retry shortly. */
   | 'media_busy'
+  /** Nothing was sent: the send could not go out before its caller's deadline (withSendDeadline). */
+  | 'unavailable'
   | 'message_not_found'
   | 'message_not_editable';
 

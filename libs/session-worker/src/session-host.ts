@@ -18,6 +18,7 @@ import {
   SandboxNetworkDriver,
   type SandboxControl,
   type SessionRef,
+  withSendDeadline,
 } from '@jumbe/network';
 import { LiveSession, type LiveSessionDeps } from './live-session';
 import type { MediaFetcher } from './media-fetcher';
@@ -186,24 +187,31 @@ export class SessionHost {
   /**
    * Carries out one command. A command for a session still being restored waits for it first
    * (outside the lock: the restore itself holds the session); then commands of one session never
-   * overlap a lifecycle change of it (see SessionLocks); reads take no lock.
+   * overlap a lifecycle change of it (see SessionLocks); reads take no lock. `replyBy`: when the
+   * caller stops waiting (ms since the epoch); a send lets nothing leave after it.
    */
-  async execute(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+  async execute(
+    command: SessionCommand,
+    { replyBy }: { replyBy?: number | undefined } = {},
+  ): Promise<CommandResult<SessionCommand['type']>> {
     // The shard may have moved on while the command waited: the next owner must run it.
     if ((await this.untilRestored(command)) && !this.ownsShard(shardOf(command.accountId, command.sessionId)))
       throw notOwner();
     const key = refKey(command);
     switch (LOCKING[command.type]) {
       case 'exclusive':
-        return this.locks.exclusive(key, () => this.run(command));
+        return this.locks.exclusive(key, () => this.run(command, replyBy));
       case 'shared':
-        return this.locks.shared(key, () => this.run(command));
+        return this.locks.shared(key, () => this.run(command, replyBy));
       case 'none':
-        return this.run(command);
+        return this.run(command, replyBy);
     }
   }
 
-  private async run(command: SessionCommand): Promise<CommandResult<SessionCommand['type']>> {
+  private async run(
+    command: SessionCommand,
+    replyBy: number | undefined,
+  ): Promise<CommandResult<SessionCommand['type']>> {
     switch (command.type) {
       case 'session.start':
         return (await this.start(command, command.maxSessions)).view();
@@ -220,7 +228,7 @@ export class SessionHost {
       case 'session.reconnect':
         return this.reconnect(command);
       case 'message.send':
-        return this.send(command);
+        return this.send(command, replyBy);
       case 'chat.read':
         await this.onConnection(command, (network) => network.markRead(command.chat, command.messageIds));
         return { chat: command.chat, messageIds: command.messageIds };
@@ -335,7 +343,7 @@ export class SessionHost {
     return (await this.connect(record, true)).view();
   }
 
-  private async send(command: Command<'message.send'>) {
+  private async send(command: Command<'message.send'>, replyBy: number | undefined) {
     const live = this.live.get(refKey(command));
     // The gateway logs every failed send, these included (CONTRACT §5): one place, one record.
     const failed = (code: NetworkSendErrorCode, message: string) => new ApiError(code, message);
@@ -351,7 +359,9 @@ export class SessionHost {
       );
     }
     try {
-      return { key: await live.send(command.message) };
+      // Run under the caller's deadline: a send still waiting when it passes (the key store down,
+      // say) is answered "not sent" and never leaves, rather than leave after the gateway's 504.
+      return { key: await withSendDeadline(replyBy, () => live.send(command.message)) };
     } catch (error) {
       if (error instanceof NetworkSendError) throw failed(error.code, error.message);
       throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);

@@ -1,5 +1,5 @@
 import { ApiError, commandReplySchema } from '@jumbe/contracts';
-import { BusNoResponderError, BusTimeoutError, type MessageBus } from '@jumbe/messaging';
+import { BusNoResponderError, BusTimeoutError, type MessageBus, replyWithinHeaders } from '@jumbe/messaging';
 import { observeBusCommand, requestIdHeaders } from '@jumbe/telemetry';
 
 /** Who answers a kind of command, named in the errors a client sees when they do not. */
@@ -75,7 +75,9 @@ async function requestOnce(
   let raw: unknown;
   const observed = observeBusCommand(String((command as { type?: unknown }).type ?? 'unknown'));
   try {
-    raw = await bus.request(subject, command, { timeoutMs, headers: requestIdHeaders(requestId) });
+    // How long this wait lasts goes with the command: the worker lets no send leave after it.
+    const headers = { ...requestIdHeaders(requestId), ...replyWithinHeaders(timeoutMs) };
+    raw = await bus.request(subject, command, { timeoutMs, headers });
   } catch (error) {
     observed(
       error instanceof BusTimeoutError

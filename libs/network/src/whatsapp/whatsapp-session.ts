@@ -23,6 +23,7 @@ import type { Logger } from 'pino';
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
 import { NetworkSendError } from '../network-send-error';
+import { nothingLeft, sendDeadline, sendDeadlinePassed } from '../send-deadline';
 import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
 import type {
@@ -39,6 +40,7 @@ import type {
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import type { SessionRef } from '../session-ref';
+import { guardFramesByDeadline } from './deadline-guard';
 import { decideAfterClose, WA_STATUS } from './disconnect-policy';
 import { durableEncryptions } from './durable-encryptions';
 import { EventBufferDrain } from './event-buffer-drain';
@@ -471,6 +473,7 @@ export class WhatsAppSession implements NetworkSession {
       return;
     }
     this.socket = socket;
+    guardFramesByDeadline(socket);
     this.bufferDrain?.stop();
     this.bufferDrain = EventBufferDrain.attach(socket, this.context.settings.eventBufferFlushMs);
     this.resends?.stop();
@@ -783,9 +786,13 @@ export class WhatsAppSession implements NetworkSession {
   ): Promise<SentKey> {
     let sent: WAMessage | undefined;
     try {
-      sent = await withTimeout(work(socket), this.context.settings.sendTimeoutMs);
+      // The caller gave up already (the command waited): nothing may go out for it.
+      if (sendDeadlinePassed()) throw notSentInTime();
+      sent = await untilDeadline(withTimeout(work(socket), this.context.settings.sendTimeoutMs));
     } catch (error) {
       if (error instanceof NetworkSendError) throw error;
+      // The deadline guard refused the stanza (deadline-guard.ts): it never left.
+      if (sendDeadlinePassed()) throw notSentInTime();
       throw new NetworkSendError('network_error', `WhatsApp did not take the message: ${messageOf(error)}`);
     }
     const id = sent?.key.id;
@@ -1054,6 +1061,33 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * A send with a deadline (withSendDeadline) is answered by it if nothing of it has been written to
+ * the network yet (it waited on the key store during a PostgreSQL outage, say): the caller gets a
+ * definite "not sent" before it gives up, and the deadline guard keeps it from leaving later. Once
+ * a frame is out the outcome is WhatsApp's, and the send is awaited as before.
+ */
+function untilDeadline<T>(work: Promise<T>): Promise<T> {
+  const deadline = sendDeadline();
+  if (deadline === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const lapsed = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        if (nothingLeft()) reject(notSentInTime());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  return Promise.race([work, lapsed]).finally(() => clearTimeout(timer));
+}
+
+const notSentInTime = () =>
+  new NetworkSendError(
+    'unavailable',
+    'The message was not sent: it could not go out before this request ran out of time (WhatsApp or the session store was slow to answer). Nothing was sent; retry it.',
+  );
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

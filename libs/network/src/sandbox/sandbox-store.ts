@@ -1,4 +1,5 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
+import type { OutboundKind } from '@jumbe/contracts';
 import type { SessionRef } from '../session-ref';
 
 /** How a session waiting to be linked can be linked: by scanning its QR, or by typing its pairing code. */
@@ -11,17 +12,8 @@ export interface SandboxOutboxEntry {
   id: string;
   /** The `remoteJid` of the send. */
   to: string;
-  type:
-    | 'text'
-    | 'media'
-    | 'interactive'
-    | 'location'
-    | 'contact'
-    | 'reaction'
-    | 'revoke'
-    | 'edit'
-    | 'read'
-    | 'presence';
+  /** The message's kind, or a chat action. */
+  type: OutboundKind | 'read' | 'presence';
   /** The message fields of the send (everything but `to`). */
   content: Record<string, unknown>;
   /** ISO 8601. */

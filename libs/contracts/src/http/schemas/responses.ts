@@ -1,5 +1,6 @@
 import { SESSION_STATES } from '@jumbe/domain';
 import { z } from 'zod';
+import { OUTBOUND_KINDS } from './outbound-message';
 
 /** Response shapes, used for the OpenAPI document (the code builds them with the same fields). */
 const isoTime = z.string().describe('ISO 8601 UTC time with milliseconds.');
@@ -155,18 +156,8 @@ export const statusDocumentSchema = z.object({
 export const outboxEntrySchema = z.object({
   id: z.string(),
   to: z.string(),
-  type: z.enum([
-    'text',
-    'media',
-    'interactive',
-    'location',
-    'contact',
-    'reaction',
-    'revoke',
-    'edit',
-    'read',
-    'presence',
-  ]),
+  /** A message's kind, or a chat action (read receipts, presence). */
+  type: z.enum([...OUTBOUND_KINDS, 'read', 'presence']),
   content: z.record(z.string(), z.unknown()),
   createdAt: isoTime,
 });

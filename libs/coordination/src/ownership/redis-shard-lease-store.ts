@@ -147,15 +147,12 @@ export class RedisShardLeaseStore implements ShardLeaseStore {
       }
       const results = await pipeline.exec();
       if (!results) throw new Error('Connection is closed');
+      // A pipeline answers a lost connection per command rather than by rejecting: failed here, it
+      // is translated (CoordinationUnavailableError) as every other operation's failure is.
+      for (const [error] of results) if (error) throw error;
       return results;
     });
-    return held
-      .filter((_, i) => {
-        const [error, renewed] = replies[i] ?? [null, 0];
-        if (error) throw error;
-        return renewed === 1;
-      })
-      .map((lease) => lease.shard);
+    return held.filter((_, i) => replies[i]?.[1] === 1).map((lease) => lease.shard);
   }
 
   async release(shard: number, workerId: string, token: number): Promise<void> {

@@ -5,17 +5,26 @@ import {
   ShardKeeper,
   type ShardKeeperLogger,
   type ShardKeeperOptions,
+  type ShardLease,
   type ShardOwner,
 } from './shard-keeper';
+import type { ShardLeaseStore } from './shard-lease-store';
+import type { WorkerRegistry } from './worker-registry';
 
 /**
  * Fast ticks and heartbeats. The keeper's own lease stays above the keeper's fixed local safety
  * margin (LEASE_SAFETY_MARGIN_MS, 1.5 s); leases held by the simulated other workers are short.
+ *
+ * Time is Jest's fake clock (Date.now and every timer), moved forward only by the test: a lease
+ * expires, a tick runs, a heartbeat lapses when the test says so, never because the machine was
+ * busy. (On a loaded machine, a real 300 ms lease renewed every 20 ms was dropped by the keeper's
+ * guard whenever the event loop stalled, as it must: the guard was right, the test was not.)
  */
 const OPTIONS: ShardKeeperOptions = { tickMs: 20, leaseTtlMs: 2_000, heartbeatTtlMs: 200 };
 const FOREIGN_LEASE_MS = 300;
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Lets `ms` of fake time pass, running every timer (and what it awaits) due meanwhile. */
+const elapse = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
 async function eventually(
   what: string,
@@ -25,11 +34,39 @@ async function eventually(
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(10);
+    await elapse(10);
   }
 }
 
+/** Waits for work that itself waits on timers (a stop that drops shards), moving time as it goes. */
+async function settled<T>(work: Promise<T>): Promise<T> {
+  let done = false;
+  const result = work.finally(() => (done = true));
+  for (let step = 0; !done && step < 10_000; step++) await elapse(1);
+  return result;
+}
+
+/** A pause on the fake clock: it ends when the test lets that much time pass. */
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const silent: ShardKeeperLogger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+
+/** A logger that keeps what operators would read: info and warn lines, in order. */
+class RecordingLogger implements ShardKeeperLogger {
+  readonly lines: { level: 'info' | 'warn'; details: object; message: string }[] = [];
+  info(details: object, message: string): void {
+    this.lines.push({ level: 'info', details, message });
+  }
+  warn(details: object, message: string): void {
+    this.lines.push({ level: 'warn', details, message });
+  }
+  debug(): void {
+    // Not what operators read.
+  }
+  messages(level: 'info' | 'warn'): string[] {
+    return this.lines.filter((line) => line.level === level).map((line) => line.message);
+  }
+}
 
 interface OwnerCall {
   workerId: string;
@@ -90,12 +127,14 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
   const keepers: ShardKeeper[] = [];
 
   beforeEach(() => {
+    jest.useFakeTimers();
     leases = new MemoryShardLeaseStore();
     registry = new MemoryWorkerRegistry();
     ledger = new OwnershipLedger();
   });
   afterEach(async () => {
-    await Promise.all(keepers.splice(0).map((keeper) => keeper.stop()));
+    await settled(Promise.all(keepers.splice(0).map((keeper) => keeper.stop())));
+    jest.useRealTimers();
   });
 
   async function startKeeper(workerId: string): Promise<ShardKeeper> {
@@ -116,7 +155,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
       true,
     );
     // Renewing keeps them, without adopting anything twice.
-    await delay(1_000);
+    await elapse(1_000);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(DEFAULT_SHARD_COUNT);
     expect(ledger.calls.filter((call) => call.kind === 'drop')).toHaveLength(0);
@@ -144,7 +183,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     }
     // Stable once split: nothing moves any more.
     const settled = ledger.calls.length;
-    await delay(OPTIONS.tickMs * 10);
+    await elapse(OPTIONS.tickMs * 10);
     expect(ledger.calls).toHaveLength(settled);
   });
 
@@ -195,7 +234,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     const b = await startKeeper('worker-b');
     await eventually('a 32/32 split', () => a.heldShards().length === 32 && b.heldShards().length === 32);
 
-    await b.stop();
+    await settled(b.stop());
     expect(b.heldShards()).toEqual([]);
     expect(ledger.served('worker-b')).toEqual([]);
     expect(await registry.liveWorkers()).toEqual(['worker-a']);
@@ -238,8 +277,11 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     await leases.release(shard, 'worker-a', token);
     const intruderToken = await leases.acquire(shard, 'intruder', FOREIGN_LEASE_MS);
     expect(intruderToken).toBeGreaterThan(token);
+    const takenAt = Date.now();
 
     await eventually('the shard to be dropped', () => !ledger.served('worker-a').includes(shard));
+    // Found at the next renewal, not when its own lease would have gone stale.
+    expect(Date.now() - takenAt).toBeLessThan(OPTIONS.leaseTtlMs / 4);
     expect(a.heldShards()).not.toContain(shard);
     // Told as a loss (what the lease-loss metric counts), then dropped.
     expect(ledger.calls.filter((call) => call.shard === shard).map((call) => call.kind)).toEqual([
@@ -254,6 +296,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     // The intruder never renews: once its lease runs out, the shard comes back with a newer token.
     await eventually('the shard to be taken back', () => a.heldShards().includes(shard), 3_000);
     expect(ledger.lastToken('worker-a', shard)).toBeGreaterThan(intruderToken!);
+    expect(a.heldShards()).toEqual(ALL_SHARDS); // in order, the one taken back included
   });
 
   it('keeps its shards when configured with a short lease (300 ms, renewed every 20 ms)', async () => {
@@ -271,7 +314,7 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     keepers.push(keeper);
     await keeper.start();
 
-    await delay(1_000);
+    await elapse(1_000);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(ledger.calls.filter((call) => call.kind === 'drop')).toHaveLength(0);
     expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(DEFAULT_SHARD_COUNT);
@@ -282,10 +325,12 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     const lease: ShardKeeperOptions = { tickMs: 20, leaseTtlMs: 400, heartbeatTtlMs: 200 };
     const adoptMs = lease.leaseTtlMs * 3;
     const calls: string[] = [];
+    let adopted = 0;
     const slowOwner: ShardOwner = {
       adopt: async (shard) => {
         calls.push(`adopt:${shard}`);
         await delay(adoptMs);
+        adopted += 1;
       },
       drop: async (shard) => {
         calls.push(`drop:${shard}`);
@@ -301,19 +346,184 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     });
     const keeper = new ShardKeeper('worker-slow', counting, registry, slowOwner, silent, lease);
     keepers.push(keeper);
-    const started = Date.now();
     await keeper.start();
-    expect(Date.now() - started).toBeLessThan(adoptMs); // start() does not wait for adoption either.
+    // start() does not wait for adoption either: every shard is being adopted, none finished.
+    expect(calls.filter((call) => call.startsWith('adopt'))).toHaveLength(DEFAULT_SHARD_COUNT);
+    expect(adopted).toBe(0);
 
-    await delay(adoptMs + lease.leaseTtlMs);
+    await elapse(adoptMs + lease.leaseTtlMs);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(calls.filter((call) => call.startsWith('drop'))).toEqual([]);
     expect(calls.filter((call) => call.startsWith('adopt'))).toHaveLength(DEFAULT_SHARD_COUNT);
+    expect(adopted).toBe(DEFAULT_SHARD_COUNT);
     expect(
       (await holders()).every((holder) => holder?.workerId === 'worker-slow' && holder.token === 1),
     ).toBe(true);
     // One round trip per renewal, for all 64 leases: far fewer calls than leases x renewals.
     expect(renewAllCalls).toBeGreaterThan(5);
     expect(renewAllCalls).toBeLessThan((adoptMs + lease.leaseTtlMs) / 10);
+  });
+
+  /** A keeper with its own owner, logger, options or stores. */
+  async function startCustom(
+    workerId: string,
+    {
+      owner = ledger.ownerFor(workerId),
+      logger = silent,
+      options = OPTIONS,
+      store = leases as ShardLeaseStore,
+      workers = registry as WorkerRegistry,
+    }: {
+      owner?: ShardOwner;
+      logger?: ShardKeeperLogger;
+      options?: ShardKeeperOptions;
+      store?: ShardLeaseStore;
+      workers?: WorkerRegistry;
+    } = {},
+  ): Promise<ShardKeeper> {
+    const keeper = new ShardKeeper(workerId, store, workers, owner, logger, options);
+    keepers.push(keeper);
+    await keeper.start();
+    return keeper;
+  }
+
+  it('stops serving every shard before its lease can expire once renewals stop getting through', async () => {
+    // A store that stops answering (wedged, or a network partition): the leases run out there
+    // while the keeper cannot know. It must have stopped serving before that. (Its calls answer
+    // again at the end, so the keeper can stop.)
+    let unwedge: () => void = () => undefined;
+    let wedge: Promise<void> | null = null;
+    const answered = <T>(call: () => Promise<T>): Promise<T> => (wedge ? wedge.then(call) : call());
+    const wedgeable: ShardLeaseStore = {
+      acquire: (...args) => answered(() => leases.acquire(...args)),
+      renew: (...args) => answered(() => leases.renew(...args)),
+      renewAll: (...args) => answered(() => leases.renewAll(...args)),
+      release: (...args) => answered(() => leases.release(...args)),
+      holder: (...args) => answered(() => leases.holder(...args)),
+    };
+    const grants = new Map<number, ShardLease>();
+    const validWhenLost: boolean[] = [];
+    const lostAt: number[] = [];
+    const owner: ShardOwner = {
+      adopt: async (shard, _token, lease) => {
+        if (lease) grants.set(shard, lease);
+      },
+      drop: async () => undefined,
+      lost: (shard) => {
+        lostAt.push(Date.now());
+        validWhenLost.push(grants.get(shard)?.valid() ?? true);
+      },
+    };
+    const keeper = await startCustom('worker-a', { owner, store: wedgeable });
+
+    await elapse(5_000);
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+    expect([...grants.values()].every((lease) => lease.valid())).toBe(true);
+
+    wedge = new Promise((resolve) => (unwedge = resolve));
+    const lastRenewalSentBy = Date.now();
+    try {
+      await eventually('every shard given up', () => keeper.heldShards().length === 0, 10_000);
+    } finally {
+      wedge = null;
+      unwedge();
+    }
+    expect(lostAt).toHaveLength(DEFAULT_SHARD_COUNT);
+    // The last renewal that got through was sent at most one renewal interval before the wedge.
+    const earliestExpiry = lastRenewalSentBy - OPTIONS.tickMs + OPTIONS.leaseTtlMs;
+    expect(Math.max(...lostAt)).toBeLessThan(earliestExpiry);
+    // The owner asking its lease (before a reconnect, say) already hears "no" when told of the loss.
+    expect(validWhenLost.every((valid) => valid === false)).toBe(true);
+    expect([...grants.values()].every((lease) => !lease.valid())).toBe(true);
+  });
+
+  it('renews its leases in time even when its tick is as long as the lease', async () => {
+    const slowTick: ShardKeeperOptions = { tickMs: 2_000, leaseTtlMs: 2_000, heartbeatTtlMs: 4_000 };
+    const keeper = await startCustom('worker-a', { options: slowTick });
+    await elapse(20_000);
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+    expect(ledger.calls.filter((call) => call.kind !== 'adopt')).toEqual([]);
+  });
+
+  it('keeps its shards through renewals that fail for a moment, and says so', async () => {
+    let failing = false;
+    const flaky = Object.assign(Object.create(leases) as MemoryShardLeaseStore, {
+      renewAll: (...args: Parameters<MemoryShardLeaseStore['renewAll']>) =>
+        failing ? Promise.reject(new Error('Redis unavailable')) : leases.renewAll(...args),
+    });
+    const logger = new RecordingLogger();
+    const keeper = await startCustom('worker-a', { store: flaky, logger });
+    failing = true;
+    await elapse(OPTIONS.leaseTtlMs / 4);
+    failing = false;
+    await elapse(OPTIONS.leaseTtlMs * 2);
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+    expect(ledger.calls.filter((call) => call.kind !== 'adopt')).toEqual([]);
+    expect(logger.messages('warn')).toContain('shard lease renewal failed; retrying');
+  });
+
+  it('takes its shards once the registry answers again, and says why it waited', async () => {
+    let down = true;
+    const flaky: WorkerRegistry = {
+      heartbeat: (...args) =>
+        down ? Promise.reject(new Error('Redis unavailable')) : registry.heartbeat(...args),
+      leave: (workerId) => registry.leave(workerId),
+      liveWorkers: () => registry.liveWorkers(),
+    };
+    const logger = new RecordingLogger();
+    const keeper = await startCustom('worker-a', { workers: flaky, logger });
+    expect(keeper.heldShards()).toEqual([]);
+    expect(logger.messages('warn')).toContain('shard upkeep failed; retrying');
+    down = false;
+    await eventually('every shard taken', () => keeper.heldShards().length === DEFAULT_SHARD_COUNT);
+  });
+
+  it('lets go of a shard its owner could not take over, and tries it again with a new grant', async () => {
+    const shard = 9;
+    let failures = 1;
+    const inner = ledger.ownerFor('worker-a');
+    const owner: ShardOwner = {
+      ...inner,
+      adopt: async (s, token, lease) => {
+        if (s === shard && failures-- > 0) throw new Error('restore failed');
+        await inner.adopt(s, token, lease);
+      },
+    };
+    const logger = new RecordingLogger();
+    const keeper = await startCustom('worker-a', { owner, logger });
+    await eventually('the shard served after all', () => ledger.served('worker-a').includes(shard));
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+    expect(ledger.lastToken('worker-a', shard)).toBe(2); // the failed grant (1) was released
+    expect(logger.messages('warn')).toContain('could not take the shard over; will retry');
+  });
+
+  it('logs how many shards it holds each time that changes, once per change', async () => {
+    const logger = new RecordingLogger();
+    await startCustom('worker-a', { logger });
+    await elapse(200);
+    const b = await startKeeper('worker-b');
+    await eventually('a 32/32 split', () => b.heldShards().length === 32);
+    await elapse(200);
+    expect(
+      logger.lines
+        .filter((line) => line.message === 'shard ownership changed')
+        .map((line) => (line.details as { shardsHeld: number }).shardsHeld),
+    ).toEqual([64, 32]);
+  });
+
+  it('on stop, waits for adoptions under way before it answers', async () => {
+    let finished = 0;
+    const owner: ShardOwner = {
+      adopt: async () => {
+        await delay(1_000);
+        finished += 1;
+      },
+      drop: async () => undefined,
+    };
+    const keeper = await startCustom('worker-a', { owner });
+    keepers.splice(keepers.indexOf(keeper), 1);
+    await settled(keeper.stop());
+    expect(finished).toBe(DEFAULT_SHARD_COUNT);
+    expect(await holders()).toEqual(ALL_SHARDS.map(() => null));
   });
 });

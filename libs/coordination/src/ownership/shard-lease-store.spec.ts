@@ -1,9 +1,10 @@
 import type Redis from 'ioredis';
-import { delay, RedisTestClients } from '../test-support/redis-test-clients';
+import { RedisTestClients } from '../test-support/redis-test-clients';
 import { MemoryShardLeaseStore } from './memory-shard-lease-store';
 import { RedisShardLeaseStore, shardLeaseKey, shardTokenKey } from './redis-shard-lease-store';
 import type { ShardLeaseStore } from './shard-lease-store';
 import { RedisTestKeySpaces } from './test-support/redis-test-key-spaces';
+import { granted, pastExpiry, SHORTEST_TTL_MS, stillLive, withShortTtl } from './test-support/short-ttl';
 
 const clients = new RedisTestClients();
 const keySpaces = new RedisTestKeySpaces();
@@ -16,9 +17,6 @@ afterAll(async () => {
   }
 });
 
-/** Short enough to keep the suite fast, long enough for the few round trips a test makes before it. */
-const SHORT_TTL_MS = 100;
-const EXPIRED_AFTER_MS = 160;
 const LONG_TTL_MS = 10_000;
 
 /**
@@ -59,21 +57,26 @@ describe.each(implementations)('%s', (_name, makeStores) => {
     [a, b] = (await makeStores(2)) as [ShardLeaseStore, ShardLeaseStore];
   });
 
-  it('renews many leases in one call and reports only those still held', async () => {
-    const mine = [1, 2, 3];
-    const tokens = await Promise.all(mine.map((s) => a.acquire(s, 'worker-a', SHORT_TTL_MS)));
-    // Shard 2 is lost behind a's back: released, then taken by b.
-    await a.release(2, 'worker-a', tokens[1]!);
-    expect(await b.acquire(2, 'worker-b', LONG_TTL_MS)).not.toBeNull();
-    const held = mine.map((s, i) => ({ shard: s, token: tokens[i]! }));
+  it('renews many leases in one call and reports only those still held', () =>
+    withShortTtl(async (ttlMs) => {
+      const [a, b] = (await makeStores(2)) as [ShardLeaseStore, ShardLeaseStore];
+      const mine = [1, 2, 3];
+      const grant = await granted(() => Promise.all(mine.map((s) => a.acquire(s, 'worker-a', ttlMs))));
+      const tokens = grant.value as number[];
+      // Shard 2 is lost behind a's back: released, then taken by b.
+      await a.release(2, 'worker-a', tokens[1]!);
+      expect(await b.acquire(2, 'worker-b', LONG_TTL_MS)).not.toBeNull();
+      const held = mine.map((s, i) => ({ shard: s, token: tokens[i]! }));
 
-    expect(await a.renewAll('worker-a', held, LONG_TTL_MS)).toEqual([1, 3]);
-    await delay(EXPIRED_AFTER_MS); // Past the first TTL: only the renewal keeps 1 and 3.
-    expect(await a.holder(1)).toEqual({ workerId: 'worker-a', token: tokens[0] });
-    expect(await a.holder(2)).toMatchObject({ workerId: 'worker-b' });
-    expect(await a.holder(3)).toEqual({ workerId: 'worker-a', token: tokens[2] });
-    expect(await a.renewAll('worker-a', [], LONG_TTL_MS)).toEqual([]);
-  });
+      const renewed = await a.renewAll('worker-a', held, LONG_TTL_MS);
+      stillLive(grant, ttlMs);
+      expect(renewed).toEqual([1, 3]);
+      await pastExpiry(grant, ttlMs); // Past the first TTL: only the renewal keeps 1 and 3.
+      expect(await a.holder(1)).toEqual({ workerId: 'worker-a', token: tokens[0] });
+      expect(await a.holder(2)).toMatchObject({ workerId: 'worker-b' });
+      expect(await a.holder(3)).toEqual({ workerId: 'worker-a', token: tokens[2] });
+      expect(await a.renewAll('worker-a', [], LONG_TTL_MS)).toEqual([]);
+    }));
 
   it('grants a free shard with a positive token and reports the holder on every connection', async () => {
     expect(await b.holder(shard)).toBeNull();
@@ -101,12 +104,16 @@ describe.each(implementations)('%s', (_name, makeStores) => {
     expect(await stores[19]?.holder(shard)).toEqual(winners[0]);
   });
 
-  it('lets the holder acquire again: same token, lease extended', async () => {
-    const token = await a.acquire(shard, 'worker-a', SHORT_TTL_MS);
-    expect(await b.acquire(shard, 'worker-a', LONG_TTL_MS)).toBe(token);
-    await delay(EXPIRED_AFTER_MS);
-    expect(await b.holder(shard)).toEqual({ workerId: 'worker-a', token });
-  });
+  it('lets the holder acquire again: same token, lease extended', () =>
+    withShortTtl(async (ttlMs) => {
+      const [a, b] = (await makeStores(2)) as [ShardLeaseStore, ShardLeaseStore];
+      const grant = await granted(() => a.acquire(shard, 'worker-a', ttlMs));
+      const again = await b.acquire(shard, 'worker-a', LONG_TTL_MS);
+      stillLive(grant, ttlMs);
+      expect(again).toBe(grant.value);
+      await pastExpiry(grant, ttlMs);
+      expect(await b.holder(shard)).toEqual({ workerId: 'worker-a', token: grant.value });
+    }));
 
   it('keeps shards apart', async () => {
     const first = await a.acquire(shard, 'worker-a', LONG_TTL_MS);
@@ -132,28 +139,38 @@ describe.each(implementations)('%s', (_name, makeStores) => {
     for (let i = 1; i < tokens.length; i++) expect(tokens[i]).toBeGreaterThan(tokens[i - 1] as number);
   });
 
-  it('lets another worker take over an expired lease, with a higher token', async () => {
-    const first = (await a.acquire(shard, 'worker-a', SHORT_TTL_MS)) as number;
-    expect(await b.acquire(shard, 'worker-b', LONG_TTL_MS)).toBeNull();
-    await delay(EXPIRED_AFTER_MS);
-    expect(await a.holder(shard)).toBeNull();
-    const second = await b.acquire(shard, 'worker-b', LONG_TTL_MS);
-    expect(second).toBeGreaterThan(first);
-    expect(await a.holder(shard)).toEqual({ workerId: 'worker-b', token: second });
-  });
+  it('lets another worker take over an expired lease, with a higher token', () =>
+    withShortTtl(async (ttlMs) => {
+      const [a, b] = (await makeStores(2)) as [ShardLeaseStore, ShardLeaseStore];
+      const grant = await granted(() => a.acquire(shard, 'worker-a', ttlMs));
+      const refused = await b.acquire(shard, 'worker-b', LONG_TTL_MS);
+      stillLive(grant, ttlMs);
+      expect(refused).toBeNull();
+      await pastExpiry(grant, ttlMs);
+      expect(await a.holder(shard)).toBeNull();
+      const second = await b.acquire(shard, 'worker-b', LONG_TTL_MS);
+      expect(second).toBeGreaterThan(grant.value as number);
+      expect(await a.holder(shard)).toEqual({ workerId: 'worker-b', token: second });
+    }));
 
-  it('renews only for the holder with its token, and extends the lease', async () => {
-    const token = (await a.acquire(shard, 'worker-a', SHORT_TTL_MS)) as number;
-    expect(await b.renew(shard, 'worker-b', token, LONG_TTL_MS)).toBe(false);
-    expect(await a.renew(shard, 'worker-a', token + 1, LONG_TTL_MS)).toBe(false);
-    expect(await a.renew(shard, 'worker-a', token, LONG_TTL_MS)).toBe(true);
-    await delay(EXPIRED_AFTER_MS);
-    expect(await b.holder(shard)).toEqual({ workerId: 'worker-a', token });
-  });
+  it('renews only for the holder with its token, and extends the lease', () =>
+    withShortTtl(async (ttlMs) => {
+      const [a, b] = (await makeStores(2)) as [ShardLeaseStore, ShardLeaseStore];
+      const grant = await granted(() => a.acquire(shard, 'worker-a', ttlMs));
+      const token = grant.value as number;
+      const byOther = await b.renew(shard, 'worker-b', token, LONG_TTL_MS);
+      const withOtherToken = await a.renew(shard, 'worker-a', token + 1, LONG_TTL_MS);
+      const byHolder = await a.renew(shard, 'worker-a', token, LONG_TTL_MS);
+      stillLive(grant, ttlMs);
+      expect([byOther, withOtherToken, byHolder]).toEqual([false, false, true]);
+      await pastExpiry(grant, ttlMs);
+      expect(await b.holder(shard)).toEqual({ workerId: 'worker-a', token });
+    }));
 
   it('refuses to renew after a takeover, and the stale holder cannot release the new lease', async () => {
-    const old = (await a.acquire(shard, 'worker-a', SHORT_TTL_MS)) as number;
-    await delay(EXPIRED_AFTER_MS);
+    const grant = await granted(() => a.acquire(shard, 'worker-a', SHORTEST_TTL_MS));
+    const old = grant.value as number;
+    await pastExpiry(grant, SHORTEST_TTL_MS);
     const current = (await b.acquire(shard, 'worker-b', LONG_TTL_MS)) as number;
     expect(await a.renew(shard, 'worker-a', old, LONG_TTL_MS)).toBe(false);
     await a.release(shard, 'worker-a', old);
@@ -162,9 +179,9 @@ describe.each(implementations)('%s', (_name, makeStores) => {
   });
 
   it('refuses to renew an expired lease and does not bring it back', async () => {
-    const token = (await a.acquire(shard, 'worker-a', SHORT_TTL_MS)) as number;
-    await delay(EXPIRED_AFTER_MS);
-    expect(await a.renew(shard, 'worker-a', token, LONG_TTL_MS)).toBe(false);
+    const grant = await granted(() => a.acquire(shard, 'worker-a', SHORTEST_TTL_MS));
+    await pastExpiry(grant, SHORTEST_TTL_MS);
+    expect(await a.renew(shard, 'worker-a', grant.value as number, LONG_TTL_MS)).toBe(false);
     expect(await b.holder(shard)).toBeNull();
   });
 
@@ -185,14 +202,26 @@ describe.each(implementations)('%s', (_name, makeStores) => {
   });
 
   it('rejects arguments Redis would misread, in both implementations alike', async () => {
-    await expect(a.acquire(-1, 'worker-a', LONG_TTL_MS)).rejects.toThrow(RangeError);
+    // Each refusal names the argument and the value, for whoever misconfigured it.
+    const refused = (message: string) => expect.objectContaining({ name: 'RangeError', message });
+    await expect(a.acquire(-1, 'worker-a', LONG_TTL_MS)).rejects.toEqual(
+      refused('shard must be a non-negative integer, got -1'),
+    );
     await expect(a.acquire(1.5, 'worker-a', LONG_TTL_MS)).rejects.toThrow(RangeError);
-    await expect(a.acquire(shard, '', LONG_TTL_MS)).rejects.toThrow(RangeError);
-    await expect(a.acquire(shard, 'worker-a', 0)).rejects.toThrow(RangeError);
+    await expect(a.acquire(shard, '', LONG_TTL_MS)).rejects.toEqual(
+      refused('workerId must be a non-empty string'),
+    );
+    await expect(a.acquire(shard, 'worker-a', 0)).rejects.toEqual(
+      refused('ttlMs must be a positive integer, got 0'),
+    );
     await expect(a.acquire(shard, 'worker-a', 2.5)).rejects.toThrow(RangeError);
-    await expect(a.renew(shard, 'worker-a', 0, LONG_TTL_MS)).rejects.toThrow(RangeError);
+    await expect(a.renew(shard, 'worker-a', 0, LONG_TTL_MS)).rejects.toEqual(
+      refused('token must be a positive integer, got 0'),
+    );
     await expect(a.release(shard, 'worker-a', Number.NaN)).rejects.toThrow(RangeError);
     await expect(a.holder(-1)).rejects.toThrow(RangeError);
+    await expect(a.renewAll('worker-a', [{ shard: -1, token: 1 }], LONG_TTL_MS)).rejects.toThrow(RangeError);
+    await expect(a.renewAll('worker-a', [{ shard, token: 0 }], LONG_TTL_MS)).rejects.toThrow(RangeError);
     expect(await a.holder(shard)).toBeNull();
   });
 });

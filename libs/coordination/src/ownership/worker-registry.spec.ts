@@ -1,7 +1,8 @@
-import { delay, RedisTestClients } from '../test-support/redis-test-clients';
+import { RedisTestClients } from '../test-support/redis-test-clients';
 import { MemoryWorkerRegistry } from './memory-worker-registry';
 import { RedisWorkerRegistry, workerRegistryKey } from './redis-worker-registry';
 import { RedisTestKeySpaces } from './test-support/redis-test-key-spaces';
+import { granted, pastExpiry, SHORTEST_TTL_MS, stillLive, withShortTtl } from './test-support/short-ttl';
 import type { WorkerRegistry } from './worker-registry';
 
 const clients = new RedisTestClients();
@@ -15,8 +16,6 @@ afterAll(async () => {
   }
 });
 
-const SHORT_TTL_MS = 100;
-const EXPIRED_AFTER_MS = 160;
 const LONG_TTL_MS = 10_000;
 
 /** Two handles on one fresh, empty registry: for Redis, on two connections under a new prefix. */
@@ -61,20 +60,24 @@ describe.each(implementations)('%s', (_name, makeRegistries) => {
     expect(await first.liveWorkers()).toEqual(['worker-a', 'worker-b', 'worker-c']);
   });
 
-  it('drops a worker whose last heartbeat is older than its own TTL, and takes it back on the next', async () => {
-    await first.heartbeat('worker-short', SHORT_TTL_MS);
-    await first.heartbeat('worker-long', LONG_TTL_MS);
-    expect(await second.liveWorkers()).toEqual(['worker-long', 'worker-short']);
-    await delay(EXPIRED_AFTER_MS);
-    expect(await second.liveWorkers()).toEqual(['worker-long']);
-    await first.heartbeat('worker-short', LONG_TTL_MS);
-    expect(await second.liveWorkers()).toEqual(['worker-long', 'worker-short']);
-  });
+  it('drops a worker whose last heartbeat is older than its own TTL, and takes it back on the next', () =>
+    withShortTtl(async (ttlMs) => {
+      const [one, two] = await makeRegistries();
+      const beat = await granted(() => one.heartbeat('worker-short', ttlMs));
+      await one.heartbeat('worker-long', LONG_TTL_MS);
+      const live = await two.liveWorkers();
+      stillLive(beat, ttlMs);
+      expect(live).toEqual(['worker-long', 'worker-short']);
+      await pastExpiry(beat, ttlMs);
+      expect(await two.liveWorkers()).toEqual(['worker-long']);
+      await one.heartbeat('worker-short', LONG_TTL_MS);
+      expect(await two.liveWorkers()).toEqual(['worker-long', 'worker-short']);
+    }));
 
   it('keeps a worker live as long as it heartbeats within its TTL', async () => {
-    await first.heartbeat('worker-a', SHORT_TTL_MS);
+    const beat = await granted(() => first.heartbeat('worker-a', SHORTEST_TTL_MS));
     await first.heartbeat('worker-a', LONG_TTL_MS);
-    await delay(EXPIRED_AFTER_MS);
+    await pastExpiry(beat, SHORTEST_TTL_MS);
     expect(await second.liveWorkers()).toEqual(['worker-a']);
   });
 
@@ -106,14 +109,14 @@ describe('RedisWorkerRegistry storage layout', () => {
     expect(workerRegistryKey()).toBe('jumbe:workers');
 
     await registry.heartbeat('worker-long', LONG_TTL_MS);
-    await registry.heartbeat('worker-short', SHORT_TTL_MS);
+    const beat = await granted(() => registry.heartbeat('worker-short', SHORTEST_TTL_MS));
     const [seconds, micros] = await redis.time();
     const serverNowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     const score = Number(await redis.zscore(key, 'worker-long'));
     expect(score).toBeGreaterThan(serverNowMs + LONG_TTL_MS - 1_000);
     expect(score).toBeLessThanOrEqual(serverNowMs + LONG_TTL_MS);
 
-    await delay(EXPIRED_AFTER_MS);
+    await pastExpiry(beat, SHORTEST_TTL_MS);
     expect(await redis.zscore(key, 'worker-short')).not.toBeNull(); // still stored until someone looks
     expect(await registry.liveWorkers()).toEqual(['worker-long']);
     expect(await redis.zscore(key, 'worker-short')).toBeNull();

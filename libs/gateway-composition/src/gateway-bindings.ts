@@ -4,6 +4,7 @@ import { OperatorService } from '@jumbe/operator';
 import {
   AccountRepository,
   ApiKeyRepository,
+  DashboardSessionRepository,
   DailyUsageRepository,
   IdempotencyRepository,
   SendFailureRepository,
@@ -41,5 +42,6 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     sessionProxies: new SessionProxyRepository(dataSource),
     sessionProxyVault: new SessionProxyVault(infrastructure.secretKey),
     liveEvents: infrastructure.liveEvents,
+    dashboardSessions: new DashboardSessionRepository(dataSource),
   };
 }

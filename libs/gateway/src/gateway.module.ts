@@ -1,5 +1,5 @@
 import type { JumbeConfig } from '@jumbe/config';
-import type { InvalidationBus, UsageCounterStore } from '@jumbe/coordination';
+import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
 import { OperatorService } from '@jumbe/operator';
 import { HealthModule } from '@jumbe/platform';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
@@ -10,6 +10,9 @@ import { AdminTokenCheck } from './auth/admin-token-check';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { ApiKeyAuthenticator } from './auth/api-key-authenticator';
 import { CustomerAuthGuard } from './auth/customer-auth.guard';
+import { DashboardSessions } from './auth/dashboard-sessions';
+import { DashboardSessionsController } from './dashboard/dashboard-sessions.controller';
+import { DashboardSessionStore } from './ports/dashboard-session-store';
 import { GatewayLifecycle } from './gateway-lifecycle';
 import {
   BUS,
@@ -22,6 +25,7 @@ import {
 } from './gateway.tokens';
 import { ChatsController } from './chats/chats.controller';
 import { ContactsController } from './contacts/contacts.controller';
+import { GroupsController } from './groups/groups.controller';
 import { NumberLookups } from './contacts/number-lookups';
 import { KeysController } from './keys/keys.controller';
 import { MessageSender } from './messages/message-sender';
@@ -44,6 +48,10 @@ import { SessionCatalogue } from './ports/session-catalogue';
 import { DailyUsageLedger, UsageLedger } from './ports/usage-ledger';
 import { WebhookStore } from './ports/webhook-store';
 import { SandboxController } from './sandbox/sandbox.controller';
+import { SandboxCallController } from './sandbox/sandbox-call.controller';
+import { CallsController } from './calls/calls.controller';
+import { ContactProfileController } from './profiles/contact-profile.controller';
+import { ProfileController } from './profiles/profile.controller';
 import { SessionCommandClient } from './sessions/session-command.client';
 import { SessionsController } from './sessions/sessions.controller';
 import { SessionProxyController } from './sessions/session-proxy.controller';
@@ -80,6 +88,7 @@ function portProviders(ports: GatewayPorts): Provider[] {
     { provide: SessionProxyStore, useValue: ports.sessionProxies },
     { provide: SessionProxyVault, useValue: ports.sessionProxyVault },
     { provide: LiveEventFeed, useValue: ports.liveEvents },
+    { provide: DashboardSessionStore, useValue: ports.dashboardSessions },
   ];
 }
 
@@ -99,12 +108,17 @@ export class GatewayModule {
         MessagesController,
         InboundMediaController,
         ChatsController,
+        GroupsController,
         ContactsController,
+        ContactProfileController,
+        ProfileController,
+        CallsController,
         WebhookController,
         KeysController,
         EventsController,
+        DashboardSessionsController,
         // The sandbox's control routes exist only when the sandbox network is selected (CONTRACT §9).
-        ...(ports.config.network === 'sandbox' ? [SandboxController] : []),
+        ...(ports.config.network === 'sandbox' ? [SandboxController, SandboxCallController] : []),
         AdminPlansController,
         AdminAccountsController,
       ],
@@ -131,6 +145,12 @@ export class GatewayModule {
             daily: DailyUsageLedger,
           ) => new UsageMeter(counters, ledger, logger, undefined, daily),
           inject: [USAGE_COUNTERS, UsageLedger, LOGGER, DailyUsageLedger],
+        },
+        {
+          provide: DashboardSessions,
+          useFactory: (store: DashboardSessionStore, rateLimiter: RateLimiter) =>
+            new DashboardSessions(store, rateLimiter),
+          inject: [DashboardSessionStore, RATE_LIMITER],
         },
         {
           provide: AdminTokenCheck,

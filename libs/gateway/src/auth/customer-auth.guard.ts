@@ -9,7 +9,8 @@ import { CONFIG, RATE_LIMITER } from '../gateway.tokens';
 import { decodeJsonBody } from '../http/json-body';
 import { type HitResult, UsageMeter } from '../metering/usage-meter';
 import { AccountDirectory } from './account-directory';
-import { DASHBOARD_READS_PER_MINUTE, isDashboardRead } from './dashboard-read';
+import { DashboardSessions } from './dashboard-sessions';
+import { presentedDashboardTokenHash } from './dashboard-token';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { orUnavailable } from './dependency-failure';
 import { presentedKeyHash } from './presented-key';
@@ -19,8 +20,9 @@ export type CustomerRequest = FastifyRequest & { customer?: CustomerContext };
 
 /**
  * The customer request pipeline, in the order CONTRACT §2 fixes: 401 bad key, 403 suspended,
- * 402 quota (the hit is counted here, unless it is a dashboard read within the account's allowance:
- * see dashboard-read.ts), 429 rate, 403 scope, then the body (413/415/400).
+ * 402 quota (the hit is counted here), 429 rate, 403 scope, then the body (413/415/400).
+ * A dashboard session's token (CONTRACT §11) goes the same way with its key's account and scope,
+ * but its requests are not API hits: they are limited per session instead (dashboard-sessions.ts).
  * Every authenticated response carries the X-Quota-* headers, errors included.
  */
 @Injectable()
@@ -33,6 +35,7 @@ export class CustomerAuthGuard implements CanActivate {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly directory: AccountDirectory,
     private readonly meter: UsageMeter,
+    private readonly dashboardSessions: DashboardSessions,
     @Inject(CONFIG) config: JumbeConfig,
     @Inject(RATE_LIMITER) rateLimiter: RateLimiter,
   ) {
@@ -49,6 +52,8 @@ export class CustomerAuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<CustomerRequest>();
     const reply = http.getResponse<FastifyReply>();
+    const dashboardTokenHash = presentedDashboardTokenHash(request.headers);
+    if (dashboardTokenHash !== null) return this.admitDashboard(request, reply, dashboardTokenHash);
     const hash = presentedKeyHash(request, this.authenticator);
     const principal = this.authenticator.cachedPrincipal(hash);
     const access = principal === undefined ? undefined : this.directory.cached(principal.accountId);
@@ -67,11 +72,23 @@ export class CustomerAuthGuard implements CanActivate {
     return this.admit(request, reply, principal, access);
   }
 
+  /** A dashboard session's request: its key's account and scope, checked against the store. */
+  private async admitDashboard(
+    request: CustomerRequest,
+    reply: FastifyReply,
+    tokenHash: string,
+  ): Promise<boolean> {
+    const { dashboardSessionId, ...principal } = await this.dashboardSessions.resolve(tokenHash);
+    const access = await this.directory.get(principal.accountId);
+    return this.admit(request, reply, principal, access, dashboardSessionId);
+  }
+
   private async admit(
     request: CustomerRequest,
     reply: FastifyReply,
     principal: Principal,
     access: AccountAccess,
+    dashboardSessionId?: string,
   ): Promise<boolean> {
     const limit = access.plan.monthlyApiHits;
     if (access.suspended) {
@@ -84,9 +101,9 @@ export class CustomerAuthGuard implements CanActivate {
       );
     }
     const hit =
-      isDashboardRead(request) && (await this.dashboardAllowanceLeft(access.accountId))
-        ? await this.uncountedHit(access.accountId, reply)
-        : await this.meter.countHit(access.accountId, limit);
+      dashboardSessionId === undefined
+        ? await this.meter.countHit(access.accountId, limit)
+        : await this.uncountedHit(access.accountId);
     setQuotaHeaders(reply, limit, hit.allowed ? Math.max(0, limit - hit.counters.apiHits) : 0, hit.cycle.end);
     if (!hit.allowed) {
       throw new ApiError(
@@ -94,7 +111,8 @@ export class CustomerAuthGuard implements CanActivate {
         `Monthly API hit limit of ${limit} reached on plan "${access.plan.name}". Upgrade the plan or wait for the next billing cycle (${hit.cycle.end.toISOString()}).`,
       );
     }
-    if (this.rateLimitPerMinute !== null)
+    if (dashboardSessionId !== undefined) await this.dashboardSessions.admitRequest(dashboardSessionId);
+    else if (this.rateLimitPerMinute !== null)
       await this.enforceRateLimit(principal.keyId, this.rateLimitPerMinute);
     if (!scopeAllows(principal.scope, request.method)) {
       throw new ApiError(
@@ -109,25 +127,17 @@ export class CustomerAuthGuard implements CanActivate {
       cycle: hit.cycle,
       usage: hit.counters,
       requestId: requestIdOf(request),
+      ...(dashboardSessionId === undefined ? {} : { dashboardSessionId }),
     };
     return true;
   }
 
-  /** Whether the account's dashboard may make one more uncounted read this minute. */
-  private async dashboardAllowanceLeft(accountId: string): Promise<boolean> {
-    const result = await orUnavailable('coordination store', () =>
-      this.rateLimiter.consume(`dashboard:${accountId}`, DASHBOARD_READS_PER_MINUTE, 60_000),
-    );
-    return result.allowed;
-  }
-
   /**
-   * A dashboard read: let through with the counters as they stand, not counted, even at the cap
-   * (the dashboard still shows a customer at the cap where they stand).
+   * A dashboard operation: let through with the counters as they stand, not counted, even at the
+   * cap (the dashboard still shows a customer at the cap where they stand).
    */
-  private async uncountedHit(accountId: string, reply: FastifyReply): Promise<HitResult> {
+  private async uncountedHit(accountId: string): Promise<HitResult> {
     const counters = await this.meter.current(accountId);
-    void reply.header('X-Jumbe-Dashboard', 'uncounted');
     return { allowed: true, counters, cycle: billingCycleAt(new Date()) };
   }
 

@@ -21,4 +21,6 @@ export interface CustomerContext {
   usage: UsageCounters;
   /** The request's X-Request-Id: the bus commands it sends carry it (`Jumbe-Request-Id`). */
   requestId?: string;
+  /** Set when the caller is a dashboard session (CONTRACT §11): its requests are not API hits. */
+  dashboardSessionId?: string;
 }

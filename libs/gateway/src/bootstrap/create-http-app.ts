@@ -10,6 +10,7 @@ import { ApiError } from '@jumbe/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenCheck } from '../auth/admin-token-check';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
+import { DashboardSessions } from '../auth/dashboard-sessions';
 import {
   capConnectionsPerAddress,
   clientErrorHandler,
@@ -89,6 +90,7 @@ export async function createHttpApp(
     fastify,
     app.get(ApiKeyAuthenticator, { strict: false }),
     app.get(AdminTokenCheck, { strict: false }),
+    app.get(DashboardSessions, { strict: false }),
   );
   installRawBodyCollector(fastify, config.bodyLimitBytes, config.bodyLimitBytes * 4);
   // WebSocket handshakes of GET /api/v1/events pass the same pipeline, then the route upgrades them.

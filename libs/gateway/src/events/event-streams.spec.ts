@@ -4,6 +4,7 @@ import { MemoryLiveEventLog } from '@jumbe/messaging';
 import pino from 'pino';
 import { AccountDirectory } from '../auth/account-directory';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
+import { DashboardSessions } from '../auth/dashboard-sessions';
 import type { GatewayPorts } from '../ports/gateway-ports';
 import { MemoryGatewayWorld } from '../test-support/memory-gateway-ports';
 import { EventStreams, HEARTBEAT_MS } from './event-streams';
@@ -54,7 +55,15 @@ describe('EventStreams', () => {
     const directory = new AccountDirectory(ports.accounts, ports.invalidations);
     await Promise.all([authenticator.start(), directory.start()]);
     const feed = new MemoryLiveEventLog(100, 1);
-    streams = new EventStreams(feed, ports.webhooks, authenticator, directory, pino({ level: 'silent' }));
+    const dashboardSessions = new DashboardSessions(ports.dashboardSessions, ports.rateLimiter);
+    streams = new EventStreams(
+      feed,
+      ports.webhooks,
+      authenticator,
+      directory,
+      dashboardSessions,
+      pino({ level: 'silent' }),
+    );
   });
 
   afterEach(() => jest.useRealTimers());
@@ -71,7 +80,7 @@ describe('EventStreams', () => {
       retryAttempts: null,
       updatedAt: new Date(),
     });
-    const opening = await streams.prepare(accountId, {}, undefined, hashApiKey(key));
+    const opening = await streams.prepare(accountId, {}, undefined, { kind: 'key', hash: hashApiKey(key) });
     expect(opening.types).toEqual(['message.received', 'session.status']);
     opening.release();
   });
@@ -80,19 +89,21 @@ describe('EventStreams', () => {
     const { accountId, key } = world.addCustomer();
     const openings = [];
     for (let i = 0; i < 5; i += 1)
-      openings.push(await streams.prepare(accountId, {}, undefined, hashApiKey(key)));
-    const refused = await refusal(streams.prepare(accountId, {}, undefined, hashApiKey(key)));
+      openings.push(await streams.prepare(accountId, {}, undefined, { kind: 'key', hash: hashApiKey(key) }));
+    const refused = await refusal(
+      streams.prepare(accountId, {}, undefined, { kind: 'key', hash: hashApiKey(key) }),
+    );
     expect(refused.status).toBe(429);
     expect(refused.code).toBe('rate_limited');
     openings[0]?.release();
-    (await streams.prepare(accountId, {}, undefined, hashApiKey(key))).release();
+    (await streams.prepare(accountId, {}, undefined, { kind: 'key', hash: hashApiKey(key) })).release();
     for (const opening of openings) opening.release();
   });
 
   it('opens with stream.start, and ends the stream of a key revoked since at its next heartbeat', async () => {
     jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
     const { accountId, key } = world.addCustomer();
-    const opening = await streams.prepare(accountId, {}, '0', hashApiKey(key));
+    const opening = await streams.prepare(accountId, {}, '0', { kind: 'key', hash: hashApiKey(key) });
     const sink = new RecordingSink();
     const running = streams.run(opening, sink);
     expect(sink.frames[0]).toEqual({

@@ -9,6 +9,8 @@ import {
 import type { Logger } from 'pino';
 import { AccountDirectory } from '../auth/account-directory';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
+import { DashboardSessions } from '../auth/dashboard-sessions';
+import type { PresentedCredential } from '../auth/presented-credential';
 import { orUnavailable, unavailable } from '../auth/dependency-failure';
 import { LOGGER } from '../gateway.tokens';
 import { WebhookStore } from '../ports/webhook-store';
@@ -30,8 +32,8 @@ export interface StreamOpening {
   plan: ResumePlan;
   position: LiveEventPosition;
   cursor: LiveEventCursor;
-  /** The hash of the key that opened it, checked again at every heartbeat. */
-  keyHash: string;
+  /** The key (or dashboard session) that opened it, checked again at every heartbeat. */
+  credential: PresentedCredential;
   release: () => void;
 }
 
@@ -49,6 +51,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly webhooks: WebhookStore,
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly directory: AccountDirectory,
+    private readonly dashboardSessions: DashboardSessions,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -70,7 +73,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
     accountId: string,
     query: { types?: string; since?: string },
     lastEventIdHeader: string | string[] | undefined,
-    keyHash: string,
+    credential: PresentedCredential,
   ): Promise<StreamOpening> {
     const lastSeen = lastSeenEventId(lastEventIdHeader, query.since);
     const webhook =
@@ -89,7 +92,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
       const position = await this.feed.position();
       const plan = planResume(lastSeen, position);
       const cursor = await this.feed.follow(accountId, plan.after);
-      return { accountId, types, lastSeen, plan, position, cursor, keyHash, release };
+      return { accountId, types, lastSeen, plan, position, cursor, credential, release };
     } catch (error) {
       release();
       this.logger.warn({ err: error }, 'event stream could not be opened');
@@ -144,12 +147,19 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
     }
   }
 
-  /** The heartbeat; a key revoked or an account suspended since the stream opened ends it. */
+  /**
+   * The heartbeat; a key revoked (or a dashboard session ended) or an account suspended since the
+   * stream opened ends it.
+   */
   private async beat(opening: StreamOpening, sink: StreamSink): Promise<void> {
     sink.heartbeat();
     let allowed: boolean;
     try {
-      const principal = await this.authenticator.authenticateHash(opening.keyHash);
+      const { credential } = opening;
+      const principal =
+        credential.kind === 'key'
+          ? await this.authenticator.authenticateHash(credential.hash)
+          : await this.dashboardSessions.resolve(credential.tokenHash);
       const access = await this.directory.get(principal.accountId);
       allowed = principal.accountId === opening.accountId && !access.suspended;
     } catch (error) {

@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
+import { presentedDashboardTokenHash } from '../auth/dashboard-token';
+import type { PresentedCredential } from '../auth/presented-credential';
 import { presentedKeyHash } from '../auth/presented-key';
 import { Customer, ValidQuery } from '../http/validated-input.decorators';
 import { eventStreamQuerySchema } from './event-stream-query';
@@ -16,7 +18,8 @@ import { WebSocketSink } from './websocket-sink';
 /**
  * `GET /api/v1/events` (CONTRACT §11): the account's events as they happen, as a WebSocket or as
  * Server-Sent Events (`Accept: text/event-stream`). The guard admits it like any route (one API
- * hit per stream opened, a `read` key suffices); the stream then runs outside Nest's reply.
+ * hit per stream opened, none for a dashboard session's; a `read` key suffices); the stream then
+ * runs outside Nest's reply.
  */
 @Controller('api/v1/events')
 @UseGuards(CustomerAuthGuard)
@@ -45,7 +48,7 @@ export class EventsController {
       customer.access.accountId,
       query,
       request.headers['last-event-id'],
-      presentedKeyHash(request, this.authenticator),
+      this.credentialOf(request),
     );
     reply.hijack();
     let sink: StreamSink;
@@ -58,6 +61,14 @@ export class EventsController {
       return;
     }
     void this.streams.run(opening, sink);
+  }
+
+  /** What the stream's heartbeats check again: the dashboard session's token, or the key. */
+  private credentialOf(request: FastifyRequest): PresentedCredential {
+    const tokenHash = presentedDashboardTokenHash(request.headers);
+    return tokenHash === null
+      ? { kind: 'key', hash: presentedKeyHash(request, this.authenticator) }
+      : { kind: 'dashboard', tokenHash };
   }
 }
 

@@ -2,6 +2,8 @@ import { ApiError } from '@jumbe/contracts';
 import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { AdminTokenCheck } from '../auth/admin-token-check';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
+import type { DashboardSessions } from '../auth/dashboard-sessions';
+import { presentedDashboardTokenHash } from '../auth/dashboard-token';
 import { presentedKeyHash } from '../auth/presented-key';
 import { ROUTES, type RouteAuth } from '../openapi/route-catalogue';
 import { lingerAfterAnswer } from './linger-after-answer';
@@ -26,9 +28,19 @@ export function installEarlyAuthentication(
   fastify: FastifyInstance,
   authenticator: ApiKeyAuthenticator,
   adminCheck: AdminTokenCheck,
+  dashboardSessions: DashboardSessions,
 ): void {
   // `done()` is called outside the `try`s: what runs after the hook is Fastify's, not a refusal.
   const checkKey: onRequestHookHandler = (request, reply, done) => {
+    // A dashboard session's token (CONTRACT §11): checked against the store at a human's pace.
+    const dashboardTokenHash = presentedDashboardTokenHash(request.headers);
+    if (dashboardTokenHash !== null) {
+      dashboardSessions.resolve(dashboardTokenHash).then(
+        () => done(),
+        (error: unknown) => refuse(error, reply, done),
+      );
+      return;
+    }
     let hash: string;
     try {
       hash = presentedKeyHash(request, authenticator);

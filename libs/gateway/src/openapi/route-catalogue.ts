@@ -52,6 +52,7 @@ import {
 import type { JumbeConfig } from '@jumbe/config';
 import { eventStreamFrameSchema } from '../events/event-stream-frame.schema';
 import { eventStreamQuerySchema } from '../events/event-stream-query';
+import { PROFILE_CALL_ROUTES } from './profile-call-routes';
 import { z } from 'zod';
 
 export type RouteAuth = 'none' | 'key' | 'admin';
@@ -136,6 +137,12 @@ function sendRoute(kind: OutboundKind): RouteDescription {
   };
 }
 const session = envelope(sessionSchema);
+/** A dashboard sign-in's answer (CONTRACT §11): the token is shown this once. */
+const dashboardSignInSchema = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  scope: z.enum(['full', 'read']),
+});
 const accountKeyParams = z.object({ id: z.string(), keyId: z.string() });
 const accountParams = z.object({ id: z.string() });
 /** This document's own shape, as far as a client relies on it (the rest is OpenAPI's). */
@@ -332,6 +339,7 @@ export const ROUTES: RouteDescription[] = [
     response: envelope(contactCheckResultSchema),
     errors: [...SEND_ERRORS, 'invalid_phone'],
   },
+  ...PROFILE_CALL_ROUTES,
   {
     method: 'GET',
     path: '/api/v1/messages/media',
@@ -506,6 +514,25 @@ export const ROUTES: RouteDescription[] = [
     params: accountParams,
     response: envelope(apiKeySchema),
     errors: ['forbidden', 'not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/dashboard/sessions',
+    tag: 'Dashboard',
+    summary:
+      'Sign in to the dashboard with the API key: a token (Authorization: Bearer) whose requests are not API hits, 120 a minute, for 12 hours (extension)',
+    auth: 'key',
+    response: envelope(dashboardSignInSchema),
+    successStatus: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/dashboard/sessions/current',
+    tag: 'Dashboard',
+    summary: 'Sign out: ends the dashboard session whose token the request carries (extension)',
+    auth: 'key',
+    response: envelope(z.object({ signedOut: z.literal(true) })),
+    errors: ['validation_error'],
   },
   {
     method: 'POST',

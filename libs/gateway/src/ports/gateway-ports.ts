@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { AccountLookup } from './account-lookup';
 import type { ApiKeyLookup } from './api-key-lookup';
 import type { LiveEventFeed } from '../events/live-event-feed';
+import type { DashboardSessionStore } from './dashboard-session-store';
 import type { DeliveryHistory } from './delivery-history';
 import type { IdempotencyStore } from './idempotency-store';
 import type { MediaFileReader } from './media-file-reader';
@@ -49,4 +50,6 @@ export interface GatewayPorts {
   sessionProxyVault: SessionProxyVault;
   /** The events kept for live subscribers (`GET /api/v1/events`). */
   liveEvents: LiveEventFeed;
+  /** Dashboard sign-ins (CONTRACT §11), read by every gateway. */
+  dashboardSessions: DashboardSessionStore;
 }

@@ -1,5 +1,6 @@
 export * from './account-lookup';
 export * from './api-key-lookup';
+export * from './dashboard-session-store';
 export * from './delivery-history';
 export * from './gateway-ports';
 export * from './idempotency-store';

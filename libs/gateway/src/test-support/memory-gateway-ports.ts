@@ -24,6 +24,7 @@ import { Readable } from 'node:stream';
 import pino from 'pino';
 import type { GatewayPorts } from '../ports/gateway-ports';
 import type { StoredSessionProxy } from '../ports/session-proxy-store';
+import { MemoryDashboardSessionStore } from './memory-dashboard-session-store';
 import { MemoryIdempotencyStore } from './memory-idempotency-store';
 
 /**
@@ -43,6 +44,8 @@ export class MemoryGatewayWorld {
   readonly bus = new InProcessMessageBus();
   /** Idempotency-Key records with the PostgreSQL store's rules, shared by every ports() call. */
   readonly idempotency = new MemoryIdempotencyStore();
+  /** Dashboard sign-ins; a session of a key removed from `keys` no longer works. */
+  readonly dashboardSessions = new MemoryDashboardSessionStore(this.keys);
   /** The media store's files by object name, as a worker would have put them. */
   readonly mediaFiles = new Map<string, { mimetype: string; fileName: string | null; data: Buffer }>();
   private nextId = 1;
@@ -163,6 +166,7 @@ export class MemoryGatewayWorld {
       invalidations: new MemoryInvalidationBus(),
       rateLimiter: new MemoryRateLimiter(),
       liveEvents: new MemoryLiveEventLog(),
+      dashboardSessions: this.dashboardSessions,
       ...overrides,
     };
   }

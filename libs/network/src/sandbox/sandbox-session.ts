@@ -1,3 +1,4 @@
+import { REPLY_KINDS } from '@jumbe/contracts';
 import { changeRefusal, inboundSender, isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
@@ -141,7 +142,7 @@ export class SandboxSession implements NetworkSession {
       this.store.received(this.ref),
     ]);
     const known =
-      sent.some((entry) => entry.id === id && entry.to === message.to && QUOTABLE_SENDS.has(entry.type)) ||
+      sent.some((entry) => entry.id === id && entry.to === message.to && REPLY_KINDS.has(entry.type)) ||
       received.some((entry) => entry.id === id && entry.chats.includes(message.to));
     if (!known) {
       throw new NetworkSendError(
@@ -422,15 +423,6 @@ export class SandboxSession implements NetworkSession {
     return `${this.ref.accountId}/${this.ref.sessionId}`;
   }
 }
-
-/** Sends a reply can quote (not reactions, edits, deletions, receipts or presence). */
-const QUOTABLE_SENDS = new Set<SandboxOutboxEntry['type']>([
-  'text',
-  'media',
-  'interactive',
-  'location',
-  'contact',
-]);
 
 /** A received message as a reply may quote it: in its chat, or in the chat the event says to reply to. */
 function quotableEntry(message: InboundNetworkMessage): SandboxReceivedEntry {

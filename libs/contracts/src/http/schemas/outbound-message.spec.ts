@@ -1,5 +1,5 @@
 import { parseInput } from '../validation';
-import { OUTBOUND_KINDS, outboundMessageSchema, SEND_BODIES } from './outbound-message';
+import { OUTBOUND_KINDS, outboundMessageSchema, REPLY_KINDS, SEND_BODIES } from './outbound-message';
 
 const PHONE = '254712345678';
 
@@ -38,6 +38,10 @@ describe('the outbound message union', () => {
         details: [expect.objectContaining({ path: '/kind' })],
       }),
     );
+  });
+
+  it('knows which kinds can reply and be quoted: those with content, not reactions, edits or deletions', () => {
+    expect([...REPLY_KINDS]).toEqual(['text', 'media', 'interactive', 'location', 'contact']);
   });
 
   it('keeps each kind’s rules across fields, in the body and in the union', () => {

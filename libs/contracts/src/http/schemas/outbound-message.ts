@@ -63,6 +63,16 @@ function asSend<K extends OutboundKind, S extends z.ZodType<{ sessionId: string 
 }
 
 /**
+ * The kinds that can reply (they take `quotedMessageId`): the messages with content, which are
+ * also the ones a reply can quote (not reactions, edits or deletions).
+ */
+export const REPLY_KINDS: ReadonlySet<string> = new Set(
+  outboundMessageSchema.options
+    .filter((option) => 'quotedMessageId' in option.shape)
+    .map((option) => option.shape.kind.value),
+);
+
+/**
  * Each kind's request body: the member's fields and the session to send from (the same field
  * schemas, so the same rules and error paths). `.in` is the body as the API documents it; parsing
  * gives `{ sessionId, message }`, the message flat with its kind.

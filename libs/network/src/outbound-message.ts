@@ -3,7 +3,8 @@ import type { OutboundOf } from '@jumbe/contracts';
 /**
  * The messages a session sends are the contract's one union (`OutboundMessage` in
  * @jumbe/contracts): `{ kind, to, … }`, validated by the gateway; the worker has made `to` a JID.
- * Each driver maps every kind to its network once. The names below are its members.
+ * Each driver maps every kind to its network once. The names below are the members the drivers'
+ * helpers take; any other is `OutboundOf<'kind'>`.
  */
 export type { OutboundMessage } from '@jumbe/contracts';
 
@@ -19,7 +20,6 @@ export type OutboundText = OutboundOf<'text'>;
 export type OutboundMedia = OutboundOf<'media'>;
 export type OutboundMediaType = OutboundMedia['type'];
 export type OutboundInteractive = OutboundOf<'interactive'>;
-export type OutboundLocation = OutboundOf<'location'>;
 export type OutboundContact = OutboundOf<'contact'>;
 export type OutboundReaction = OutboundOf<'reaction'>;
 /** Deletes, for everyone, a message this session sent to `to`. */

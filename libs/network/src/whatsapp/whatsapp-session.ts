@@ -25,6 +25,12 @@ import type { LinkEvent } from '../link-event';
 import { NetworkSendError } from '../network-send-error';
 import { nothingLeft, sendDeadline, sendDeadlinePassed } from '../send-deadline';
 import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
+import type { NetworkGroups } from '../network-groups';
+import { participantsEventOf, updatedEventOf } from './whatsapp-group-events';
+import { WhatsAppGroups } from './whatsapp-groups';
+import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from '../profile';
+import { incomingCallOf } from './call-offer';
+import * as profiles from './profile-actions';
 import { NotReadyError } from '../not-ready-error';
 import type {
   OutboundContact,
@@ -40,6 +46,7 @@ import type {
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
 import type { SessionRef } from '../session-ref';
+import { ArrivalOrder } from './arrival-order';
 import { guardFramesByDeadline } from './deadline-guard';
 import { decideAfterClose, WA_STATUS } from './disconnect-policy';
 import { durableEncryptions } from './durable-encryptions';
@@ -146,6 +153,8 @@ export class WhatsAppSession implements NetworkSession {
   private linkWaiters: (() => void)[] = [];
   /** Gets receipted messages out of the current socket's event buffer (EventBufferDrain). */
   private bufferDrain: EventBufferDrain | null = null;
+  /** Hands the current socket's received messages on in the order they arrived (ArrivalOrder). */
+  private arrivals: ArrivalOrder | null = null;
 
   constructor(private readonly context: WhatsAppSessionContext) {
     this.redelivery = new InboundRedelivery(() => this.deliverRound(), context.settings.redeliveryIntervalMs);
@@ -353,6 +362,53 @@ export class WhatsAppSession implements NetworkSession {
     return hit ? { onWhatsApp: true, recipientId: hit.jid } : { onWhatsApp: false, recipientId: null };
   }
 
+  readProfile(): Promise<OwnProfile> {
+    return this.chatAction(() => profiles.readOwnProfile(this.profileSocket(), this.profileContext()));
+  }
+
+  async updateProfile(update: ProfileUpdate): Promise<void> {
+    const socket = this.profileSocket();
+    await this.chatAction(() => profiles.updateOwnProfile(socket, this.profileContext(), update));
+  }
+
+  contactProfile(jid: string): Promise<ContactProfile> {
+    return this.chatAction(() => profiles.readContactProfile(this.profileSocket(), jid));
+  }
+
+  async setBlocked(jid: string, blocked: boolean): Promise<void> {
+    await this.chatAction(() => profiles.setBlocked(this.profileSocket(), jid, blocked));
+  }
+
+  async rejectCall(call: IncomingCall): Promise<void> {
+    await this.chatAction(() => profiles.rejectCall(this.profileSocket(), call));
+  }
+
+  private profileSocket(): profiles.ProfileSocket {
+    return profiles.profileSocket(this.connectedSocket());
+  }
+
+  private profileContext(): profiles.ProfileContext {
+    const { settings, auth } = this.context;
+    return {
+      me: () => auth.state.creds.me,
+      saveCreds: () => auth.saveCreds(),
+      fetchSettings: {
+        allowPrivateNetworks: settings.allowPrivateNetworks,
+        maxBytes: settings.mediaMaxBytes,
+        timeoutMs: settings.mediaTimeoutMs,
+        resolver: settings.mediaResolver,
+      },
+    };
+  }
+
+  groups(): NetworkGroups {
+    return new WhatsAppGroups({
+      socket: () => this.connectedSocket(),
+      cache: this.context.memory.groups,
+      bounded: (action) => this.chatAction(action),
+    });
+  }
+
   /** A chat action (read receipts, presence, look-ups), bounded like a send; failures are network errors. */
   private async chatAction<T>(action: () => Promise<T>): Promise<T> {
     try {
@@ -493,9 +549,16 @@ export class WhatsAppSession implements NetworkSession {
         );
     });
     this.keepGroupMetadata(socket);
+    const arrivals = new ArrivalOrder((messages) => void this.receive(socket, messages), ARRIVAL_WAIT_MS);
+    this.arrivals = arrivals;
+    // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
+    socket.ws?.on('CB:message', (node) => {
+      if (!isJidStatusBroadcast(node.attrs.from ?? '')) arrivals.arrived(node.attrs.id, !!node.attrs.offline);
+    });
+    socket.ws?.on('CB:ib,,offline', () => arrivals.backlogArrived());
     socket.ev.on('messages.upsert', ({ messages, type }) => {
       if (this.socket !== socket || (type !== 'notify' && type !== 'append')) return;
-      void this.receive(socket, messages);
+      arrivals.emitted(messages);
     });
     socket.ev.on('messages.update', (updates) => {
       if (this.socket !== socket) return;
@@ -504,6 +567,13 @@ export class WhatsAppSession implements NetworkSession {
     socket.ev.on('message-receipt.update', (receipts) => {
       if (this.socket !== socket) return;
       for (const receipt of receipts) this.reportStatus(statusOfReceipt(receipt, new Date()));
+    });
+    socket.ev.on('call', (calls) => {
+      if (this.socket !== socket) return;
+      for (const call of calls) {
+        const offer = incomingCallOf(call);
+        if (offer) this.context.events.onCall?.(offer);
+      }
     });
     socket.ws?.on('CB:ack,class:message', (node) => {
       // Taken from any socket of this session: the server got the message, whichever carried it.
@@ -524,8 +594,17 @@ export class WhatsAppSession implements NetworkSession {
     });
     socket.ev.on('groups.update', (updates) => {
       for (const update of updates) if (update.id) groups.del(update.id);
+      if (this.socket !== socket) return;
+      for (const update of updates) this.reportGroupEvent(updatedEventOf(update));
     });
-    socket.ev.on('group-participants.update', ({ id }) => groups.del(id));
+    socket.ev.on('group-participants.update', (update) => {
+      groups.del(update.id);
+      if (this.socket === socket) this.reportGroupEvent(participantsEventOf(update));
+    });
+  }
+
+  private reportGroupEvent(event: ReturnType<typeof participantsEventOf>): void {
+    if (event) this.context.events.onGroupEvent?.(event);
   }
 
   /**
@@ -676,6 +755,9 @@ export class WhatsAppSession implements NetworkSession {
 
   private detachSocket(): WhatsAppSocket | null {
     const socket = this.socket;
+    // What the socket's buffer gave up (drained before this) goes on, in arrival order.
+    this.arrivals?.flush();
+    this.arrivals = null;
     this.socket = null;
     this.resends?.stop();
     this.bufferDrain?.stop();
@@ -1029,6 +1111,13 @@ export class WhatsAppSession implements NetworkSession {
  * handled meanwhile); Baileys waits for the server's close frame, which a frozen network never sends.
  */
 const SOCKET_END_WAIT_MS = 2_000;
+
+/**
+ * How long a received message waits for one that arrived before it and has not come out of
+ * Baileys yet (its backlog queue, a slow key store); a stanza that never becomes a message holds
+ * the later ones this long at most.
+ */
+const ARRIVAL_WAIT_MS = 10_000;
 
 /** How long a closing session still retries storing a received message (PostgreSQL down). */
 const CLOSE_STORE_GRACE_MS = 10_000;

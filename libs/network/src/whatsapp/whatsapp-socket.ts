@@ -29,7 +29,10 @@ export interface WhatsAppSocket {
    * (`CB:ack,class:message`), which Baileys turns into no event unless they carry an error.
    */
   readonly ws?: {
-    on(event: 'CB:ack,class:message' | 'CB:receipt', listener: (node: BinaryNode) => void): unknown;
+    on(
+      event: 'CB:ack,class:message' | 'CB:receipt' | 'CB:message' | 'CB:ib,,offline',
+      listener: (node: BinaryNode) => void,
+    ): unknown;
   };
   /** Baileys' lock over receipt handling: retry receipts are answered under it (NodeCarryingResends). */
   readonly receiptMutex?: { mutex<T>(work: () => Promise<T>): Promise<T> };

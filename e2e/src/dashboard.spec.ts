@@ -228,10 +228,17 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     }
   });
 
-  it('costs no API hits for what it reads; what it changes is counted as any call is', async () => {
+  it('costs no API hits for what it reads or changes: it calls with a dashboard session, never the key', async () => {
     const hits = async () =>
       (await api.get('/api/v1/usage', { key: account.key })).body.data.apiHits as number;
     const before = await hits();
+    const credentials: string[] = [];
+    const recordCredential = (request: { url(): string; headers(): Record<string, string> }) => {
+      if (!request.url().includes('/api/v1/')) return;
+      const headers = request.headers();
+      credentials.push(headers['x-api-key'] ?? headers['authorization'] ?? 'none');
+    };
+    page.on('request', recordCredential);
     const requests = await apiRequestsDuring(async () => {
       for (const name of ['Failed sends', 'Webhook', 'Usage', 'Chats', 'Sessions']) {
         await tab(name);
@@ -245,10 +252,19 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
       await page.getByRole('button', { name: 'Send inbound' }).click();
       await page.getByRole('status').filter({ hasText: 'Message received by the session' }).waitFor();
     });
+    page.off('request', recordCredential);
     const reads = requests.filter((r) => r.startsWith('GET '));
     expect(reads.length).toBeGreaterThanOrEqual(6);
-    // The second GET /usage above, and the inbound POST: nothing the dashboard read.
-    expect(await hits()).toBe(before + 2);
+    expect(requests.some((r) => r.startsWith('POST '))).toBe(true);
+    // Only the second GET /usage above: nothing the dashboard read or changed.
+    expect(await hits()).toBe(before + 1);
+    // Every request carried the tab's dashboard session token; the tab keeps no key.
+    expect(new Set(credentials.map((c) => c.replace(/^Bearer jds_[\w-]{43}$/, 'session')))).toEqual(
+      new Set(['session']),
+    );
+    const kept = await page.evaluate<string>('JSON.stringify(sessionStorage)');
+    expect(kept).toContain('jds_');
+    expect(kept).not.toContain(account.key);
   });
 
   it('polls nothing while its browser tab is hidden, and catches up when it is shown', async () => {
@@ -281,7 +297,9 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     await page.getByTestId('session-cap').filter({ hasText: '1 of 2 sessions' }).waitFor();
   });
 
-  it('sends a message, and a failed send is shown with its error and found in the log', async () => {
+  it('sends a message, counted as sent, and a failed send is shown with its error and found in the log', async () => {
+    const usage = async () => (await api.get('/api/v1/usage', { key: account.key })).body.data;
+    const sentBefore = (await usage()).messagesSent as number;
     await tab('Send');
     await page.getByLabel('To (phone number)').fill('254711111111');
     await page.getByRole('button', { name: 'Send message' }).click();
@@ -302,6 +320,9 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     const text = (await refusal.textContent()) ?? '';
     // The API's message names the problem, and so does its detail: the page says it once.
     expect(text.split('to must be an international number').length - 1).toBe(1);
+
+    // The dashboard's sends count as messages sent, like any send (only the API hits are spared).
+    expect((await usage()).messagesSent).toBe(sentBefore + 2);
 
     await tab('Sandbox');
     await page.getByTestId('outbox').filter({ hasText: 'Duka la Mama' }).waitFor();
@@ -516,10 +537,27 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     const sections = await page.getByRole('navigation').getByRole('button').allTextContents();
     expect(sections).toEqual(['Sessions', 'Chats', 'Live events', 'Failed sends', 'Webhook', 'Usage']);
     expect(await page.getByRole('button', { name: 'Start session' }).count()).toBe(0);
+
+    // Its key revoked, the tab's dashboard session ends at once: its next poll is refused and the
+    // sign-in form comes back.
+    await api.delete(`/api/v1/keys/${read.body.data.id}`, { key: account.key });
+    await page.getByRole('status').filter({ hasText: 'Your dashboard session has ended' }).waitFor();
+    expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).not.toContain('jds_');
+    await signIn(account.key);
+    await page.getByTestId('sessions').waitFor();
   });
 
   it('as operator, suspends the account; its key is then refused, in the API and at sign-in', async () => {
+    // Signing out ends the dashboard session on the gateway: its token is refused from then on.
+    const token = (
+      JSON.parse(await page.evaluate<string>('sessionStorage.getItem("jumbe.dashboard.credential")')) as {
+        credential: { token: string };
+      }
+    ).credential.token;
+    expect((await api.get('/api/v1/usage', { bearer: token })).status).toBe(200);
     await signOut();
+    await page.getByLabel('API key', { exact: true }).waitFor();
+    expectError(await api.get('/api/v1/usage', { bearer: token }), 401, 'unauthorized');
     await signIn(topology.adminToken, 'admin');
     const { name } = (
       await api.get(`/api/v1/admin/accounts/${account.accountId}`, { bearer: topology.adminToken })

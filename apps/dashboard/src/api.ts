@@ -15,7 +15,44 @@ export type {
   WebhookState,
 } from '@jumbe/client';
 
-export type Credential = { kind: 'key'; key: string } | { kind: 'admin'; token: string };
+/**
+ * How the tab calls the API: a dashboard session's token (README, "The dashboard"; the key it was
+ * signed in with is not kept), or the operator's admin token.
+ */
+export type Credential = { kind: 'dashboard'; token: string } | { kind: 'admin'; token: string };
+
+/** What a sign-in with an API key answers (`POST /api/v1/dashboard/sessions`). */
+export interface DashboardSignIn {
+  token: string;
+  expiresAt: string;
+  scope: 'full' | 'read';
+}
+
+let onSessionEnded: () => void = () => undefined;
+
+/**
+ * What to do when the gateway refuses the tab's dashboard session (401: signed out elsewhere,
+ * 12 hours old, or its key revoked): the app shows the sign-in form again.
+ */
+export function whenSessionEnds(handler: () => void): void {
+  onSessionEnded = handler;
+}
+
+/** Tells the app a dashboard session's request was refused 401 (the session has ended). */
+export function sessionRefused(credential: Credential, status: number): void {
+  if (credential.kind === 'dashboard' && status === 401) onSessionEnded();
+}
+
+/** Exchanges an API key for a dashboard session token; the key is not kept anywhere. */
+export async function signInWithKey(key: string): Promise<DashboardSignIn> {
+  return (await request<DashboardSignIn>('POST', '/dashboard/sessions', { 'x-api-key': key })).data;
+}
+
+/** Ends the dashboard session on the gateway (its token is refused from then on). */
+export async function signOutSession(credential: Credential): Promise<void> {
+  if (credential.kind !== 'dashboard') return;
+  await call(credential, 'DELETE', '/dashboard/sessions/current').catch(() => undefined);
+}
 
 /** An API error as the contract states it: status, code and the message to show the user. */
 export class ApiFailure extends Error {
@@ -58,12 +95,30 @@ export async function callText(
   path: string,
   body?: unknown,
 ): Promise<string> {
-  const headers: Record<string, string> = {};
-  if (credential.kind === 'key') {
-    headers['x-api-key'] = credential.key;
-    // A dashboard read: not an API hit (the gateway honours it on GETs of what the dashboard shows).
-    if (method === 'GET') headers[DASHBOARD_HEADER] = '1';
-  } else headers['authorization'] = `Bearer ${credential.token}`;
+  try {
+    return await requestText(method, path, { authorization: `Bearer ${credential.token}` }, body);
+  } catch (error) {
+    if (error instanceof ApiFailure) sessionRefused(credential, error.status);
+    throw error;
+  }
+}
+
+async function request<T>(
+  method: Method,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<ApiResult<T>> {
+  return JSON.parse(await requestText(method, path, headers, body)) as ApiResult<T>;
+}
+
+async function requestText(
+  method: Method,
+  path: string,
+  credentialHeaders: Record<string, string>,
+  body?: unknown,
+): Promise<string> {
+  const headers: Record<string, string> = { ...credentialHeaders };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -106,9 +161,6 @@ export function errorText(
   const unique = [...new Set(extra)];
   return unique.length === 0 ? message : `${message} ${unique.join('; ')}`;
 }
-
-/** The header that marks a request as the dashboard's own (README, "The dashboard"). */
-export const DASHBOARD_HEADER = 'x-jumbe-dashboard';
 
 export const describeError = (error: unknown): string =>
   error instanceof ApiFailure

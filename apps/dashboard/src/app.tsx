@@ -1,8 +1,17 @@
-import { useState } from 'preact/hooks';
-import { ApiFailure, call, type Credential, describeError } from './api';
+import { useEffect, useState } from 'preact/hooks';
+import {
+  ApiFailure,
+  call,
+  type Credential,
+  describeError,
+  signInWithKey,
+  signOutSession,
+  whenSessionEnds,
+} from './api';
 import { CustomerView } from './customer/customer-view';
 import { OperatorView } from './operator/operator-view';
 
+/** Where the tab keeps who is signed in: a dashboard session token, never the API key. */
 const STORAGE_KEY = 'jumbe.dashboard.credential';
 
 /** What the signed-in person may do, found out from the API itself. */
@@ -22,42 +31,54 @@ function stored(): Identity | null {
 }
 
 /**
- * Checks a key against the API: a key that can read usage is valid; one refused on the key list
- * with 403 is a `read` key; the sandbox routes answer 404 unless JUMBE_NETWORK=sandbox.
+ * Signs in: the admin token is checked on an operator route; an API key is exchanged for a
+ * dashboard session token (its scope says whether the view is read-only) and then forgotten. The
+ * sandbox routes answer 404 unless JUMBE_NETWORK=sandbox.
  */
-async function identify(credential: Credential): Promise<Identity> {
-  if (credential.kind === 'admin') {
+async function identify(kind: 'key' | 'admin', secret: string): Promise<Identity> {
+  if (kind === 'admin') {
+    const credential: Credential = { kind: 'admin', token: secret };
     await call(credential, 'GET', '/admin/plans');
     return { credential, readOnly: false, sandbox: false };
   }
-  await call(credential, 'GET', '/usage');
-  let readOnly = false;
-  try {
-    await call(credential, 'GET', '/keys');
-  } catch (error) {
-    if (error instanceof ApiFailure && error.status === 403) readOnly = true;
-    else throw error;
-  }
+  const session = await signInWithKey(secret);
+  const credential: Credential = { kind: 'dashboard', token: session.token };
   let sandbox = true;
   try {
     await call(credential, 'GET', '/sandbox/outbox?sessionId=default&limit=1');
   } catch (error) {
     if (error instanceof ApiFailure && error.status === 404 && error.code === 'not_found') sandbox = false;
   }
-  return { credential, readOnly, sandbox };
+  return { credential, readOnly: session.scope === 'read', sandbox };
 }
 
 export function App() {
   const [identity, setIdentity] = useState<Identity | null>(stored);
-  const signOut = () => {
+  const [ended, setEnded] = useState(false);
+  const forget = () => {
     sessionStorage.removeItem(STORAGE_KEY);
     setIdentity(null);
+  };
+  // The gateway refused the session (expired, signed out elsewhere, key revoked): sign in again.
+  useEffect(
+    () =>
+      whenSessionEnds(() => {
+        forget();
+        setEnded(true);
+      }),
+    [],
+  );
+  const signOut = () => {
+    if (identity) void signOutSession(identity.credential);
+    forget();
   };
   if (!identity) {
     return (
       <SignIn
+        ended={ended}
         onSignedIn={(who) => {
           sessionStorage.setItem(STORAGE_KEY, JSON.stringify(who));
+          setEnded(false);
           setIdentity(who);
         }}
       />
@@ -88,7 +109,7 @@ export function App() {
   );
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (identity: Identity) => void }) {
+function SignIn({ ended, onSignedIn }: { ended: boolean; onSignedIn: (identity: Identity) => void }) {
   const [kind, setKind] = useState<'key' | 'admin'>('key');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -98,8 +119,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (identity: Identity) => void }) {
     setBusy(true);
     setError(null);
     try {
-      const value = secret.trim();
-      onSignedIn(await identify(kind === 'key' ? { kind, key: value } : { kind, token: value }));
+      onSignedIn(await identify(kind, secret.trim()));
     } catch (failure) {
       setError(describeError(failure));
     } finally {
@@ -110,6 +130,11 @@ function SignIn({ onSignedIn }: { onSignedIn: (identity: Identity) => void }) {
     <main class="sign-in">
       <h1>Jumbe dashboard</h1>
       <form onSubmit={submit}>
+        {ended && (
+          <p class="hint" role="status">
+            Your dashboard session has ended (signed out, 12 hours old, or its key revoked). Sign in again.
+          </p>
+        )}
         <fieldset>
           <legend>Sign in as</legend>
           <label>
@@ -139,8 +164,9 @@ function SignIn({ onSignedIn }: { onSignedIn: (identity: Identity) => void }) {
           </p>
         )}
         <p class="hint">
-          The key is kept in this tab only (sessionStorage) and sent only to this gateway's API. Get one with{' '}
-          <code>npx jumbe quickstart</code>.
+          The key is sent once, to this gateway, for a dashboard session of 12 hours whose token this tab
+          keeps (sessionStorage); the key itself is not kept, and what the dashboard does costs no API hits.
+          Get a key with <code>npx jumbe quickstart</code>.
         </p>
       </form>
     </main>

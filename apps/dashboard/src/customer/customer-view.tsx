@@ -54,7 +54,10 @@ export function CustomerView({ identity }: { identity: Identity; onRefused: () =
     setWanted(sessionId);
   };
 
-  const feed = useMemo(() => (credential.kind === 'key' ? new EventFeed(credential) : null), [credential]);
+  const feed = useMemo(
+    () => (credential.kind === 'dashboard' ? new EventFeed(credential) : null),
+    [credential],
+  );
   const sent = useMemo(() => new SentLog(), [credential]);
   const visible = usePageVisible();
   // The event stream is open while the tab is shown and one of its readers is.

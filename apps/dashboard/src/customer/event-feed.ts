@@ -33,7 +33,7 @@ export class EventFeed {
   private withFilter = true;
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly credential: Extract<Credential, { kind: 'key' }>) {}
+  constructor(private readonly credential: Extract<Credential, { kind: 'dashboard' }>) {}
 
   snapshot(): { events: FeedEvent[]; state: FeedState } {
     return { events: this.events, state: this.state };

@@ -1,4 +1,4 @@
-import { type Credential, DASHBOARD_HEADER, errorText, type EventEnvelope } from '../api';
+import { type Credential, errorText, type EventEnvelope, sessionRefused } from '../api';
 
 /** One Server-Sent Event of `GET /api/v1/events`: `id: <seq>`, `event: <type>`, `data: <envelope>`. */
 export interface StreamEvent {
@@ -52,12 +52,12 @@ export function parseFrames(buffer: string, onEvent: (event: StreamEvent) => voi
 }
 
 /**
- * Reads the account's live events through `fetch` (EventSource cannot send the `x-api-key`
+ * Reads the account's live events through `fetch` (EventSource cannot send the `Authorization`
  * header), resuming after `lastEventId` when given. Resolves when the server ends the stream;
  * rejects with StreamUnavailable when the gateway refuses or does not have it.
  */
 export async function readEventStream(options: {
-  credential: Extract<Credential, { kind: 'key' }>;
+  credential: Extract<Credential, { kind: 'dashboard' }>;
   lastEventId: string | null;
   query: string;
   signal: AbortSignal;
@@ -65,8 +65,7 @@ export async function readEventStream(options: {
   onEvent: (event: StreamEvent) => void;
 }): Promise<void> {
   const headers: Record<string, string> = {
-    'x-api-key': options.credential.key,
-    [DASHBOARD_HEADER]: '1',
+    authorization: `Bearer ${options.credential.token}`,
     accept: 'text/event-stream',
   };
   if (options.lastEventId !== null) headers['last-event-id'] = options.lastEventId;
@@ -84,6 +83,7 @@ export async function readEventStream(options: {
   }
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !type.startsWith('text/event-stream') || !response.body) {
+    sessionRefused(options.credential, response.status);
     throw new StreamUnavailable(await refusal(response), response.status);
   }
   options.onOpen();

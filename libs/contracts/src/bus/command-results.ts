@@ -12,7 +12,14 @@ import {
   chatReadResultSchema,
   contactCheckResultSchema,
 } from '../http/schemas/chats';
+import { callSettingsSchema } from '../http/schemas/calls';
 import { inboundMediaFileSchema } from '../http/schemas/inbound-media';
+import {
+  contactBlockResultSchema,
+  contactProfileSchema,
+  profileSchema,
+  profileUpdateResultSchema,
+} from '../http/schemas/profiles';
 import type { SessionCommandType } from './session-command';
 
 /** The result each command answers with when it succeeds; the gateway validates replies with it. */
@@ -28,6 +35,13 @@ export const COMMAND_RESULT_SCHEMAS = {
   'chat.read': chatReadResultSchema,
   'chat.presence': chatPresenceResultSchema,
   'contact.check': contactCheckResultSchema,
+  'profile.read': profileSchema,
+  'profile.update': profileUpdateResultSchema,
+  'contact.profile': contactProfileSchema,
+  'contact.block': contactBlockResultSchema,
+  'calls.settings.read': callSettingsSchema,
+  'calls.settings.update': callSettingsSchema,
+  'sandbox.call': z.object({ callId: z.string() }),
   'media.fetch': inboundMediaFileSchema,
   'sandbox.scan': sessionSchema,
   'sandbox.inbound': z.object({ id: z.string() }),

@@ -3,6 +3,7 @@ import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
 import { type OutboundMessage, outboundMessageSchema } from '../http/schemas/outbound-message';
 import { PRESENCE_STATES } from '../http/schemas/chats';
 import { inboundMediaQuerySchema } from '../http/schemas/inbound-media';
+import { profileChangeSchema } from '../http/schemas/profiles';
 import { sandboxDisconnectSchema, sandboxInboundSchema, sandboxStatusSchema } from '../http/schemas/sandbox';
 
 /**
@@ -75,6 +76,17 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...ref, type: z.literal('chat.presence'), chat: z.string(), state: z.enum(PRESENCE_STATES) }),
   z.object({ ...ref, type: z.literal('contact.check'), phoneNumber: z.string() }),
+  z.object({ ...ref, type: z.literal('profile.read') }),
+  z.object({ ...ref, type: z.literal('profile.update'), change: profileChangeSchema }),
+  z.object({ ...ref, type: z.literal('contact.profile'), contact: z.string() }),
+  z.object({ ...ref, type: z.literal('contact.block'), contact: z.string(), blocked: z.boolean() }),
+  z.object({ ...ref, type: z.literal('calls.settings.read') }),
+  z.object({
+    ...ref,
+    type: z.literal('calls.settings.update'),
+    rejectCalls: z.boolean(),
+    reply: z.string().nullable(),
+  }),
   z.object({ ...ref, type: z.literal('media.fetch'), messageId: inboundMediaQuerySchema.shape.messageId }),
   z.object({ ...ref, type: z.literal('sandbox.scan'), phoneNumber: z.string() }),
   z.object({
@@ -82,6 +94,7 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
     type: z.literal('sandbox.inbound'),
     contact: sandboxInboundSchema.omit({ sessionId: true }),
   }),
+  z.object({ ...ref, type: z.literal('sandbox.call'), from: z.string(), video: z.boolean() }),
   z.object({ ...ref, type: z.literal('sandbox.outbox'), limit: z.number().int().min(1).max(1000) }),
   z.object({
     ...ref,

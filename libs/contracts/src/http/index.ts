@@ -14,3 +14,6 @@ export * from './schemas/sessions';
 export * from './schemas/session-proxy';
 export * from './schemas/webhook';
 export * from './schemas/outbound-message';
+export * from './schemas/profiles';
+export * from './schemas/calls';
+export * from './schemas/sandbox-call';

@@ -9,3 +9,4 @@ export * from './message-reaction.event';
 export * from './message-revoked.event';
 export * from './message-edited.event';
 export * from './inbound-change-event';
+export * from './call-received.event';

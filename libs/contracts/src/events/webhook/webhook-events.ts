@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callReceivedEventSchema } from './call-received.event';
 import { deliveryIdField } from './event-envelope';
 import { messageReceivedEventSchema } from './message-received.event';
 import { messageEditedEventSchema } from './message-edited.event';
@@ -22,6 +23,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'message.revoked': messageRevokedEventSchema,
   'message.edited': messageEditedEventSchema,
   'session.status': sessionStatusEventSchema,
+  'call.received': callReceivedEventSchema,
   'webhook.test': webhookTestEventSchema,
 } as const;
 
@@ -35,6 +37,7 @@ export const streamEventSchema = z.discriminatedUnion('event', [
   messageRevokedEventSchema,
   messageEditedEventSchema,
   sessionStatusEventSchema,
+  callReceivedEventSchema,
   webhookTestEventSchema,
 ]);
 export type StreamEvent = z.output<typeof streamEventSchema>;

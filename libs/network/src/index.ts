@@ -7,6 +7,7 @@ export * from './message-status-report';
 export * from './outbound-message';
 export * from './sent-key';
 export * from './network-session';
+export * from './profile';
 export * from './network-driver';
 export * from './inbound-media-file';
 export * from './network-send-error';

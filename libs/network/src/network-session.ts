@@ -1,4 +1,5 @@
 import type { OutboundMessage } from './outbound-message';
+import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from './profile';
 import type { SentKey } from './sent-key';
 
 export type ChatPresence = 'typing' | 'recording' | 'paused';
@@ -21,6 +22,16 @@ export interface NetworkSession {
   sendPresence(chat: string, state: ChatPresence): Promise<void>;
   /** Whether `phoneNumber` (digits) is on WhatsApp, and the JID to send it. */
   lookUp(phoneNumber: string): Promise<NumberLookup>;
+  /** The number's own name, about and picture (CONTRACT §11). */
+  readProfile(): Promise<OwnProfile>;
+  /** Changes the number's name, about and/or picture; a bad picture fails with NetworkSendError. */
+  updateProfile(update: ProfileUpdate): Promise<void>;
+  /** A contact's picture URL and about (`jid`: the contact's JID). */
+  contactProfile(jid: string): Promise<ContactProfile>;
+  /** Blocks (`true`) or unblocks a contact. */
+  setBlocked(jid: string, blocked: boolean): Promise<void>;
+  /** Declines a ringing call; the caller sees it declined. */
+  rejectCall(call: IncomingCall): Promise<void>;
   /** Unlinks the device; emits `disconnected`/`logged_out`. The caller clears the stored credentials. */
   logout(): Promise<void>;
   /**

@@ -1,6 +1,7 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { LinkEvent } from './link-event';
 import type { MessageStatusReport } from './message-status-report';
+import type { IncomingCall } from './profile';
 
 /** What a driver reports about one open session, to whoever opened it. */
 export interface SessionEvents {
@@ -17,4 +18,6 @@ export interface SessionEvents {
    * network does not wait for it and does not repeat it.
    */
   onMessageStatus(report: MessageStatusReport): void;
+  /** A call is ringing (offered). Fire and forget; absent → calls are ignored. */
+  onCall?(call: IncomingCall): void;
 }

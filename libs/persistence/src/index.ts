@@ -57,6 +57,7 @@ export { WebhookRepository, type StoredWebhook, type WebhookToSave } from './rep
 export { DeploymentSettingsRepository } from './repositories/deployment-settings.repository';
 export { SessionProxyRepository, type StoredSessionProxy } from './repositories/session-proxy.repository';
 export { SessionProxyEntity } from './entities/session-proxy.entity';
+export { CallSettingsRepository } from './repositories/call-settings.repository';
 export {
   DashboardSessionRepository,
   type LiveDashboardSession,

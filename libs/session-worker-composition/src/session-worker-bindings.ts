@@ -1,5 +1,6 @@
 import {
   BatchedSessionRepository,
+  CallSettingsRepository,
   ExpiredMessageRepository,
   NetworkCredentialStore,
   WebhookRepository,
@@ -38,6 +39,7 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
     leaseUpkeep: () => ownership.upkeep(),
     registry: ownership.registry,
     subscriptions: webhookSubscriptions(new WebhookRepository(dataSource)),
+    callSettings: new CallSettingsRepository(dataSource),
     invalidations: infrastructure.invalidations,
     expiredMessages: new ExpiredMessageRepository(dataSource),
   };

@@ -2,6 +2,10 @@ import type { OutboundMessage } from '@jumbe/contracts';
 import { applyLinkChange, type LinkFacts, recipientJid, type SessionView, sessionView } from '@jumbe/domain';
 import type {
   ChatPresence,
+  ContactProfile,
+  IncomingCall,
+  OwnProfile,
+  ProfileUpdate,
   LinkEvent,
   NetworkDriver,
   NetworkSession,
@@ -42,6 +46,8 @@ export interface LiveSessionDeps {
   inbound: InboundRelay;
   statuses: StatusRelay;
   logger: Logger;
+  /** A call rang on the session (CallAnswerer); absent → calls are ignored. */
+  onCall?: (ref: SessionRef, call: IncomingCall) => void;
 }
 
 /**
@@ -91,6 +97,7 @@ export class LiveSession {
       {
         onLink: (event) => this.onLink(event),
         onInbound: (message) => this.deps.inbound.relay(this.ref, message),
+        onCall: (call) => this.deps.onCall?.(this.ref, call),
         onMessageStatus: (report) => {
           this.deps.statuses
             .messageStatus(this.ref, report)
@@ -157,6 +164,26 @@ export class LiveSession {
 
   lookUp(phoneNumber: string): Promise<NumberLookup> {
     return this.connection().lookUp(phoneNumber);
+  }
+
+  readProfile(): Promise<OwnProfile> {
+    return this.connection().readProfile();
+  }
+
+  updateProfile(update: ProfileUpdate): Promise<void> {
+    return this.connection().updateProfile(update);
+  }
+
+  contactProfile(contact: string): Promise<ContactProfile> {
+    return this.connection().contactProfile(recipientJid(contact));
+  }
+
+  setBlocked(contact: string, blocked: boolean): Promise<void> {
+    return this.connection().setBlocked(recipientJid(contact), blocked);
+  }
+
+  rejectCall(call: IncomingCall): Promise<void> {
+    return this.connection().rejectCall(call);
   }
 
   /** Unlinks the device; the resulting `disconnected/logged_out` is recorded like any change. */

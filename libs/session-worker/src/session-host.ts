@@ -20,7 +20,9 @@ import {
   type SessionRef,
   withSendDeadline,
 } from '@jumbe/network';
+import { CallAnswerer } from './call-answerer';
 import { LiveSession, type LiveSessionDeps } from './live-session';
+import type { CallSettingsStore } from './ports/call-settings-store';
 import type { MediaFetcher } from './media-fetcher';
 import { SessionLocks } from './session-locks';
 import { type PendingRestore, RestoreQueue } from './restore-queue';
@@ -28,7 +30,10 @@ import { ShardMovingError } from './shard-moving-error';
 
 type Command<T extends SessionCommand['type']> = Extract<SessionCommand, { type: T }>;
 
-export type SessionHostDeps = LiveSessionDeps;
+export type SessionHostDeps = LiveSessionDeps & {
+  /** Sessions' calls settings; without it calls are neither answered nor reported. */
+  callSettings?: CallSettingsStore;
+};
 
 export interface SessionHostOptions {
   /** Sessions restored at once when shards are adopted (JUMBE_RESTORE_CONCURRENCY). */
@@ -90,6 +95,8 @@ export class SessionHost {
   /** Sessions of adopted shards not restored yet: their commands wait for them (bounded). */
   private readonly restoring = new Map<string, Restoring>();
   private readonly restores: RestoreQueue;
+  /** What each live session runs on: the host's deps, with calls answered (CallAnswerer). */
+  private readonly liveDeps: LiveSessionDeps;
 
   constructor(
     private readonly driver: NetworkDriver,
@@ -99,6 +106,24 @@ export class SessionHost {
     private readonly media: MediaFetcher | null = null,
   ) {
     this.restores = new RestoreQueue(options.restoreConcurrency);
+    this.liveDeps = deps;
+    const settings = deps.callSettings;
+    if (settings) {
+      const answerer = new CallAnswerer({
+        settings,
+        statuses: deps.statuses,
+        logger: deps.logger,
+        reject: (ref, call) => this.onConnection(ref, (network) => network.rejectCall(call)),
+        execute: (command) => this.execute(command),
+      });
+      this.liveDeps = {
+        ...deps,
+        onCall: (ref, call) =>
+          void answerer
+            .answer(ref, call)
+            .catch((error: unknown) => deps.logger.error({ err: error, ...ref }, 'a call was not answered')),
+      };
+    }
   }
 
   ownsShard(shard: number): boolean {
@@ -240,6 +265,24 @@ export class SessionHost {
           phoneNumber: command.phoneNumber,
           ...(await this.onConnection(command, (network) => network.lookUp(command.phoneNumber))),
         };
+      case 'profile.read':
+        return this.onConnection(command, (network) => network.readProfile());
+      case 'profile.update':
+        return this.updateProfile(command);
+      case 'contact.profile':
+        return this.contactProfile(command);
+      case 'contact.block':
+        await this.onConnection(command, (network) => network.setBlocked(command.contact, command.blocked));
+        return { contact: command.contact, blocked: command.blocked };
+      case 'calls.settings.read':
+        return this.callSettings(command);
+      case 'calls.settings.update':
+        await this.callSettingsStore().save(command, { rejectCalls: command.rejectCalls, reply: command.reply });
+        return { sessionId: command.sessionId, rejectCalls: command.rejectCalls, reply: command.reply };
+      case 'sandbox.call':
+        return this.sandbox()
+          .call(command, { from: command.from, video: command.video })
+          .catch(mapNetworkError);
       case 'media.fetch':
         if (!this.media) throw new ApiError('unavailable', 'This worker does not serve media files.');
         return this.media.fetch(command, command.messageId);
@@ -366,6 +409,44 @@ export class SessionHost {
       if (error instanceof NetworkSendError) throw failed(error.code, error.message);
       throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);
     }
+  }
+
+  private async updateProfile(command: Command<'profile.update'>) {
+    const { name, about, pictureUrl, pictureData } = command.change;
+    const picture =
+      pictureData !== undefined
+        ? { data: Buffer.from(pictureData, 'base64') }
+        : pictureUrl !== undefined
+          ? { url: pictureUrl }
+          : undefined;
+    await this.onConnection(command, (network) => network.updateProfile({ name, about, picture }));
+    const updated = [
+      ...(name !== undefined ? ['name' as const] : []),
+      ...(about !== undefined ? ['about' as const] : []),
+      ...(picture !== undefined ? ['picture' as const] : []),
+    ];
+    return { updated };
+  }
+
+  private async contactProfile(command: Command<'contact.profile'>) {
+    const profile = await this.onConnection(command, (network) => network.contactProfile(command.contact));
+    return {
+      contact: command.contact,
+      pictureUrl: profile.pictureUrl,
+      about: profile.about,
+      aboutSetAt: profile.aboutSetAt?.toISOString() ?? null,
+    };
+  }
+
+  private async callSettings(ref: SessionRef) {
+    const stored = await this.callSettingsStore().find(ref);
+    return { sessionId: ref.sessionId, rejectCalls: stored?.rejectCalls ?? false, reply: stored?.reply ?? null };
+  }
+
+  private callSettingsStore(): CallSettingsStore {
+    const store = this.deps.callSettings;
+    if (!store) throw new ApiError('unavailable', 'This worker does not keep calls settings.');
+    return store;
   }
 
   /** Runs a chat action on the session's open connection; not connected is a 409, like a send. */
@@ -501,7 +582,7 @@ export class SessionHost {
       token,
       facts,
       record.updatedAt,
-      this.deps,
+      this.liveDeps,
       (ended) => {
         if (this.live.get(refKey(ended.ref)) === ended) this.live.delete(refKey(ended.ref));
       },
@@ -609,6 +690,13 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'chat.read': 'shared',
   'chat.presence': 'shared',
   'contact.check': 'shared',
+  'profile.read': 'shared',
+  'profile.update': 'shared',
+  'contact.profile': 'shared',
+  'contact.block': 'shared',
+  'calls.settings.read': 'none',
+  'calls.settings.update': 'none',
+  'sandbox.call': 'none',
   // A file is fetched by its descriptor, whatever the connection does meanwhile.
   'media.fetch': 'none',
   'session.status': 'none',

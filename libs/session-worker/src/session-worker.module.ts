@@ -25,6 +25,7 @@ function createShardKeeper(ports: SessionWorkerPorts, wanted: SubscriptionFilter
       inbound: new InboundRelay(observeInboundPublisher(ports.events)),
       statuses: new StatusRelay(ports.events, wanted),
       logger,
+      callSettings: ports.callSettings,
     },
     {
       restoreConcurrency: config.restoreConcurrency,

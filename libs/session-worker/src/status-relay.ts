@@ -1,4 +1,5 @@
 import {
+  callReceivedEvent,
   inboundEventSubject,
   messageStatusEvent,
   sessionEventId,
@@ -7,7 +8,7 @@ import {
 } from '@jumbe/contracts';
 import { type LinkFacts, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
-import type { MessageStatusReport, SentMessageStatus, SessionRef } from '@jumbe/network';
+import type { IncomingCall, MessageStatusReport, SentMessageStatus, SessionRef } from '@jumbe/network';
 import { LRUCache } from 'lru-cache';
 import { EVERY_EVENT, type EventTypeFilter } from './subscription-filter';
 
@@ -74,6 +75,13 @@ export class StatusRelay {
       if (this.reached.get(key) === step) this.reached.delete(key);
       throw error;
     }
+  }
+
+  /** A call rang (`call.received`, opt-in); `rejected`: the session declined it by itself. */
+  async callReceived(ref: SessionRef, call: IncomingCall, rejected: boolean): Promise<void> {
+    if (!(await this.wanted.wants(ref.accountId, 'call.received'))) return;
+    const event = callReceivedEvent(ref.accountId, ref.sessionId, call, rejected, new Date());
+    await this.publish(ref, sessionEventId(ref.accountId, ref.sessionId, event.event, call.id), event);
   }
 
   private async publish(ref: SessionRef, eventId: string, payload: StreamEvent): Promise<void> {

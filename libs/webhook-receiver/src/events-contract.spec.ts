@@ -1,6 +1,7 @@
 // A test-only look at the server's event schemas (libs/contracts): the package itself depends on
 // nothing of this repository, so its hand-written types are held to the schemas here instead.
 import {
+  callReceivedEventSchema,
   deliveryIdField,
   messageEditedEventSchema,
   messageReactionEventSchema,
@@ -13,6 +14,7 @@ import {
 } from '@jumbe/contracts';
 import type { z } from 'zod';
 import type {
+  CallReceivedEvent,
   MessageEditedEvent,
   MessageReactionEvent,
   MessageReceivedEvent,
@@ -32,6 +34,7 @@ const delivered = {
   'message.revoked': messageRevokedEventSchema.extend(deliveryIdField),
   'message.edited': messageEditedEventSchema.extend(deliveryIdField),
   'session.status': sessionStatusEventSchema.extend(deliveryIdField),
+  'call.received': callReceivedEventSchema.extend(deliveryIdField),
   'webhook.test': webhookTestEventSchema.extend(deliveryIdField),
 };
 type Delivered<N extends keyof typeof delivered> = z.output<(typeof delivered)[N]>;
@@ -45,6 +48,7 @@ const checks = {
   'message.revoked': true satisfies Equal<MessageRevokedEvent, Delivered<'message.revoked'>>,
   'message.edited': true satisfies Equal<MessageEditedEvent, Delivered<'message.edited'>>,
   'session.status': true satisfies Equal<SessionStatusEvent, Delivered<'session.status'>>,
+  'call.received': true satisfies Equal<CallReceivedEvent, Delivered<'call.received'>>,
   'webhook.test': true satisfies Equal<WebhookTestEvent, Delivered<'webhook.test'>>,
 } satisfies Record<keyof typeof WEBHOOK_EVENT_SCHEMAS, true> & Record<WebhookEvent['event'], true>;
 

@@ -131,6 +131,26 @@ export interface MessageStatusEvent extends WebhookEventBase {
   };
 }
 
+/** Someone called the number (opt-in: subscribe to `call.received`). */
+export interface CallReceivedEvent extends WebhookEventBase {
+  event: 'call.received';
+  call: {
+    /** WhatsApp's id of the call. */
+    id: string;
+    /** The caller's number (digits) when WhatsApp gives it, else their id. */
+    from: string;
+    /** Where a reply goes: use it as `to`. */
+    replyTo: string;
+    video: boolean;
+    group: boolean;
+    groupId: string | null;
+    /** When the call was offered (ISO 8601). */
+    offeredAt: string;
+    /** The session rejected it by itself (`PUT /session/calls`). */
+    rejected: boolean;
+  };
+}
+
 /** A session's state changed (opt-in: subscribe to `session.status`). Never carries a QR value. */
 export interface SessionStatusEvent extends WebhookEventBase {
   event: 'session.status';
@@ -156,4 +176,5 @@ export type WebhookEvent =
   | MessageRevokedEvent
   | MessageEditedEvent
   | SessionStatusEvent
+  | CallReceivedEvent
   | WebhookTestEvent;

@@ -36,7 +36,8 @@ export class NumberLookups {
     return answer;
   }
 
-  private async withinLimit(accountId: string, sessionId: string): Promise<void> {
+  /** Counts one look-up of the session against its limit; `rate_limited` beyond it. */
+  async withinLimit(accountId: string, sessionId: string): Promise<void> {
     const decision = await orUnavailable('coordination store', () =>
       this.limiter.consume(`lookups:${accountId}:${sessionId}`, LOOKUPS_PER_SESSION_PER_MINUTE, 60_000),
     );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isValidPhoneNumber } from '@jumbe/domain';
 import type { SentMessageStatus } from '../message-status-report';
 import { NetworkSendError } from '../network-send-error';
@@ -92,6 +93,26 @@ export class SandboxControl {
     if (!sent || !isSentMessage(sent)) return null;
     session.reportStatus({ messageId, to: sent.to, status, at: this.now() });
     return { messageId, to: sent.to, status };
+  }
+
+  /** A contact calls the number: the session sees a ringing call (`call.received`). */
+  async call(
+    ref: SessionRef,
+    call: { from: string; video: boolean },
+  ): Promise<{ callId: string }> {
+    const session = this.liveSession(ref);
+    if (!session) throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    const callId = `SANDBOX-CALL-${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`;
+    session.ring({
+      id: callId,
+      from: `${call.from}@s.whatsapp.net`,
+      callerPhone: call.from,
+      video: call.video,
+      group: false,
+      groupJid: null,
+      offeredAt: this.now(),
+    });
+    return { callId };
   }
 
   /** What the network received from the session, newest first. */

@@ -5,6 +5,8 @@ import type { LinkEvent } from '../link-event';
 import type { MessageStatusReport } from '../message-status-report';
 import { NetworkSendError } from '../network-send-error';
 import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
+import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from '../profile';
+import { SandboxProfile } from './sandbox-profile';
 import { NotReadyError } from '../not-ready-error';
 import { NumberInUseError } from '../number-in-use-error';
 import type {
@@ -51,6 +53,8 @@ export class SandboxSession implements NetworkSession {
   private reconnectTimer: NodeJS.Timeout | undefined;
 
   private readonly redelivery: InboundRedelivery;
+  /** The number's profile, blocked contacts and declined calls (see SandboxProfile). */
+  readonly profile: SandboxProfile;
 
   constructor(
     readonly ref: SessionRef,
@@ -63,6 +67,7 @@ export class SandboxSession implements NetworkSession {
     private readonly onEnded: (session: SandboxSession) => void,
   ) {
     this.phase = 'connecting';
+    this.profile = new SandboxProfile(ref.sessionId);
     this.redelivery = new InboundRedelivery(() => this.deliverRound(), settings.redeliveryIntervalMs);
   }
 
@@ -202,6 +207,42 @@ export class SandboxSession implements NetworkSession {
     return phoneNumber.endsWith('0000')
       ? { onWhatsApp: false, recipientId: null }
       : { onWhatsApp: true, recipientId: `${phoneNumber}@s.whatsapp.net` };
+  }
+
+  async readProfile(): Promise<OwnProfile> {
+    this.requireConnected();
+    return this.profile.read();
+  }
+
+  async updateProfile(update: ProfileUpdate): Promise<void> {
+    this.requireConnected();
+    this.profile.update(update);
+  }
+
+  async contactProfile(jid: string): Promise<ContactProfile> {
+    this.requireConnected();
+    return this.profile.contact(jid);
+  }
+
+  async setBlocked(jid: string, blocked: boolean): Promise<void> {
+    this.requireConnected();
+    this.profile.setBlocked(jid, blocked);
+  }
+
+  async rejectCall(call: IncomingCall): Promise<void> {
+    this.requireConnected();
+    this.profile.rejected(call);
+  }
+
+  /** A contact calls the number (`POST /sandbox/call`): reported like a ringing WhatsApp call. */
+  ring(call: IncomingCall): void {
+    this.requireConnected();
+    this.events.onCall?.(call);
+  }
+
+  private requireConnected(): void {
+    if (this.phase !== 'connected')
+      throw new NetworkSendError('session_not_connected', 'The session is not connected.');
   }
 
   async logout(): Promise<void> {

@@ -14,6 +14,7 @@ import { KeptMessagesByAge1764737300000 } from './1764737300000-kept-messages-by
 import { InboundEventsOrder1764800000000 } from './1764800000000-inbound-events-order';
 import { SessionProxies1764931000000 } from './1764931000000-session-proxies';
 import { DashboardSessions1765100000000 } from './1765100000000-dashboard-sessions';
+import { SessionCallSettings1765230000000 } from './1765230000000-session-call-settings';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -37,4 +38,5 @@ export const ALL_MIGRATIONS = [
   InboundEventsOrder1764800000000,
   SessionProxies1764931000000,
   DashboardSessions1765100000000,
+  SessionCallSettings1765230000000,
 ];

@@ -61,6 +61,18 @@ describe('DashboardSessionRepository', () => {
     expect(await sessions.findLive(revoked)).not.toBeNull();
     await keys.revoke(accountId, key.id);
     expect(await sessions.findLive(revoked)).toBeNull();
+
+    // The next sign-in sweeps the sessions that no longer work; only its own remains.
+    const next = hash();
+    await sessions.open(
+      { accountId, keyId: (await keyOf(accountId)).id, tokenHash: next, expiresAt: inHours(12) },
+      20,
+    );
+    const rows = (await db.dataSource.query(
+      `SELECT token_hash FROM dashboard_sessions WHERE account_id = $1`,
+      [accountId],
+    )) as Array<{ token_hash: string }>;
+    expect(rows.map((row) => row.token_hash)).toEqual([next]);
   });
 
   it("keeps at most the cap of an account's sessions, ending the oldest; other accounts untouched", async () => {

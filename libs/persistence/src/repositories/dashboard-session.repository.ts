@@ -37,8 +37,9 @@ export class DashboardSessionRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Stores a new session, and ends the account's oldest live ones beyond `maxPerAccount` (expired
-   * ones are swept with them), in one transaction so concurrent sign-ins cannot both keep theirs.
+   * Stores a new session, and ends the account's oldest live ones beyond `maxPerAccount` (those
+   * expired or of a revoked key are swept first), in one transaction so concurrent sign-ins cannot
+   * both keep theirs.
    */
   async open(session: NewDashboardSession, maxPerAccount: number): Promise<{ id: string }> {
     return this.dataSource.transaction(async (manager) => {
@@ -46,9 +47,13 @@ export class DashboardSessionRepository {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('dashboard_sessions:' || $1))`, [
         session.accountId,
       ]);
-      await manager.query(`DELETE FROM dashboard_sessions WHERE account_id = $1 AND expires_at <= now()`, [
-        session.accountId,
-      ]);
+      // Sessions that no longer work (expired, their key revoked) go first, so the cap counts live ones.
+      await manager.query(
+        `DELETE FROM dashboard_sessions s USING api_keys k
+          WHERE s.key_id = k.id AND s.account_id = $1
+            AND (s.expires_at <= now() OR (k.revoked_at IS NOT NULL AND k.revoked_at <= now()))`,
+        [session.accountId],
+      );
       const [row] = (await manager.query(
         `INSERT INTO dashboard_sessions (account_id, key_id, token_hash, expires_at)
          VALUES ($1, $2, $3, $4) RETURNING id`,

@@ -3,6 +3,7 @@ import type { InvalidationBus, LeaseUpkeep, ShardLeaseStore, WorkerRegistry } fr
 import type { EventPublisher, MessageBus } from '@jumbe/messaging';
 import type { NetworkDriver } from '@jumbe/network';
 import type { Logger } from 'pino';
+import type { CallSettingsStore } from './call-settings-store';
 import type { CredentialStore } from './credential-store';
 import type { ExpiredMessageSweeper } from './expired-message-sweeper';
 import type { MediaFileStore } from './media-file-store';
@@ -30,6 +31,8 @@ export interface SessionWorkerPorts {
   leaseUpkeep(): LeaseUpkeep;
   registry: WorkerRegistry;
   subscriptions: WebhookSubscriptionLookup;
+  /** Sessions' calls settings (CONTRACT §11); absent → calls are neither answered nor reported. */
+  callSettings?: CallSettingsStore;
   invalidations: InvalidationBus;
   /** Deletes expired message content, swept now and then (RetentionSweep). */
   expiredMessages: ExpiredMessageSweeper;

@@ -1,0 +1,47 @@
+import { callSettingsBodySchema, sessionQuerySchema } from '@jumbe/contracts';
+import { Controller, Get, Put, UseGuards } from '@nestjs/common';
+import type { z } from 'zod';
+import { CustomerAuthGuard } from '../auth/customer-auth.guard';
+import type { CustomerContext } from '../auth/principal';
+import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { SessionCommandClient } from '../sessions/session-command.client';
+
+/**
+ * A session's calls setting (CONTRACT §11): reject incoming calls by itself, and send the caller a
+ * text after. Kept by the worker that owns the session, which answers the calls.
+ */
+@Controller('api/v1/session/calls')
+@UseGuards(CustomerAuthGuard)
+export class CallsController {
+  constructor(private readonly commands: SessionCommandClient) {}
+
+  @Get()
+  async read(
+    @Customer() customer: CustomerContext,
+    @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
+  ) {
+    const data = await this.commands.send(
+      { type: 'calls.settings.read', accountId: customer.access.accountId, sessionId: query.sessionId },
+      customer.requestId,
+    );
+    return { data };
+  }
+
+  @Put()
+  async update(
+    @Customer() customer: CustomerContext,
+    @ValidBody(callSettingsBodySchema) body: z.output<typeof callSettingsBodySchema>,
+  ) {
+    const data = await this.commands.send(
+      {
+        type: 'calls.settings.update',
+        accountId: customer.access.accountId,
+        sessionId: body.sessionId,
+        rejectCalls: body.rejectCalls,
+        reply: body.reply ?? null,
+      },
+      customer.requestId,
+    );
+    return { message: 'Calls setting saved', data };
+  }
+}

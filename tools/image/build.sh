@@ -35,7 +35,9 @@ nofile=$(ulimit -Hn)
 previous=$(pm image inspect --format '{{.Id}}' "$TAG" 2>/dev/null || true)
 started=$SECONDS
 # Each line stamped with the seconds since the build started: where a slow CI build spends them.
-pm build --format docker --network host --ulimit "nofile=$nofile:$nofile" "${mounts[@]}" \
+# --rm=false: the build stage's working container (the dependencies' files) is removed below, not
+# by podman build, so that CI can remove it while it runs the image (JUMBE_IMAGE_DEFER_CLEANUP).
+pm build --rm=false --format docker --network host --ulimit "nofile=$nofile:$nofile" "${mounts[@]}" \
   -f deploy/Dockerfile -t "$TAG" . 2>&1 |
   while IFS= read -r line; do printf '[%3ds] %s\n' $((SECONDS - started)) "$line"; done
 current=$(pm image inspect --format '{{.Id}}' "$TAG")
@@ -46,3 +48,4 @@ if [ -n "$previous" ] && [ "$previous" != "$current" ]; then
   pm untag "$previous" >/dev/null 2>&1 && pm rmi "$previous" >/dev/null 2>&1 || true
 fi
 echo "image: $TAG $(pm image inspect --format '{{.Size}}' "$TAG" | numfmt --to=iec) (built in $((SECONDS - started)) s)"
+if [ -z "${JUMBE_IMAGE_DEFER_CLEANUP:-}" ]; then bash tools/image/remove-build-containers.sh; fi

@@ -74,8 +74,30 @@ const seconds = (duration) => {
   return match[2] === 'ms' ? n / 1000 : match[2] === 'm' ? n * 60 : n;
 };
 
+/**
+ * The service keys this script applies. Another key in the file fails the run rather than being
+ * ignored silently; `build` (the image is built first) and `restart` (nothing here crashes on
+ * purpose) are accepted without being exercised.
+ */
+const APPLIED = new Set([
+  ...['image', 'build', 'restart', 'read_only', 'tmpfs', 'volumes', 'cap_drop', 'security_opt'],
+  ...[
+    'environment',
+    'ports',
+    'healthcheck',
+    'command',
+    'depends_on',
+    'deploy',
+    'stop_grace_period',
+    'profiles',
+  ],
+]);
+
 /** The `podman run` flags for a Compose service definition. */
 function runFlags(name, service, overrides) {
+  const unknown = Object.keys(service).filter((key) => !APPLIED.has(key));
+  if (unknown.length > 0)
+    throw new Error(`compose: ${name} uses ${unknown.join(', ')}, which compose.mjs does not apply`);
   const flags = ['--name', name, '--network', NETWORK, '--label', `com.docker.compose.project=${PROJECT}`];
   if (service.read_only) flags.push('--read-only');
   for (const path of service.tmpfs ?? []) flags.push('--tmpfs', path);

@@ -96,10 +96,7 @@ export class SandboxControl {
   }
 
   /** A contact calls the number: the session sees a ringing call (`call.received`). */
-  async call(
-    ref: SessionRef,
-    call: { from: string; video: boolean },
-  ): Promise<{ callId: string }> {
+  async call(ref: SessionRef, call: { from: string; video: boolean }): Promise<{ callId: string }> {
     const session = this.liveSession(ref);
     if (!session) throw new NetworkSendError('session_not_connected', 'the session is not connected');
     const callId = `SANDBOX-CALL-${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`;

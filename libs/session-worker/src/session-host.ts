@@ -277,7 +277,10 @@ export class SessionHost {
       case 'calls.settings.read':
         return this.callSettings(command);
       case 'calls.settings.update':
-        await this.callSettingsStore().save(command, { rejectCalls: command.rejectCalls, reply: command.reply });
+        await this.callSettingsStore().save(command, {
+          rejectCalls: command.rejectCalls,
+          reply: command.reply,
+        });
         return { sessionId: command.sessionId, rejectCalls: command.rejectCalls, reply: command.reply };
       case 'sandbox.call':
         return this.sandbox()
@@ -440,7 +443,11 @@ export class SessionHost {
 
   private async callSettings(ref: SessionRef) {
     const stored = await this.callSettingsStore().find(ref);
-    return { sessionId: ref.sessionId, rejectCalls: stored?.rejectCalls ?? false, reply: stored?.reply ?? null };
+    return {
+      sessionId: ref.sessionId,
+      rejectCalls: stored?.rejectCalls ?? false,
+      reply: stored?.reply ?? null,
+    };
   }
 
   private callSettingsStore(): CallSettingsStore {

@@ -63,6 +63,11 @@ export {
   type LiveDashboardSession,
   type NewDashboardSession,
 } from './repositories/dashboard-session.repository';
+export {
+  DashboardOperatorSessionRepository,
+  type NewOperatorSession,
+  type StoredOperatorSession,
+} from './repositories/dashboard-operator-session.repository';
 export { WebhookDeliveryRepository, type DeliveryRecord } from './repositories/webhook-delivery.repository';
 export { InboundEventEntity } from './entities/inbound-event.entity';
 export {

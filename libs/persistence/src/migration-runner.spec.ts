@@ -41,6 +41,7 @@ describe('migrate', () => {
     expect(tables.map((row) => row.table_name)).toEqual([
       'accounts',
       'api_keys',
+      'dashboard_operator_sessions',
       'dashboard_sessions',
       'deployment_settings',
       'idempotency_records',
@@ -53,6 +54,7 @@ describe('migrate', () => {
       'received_messages',
       'send_failures',
       'sent_messages',
+      'session_call_settings',
       'session_proxies',
       'sessions',
       'usage_counters',

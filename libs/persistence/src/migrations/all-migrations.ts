@@ -15,6 +15,7 @@ import { InboundEventsOrder1764800000000 } from './1764800000000-inbound-events-
 import { SessionProxies1764931000000 } from './1764931000000-session-proxies';
 import { DashboardSessions1765100000000 } from './1765100000000-dashboard-sessions';
 import { SessionCallSettings1765230000000 } from './1765230000000-session-call-settings';
+import { DashboardOperatorSessions1765240000000 } from './1765240000000-dashboard-operator-sessions';
 
 /**
  * Every migration, oldest first, listed in code (not found by glob) for the same reason as the
@@ -39,4 +40,5 @@ export const ALL_MIGRATIONS = [
   SessionProxies1764931000000,
   DashboardSessions1765100000000,
   SessionCallSettings1765230000000,
+  DashboardOperatorSessions1765240000000,
 ];

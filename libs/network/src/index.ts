@@ -32,3 +32,6 @@ export type { SentMessageStore } from './whatsapp/sent-message-store';
 export type { InboundOutbox } from './whatsapp/inbound-outbox';
 export type { InboundMediaStore } from './whatsapp/inbound-media-store';
 export type { WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp/whatsapp-socket';
+export * from './network-groups';
+export * from './group-action-error';
+export * from './participant-result';

@@ -1,3 +1,4 @@
+import type { NetworkGroups } from './network-groups';
 import type { OutboundMessage } from './outbound-message';
 import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from './profile';
 import type { SentKey } from './sent-key';
@@ -32,6 +33,8 @@ export interface NetworkSession {
   setBlocked(jid: string, blocked: boolean): Promise<void>;
   /** Declines a ringing call; the caller sees it declined. */
   rejectCall(call: IncomingCall): Promise<void>;
+  /** The number's groups: list, create, read and change them (CONTRACT §11). */
+  groups(): NetworkGroups;
   /** Unlinks the device; emits `disconnected`/`logged_out`. The caller clears the stored credentials. */
   logout(): Promise<void>;
   /**

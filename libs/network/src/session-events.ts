@@ -1,5 +1,6 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { LinkEvent } from './link-event';
+import type { GroupEvent } from './network-groups';
 import type { MessageStatusReport } from './message-status-report';
 import type { IncomingCall } from './profile';
 
@@ -20,4 +21,6 @@ export interface SessionEvents {
   onMessageStatus(report: MessageStatusReport): void;
   /** A call is ringing (offered). Fire and forget; absent → calls are ignored. */
   onCall?(call: IncomingCall): void;
+  /** A group the number is in changed (members, subject, settings). Fire and forget; absent → ignored. */
+  onGroupEvent?(event: GroupEvent): void;
 }

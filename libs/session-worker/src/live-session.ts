@@ -7,6 +7,7 @@ import type {
   OwnProfile,
   ProfileUpdate,
   LinkEvent,
+  NetworkGroups,
   NetworkDriver,
   NetworkSession,
   NumberLookup,
@@ -98,6 +99,13 @@ export class LiveSession {
         onLink: (event) => this.onLink(event),
         onInbound: (message) => this.deps.inbound.relay(this.ref, message),
         onCall: (call) => this.deps.onCall?.(this.ref, call),
+        onGroupEvent: (change) => {
+          this.deps.statuses
+            .groupChanged(this.ref, change)
+            .catch((error: unknown) =>
+              this.deps.logger.error({ err: error, ...this.ref }, 'a group event could not be published'),
+            );
+        },
         onMessageStatus: (report) => {
           this.deps.statuses
             .messageStatus(this.ref, report)
@@ -164,6 +172,10 @@ export class LiveSession {
 
   lookUp(phoneNumber: string): Promise<NumberLookup> {
     return this.connection().lookUp(phoneNumber);
+  }
+
+  groups(): NetworkGroups {
+    return this.connection().groups();
   }
 
   readProfile(): Promise<OwnProfile> {

@@ -1,5 +1,6 @@
 import type { ShardLease } from '@jumbe/coordination';
 import { ApiError, type CommandResult, type SessionCommand } from '@jumbe/contracts';
+import { runGroupOperation } from './group-commands';
 import {
   isActiveState,
   isResumableEnd,
@@ -277,15 +278,14 @@ export class SessionHost {
       case 'calls.settings.read':
         return this.callSettings(command);
       case 'calls.settings.update':
-        await this.callSettingsStore().save(command, {
-          rejectCalls: command.rejectCalls,
-          reply: command.reply,
-        });
+        await this.callSettingsStore().save(command, { rejectCalls: command.rejectCalls, reply: command.reply });
         return { sessionId: command.sessionId, rejectCalls: command.rejectCalls, reply: command.reply };
       case 'sandbox.call':
         return this.sandbox()
           .call(command, { from: command.from, video: command.video })
           .catch(mapNetworkError);
+      case 'group':
+        return this.onConnection(command, (network) => runGroupOperation(network.groups(), command.operation));
       case 'media.fetch':
         if (!this.media) throw new ApiError('unavailable', 'This worker does not serve media files.');
         return this.media.fetch(command, command.messageId);
@@ -443,11 +443,7 @@ export class SessionHost {
 
   private async callSettings(ref: SessionRef) {
     const stored = await this.callSettingsStore().find(ref);
-    return {
-      sessionId: ref.sessionId,
-      rejectCalls: stored?.rejectCalls ?? false,
-      reply: stored?.reply ?? null,
-    };
+    return { sessionId: ref.sessionId, rejectCalls: stored?.rejectCalls ?? false, reply: stored?.reply ?? null };
   }
 
   private callSettingsStore(): CallSettingsStore {
@@ -465,6 +461,7 @@ export class SessionHost {
     try {
       return await action(live);
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       if (error instanceof NetworkSendError) throw new ApiError(error.code, error.message);
       throw new ApiError('network_error', `The network did not answer: ${(error as Error).message}`);
     }
@@ -697,6 +694,7 @@ const LOCKING: Record<SessionCommand['type'], 'exclusive' | 'shared' | 'none'> =
   'chat.read': 'shared',
   'chat.presence': 'shared',
   'contact.check': 'shared',
+  group: 'shared',
   'profile.read': 'shared',
   'profile.update': 'shared',
   'contact.profile': 'shared',

@@ -8,8 +8,10 @@ import {
 } from '@jumbe/contracts';
 import { type LinkFacts, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
-import type { IncomingCall, MessageStatusReport, SentMessageStatus, SessionRef } from '@jumbe/network';
+import type { GroupEvent, IncomingCall, MessageStatusReport, SentMessageStatus, SessionRef } from '@jumbe/network';
 import { LRUCache } from 'lru-cache';
+import { createHash } from 'node:crypto';
+import { groupWebhookEvent } from './group-events';
 import { EVERY_EVENT, type EventTypeFilter } from './subscription-filter';
 
 export interface StatusRelayOptions {
@@ -82,6 +84,14 @@ export class StatusRelay {
     if (!(await this.wanted.wants(ref.accountId, 'call.received'))) return;
     const event = callReceivedEvent(ref.accountId, ref.sessionId, call, rejected, new Date());
     await this.publish(ref, sessionEventId(ref.accountId, ref.sessionId, event.event, call.id), event);
+  }
+
+  /** A change to a group the number is in (`group.participants` / `group.updated`, opt-in). */
+  async groupChanged(ref: SessionRef, change: GroupEvent): Promise<void> {
+    const event = groupWebhookEvent(ref, change, new Date());
+    if (!(await this.wanted.wants(ref.accountId, event.event))) return;
+    const fact = createHash('sha256').update(`${event.timestamp}:${JSON.stringify(event.group)}`).digest('hex');
+    await this.publish(ref, sessionEventId(ref.accountId, ref.sessionId, event.event, fact.slice(0, 32)), event);
   }
 
   private async publish(ref: SessionRef, eventId: string, payload: StreamEvent): Promise<void> {

@@ -3,6 +3,8 @@
 import {
   callReceivedEventSchema,
   deliveryIdField,
+  groupParticipantsEventSchema,
+  groupUpdatedEventSchema,
   messageEditedEventSchema,
   messageReactionEventSchema,
   messageReceivedEventSchema,
@@ -14,6 +16,8 @@ import {
 } from '@jumbe/contracts';
 import type { z } from 'zod';
 import type {
+  GroupParticipantsEvent,
+  GroupUpdatedEvent,
   CallReceivedEvent,
   MessageEditedEvent,
   MessageReactionEvent,
@@ -34,6 +38,8 @@ const delivered = {
   'message.revoked': messageRevokedEventSchema.extend(deliveryIdField),
   'message.edited': messageEditedEventSchema.extend(deliveryIdField),
   'session.status': sessionStatusEventSchema.extend(deliveryIdField),
+  'group.participants': groupParticipantsEventSchema.extend(deliveryIdField),
+  'group.updated': groupUpdatedEventSchema.extend(deliveryIdField),
   'call.received': callReceivedEventSchema.extend(deliveryIdField),
   'webhook.test': webhookTestEventSchema.extend(deliveryIdField),
 };
@@ -48,6 +54,8 @@ const checks = {
   'message.revoked': true satisfies Equal<MessageRevokedEvent, Delivered<'message.revoked'>>,
   'message.edited': true satisfies Equal<MessageEditedEvent, Delivered<'message.edited'>>,
   'session.status': true satisfies Equal<SessionStatusEvent, Delivered<'session.status'>>,
+  'group.participants': true satisfies Equal<GroupParticipantsEvent, Delivered<'group.participants'>>,
+  'group.updated': true satisfies Equal<GroupUpdatedEvent, Delivered<'group.updated'>>,
   'call.received': true satisfies Equal<CallReceivedEvent, Delivered<'call.received'>>,
   'webhook.test': true satisfies Equal<WebhookTestEvent, Delivered<'webhook.test'>>,
 } satisfies Record<keyof typeof WEBHOOK_EVENT_SCHEMAS, true> & Record<WebhookEvent['event'], true>;

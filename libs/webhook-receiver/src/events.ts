@@ -163,6 +163,41 @@ export interface SessionStatusEvent extends WebhookEventBase {
   };
 }
 
+/**
+ * Members of a group the session's number is in were added, removed (or left), promoted or
+ * demoted, by the session or anyone else (opt-in: subscribe to `group.participants`).
+ */
+export interface GroupParticipantsEvent extends WebhookEventBase {
+  event: 'group.participants';
+  group: {
+    /** `120363…@g.us`. */
+    id: string;
+    action: 'add' | 'remove' | 'promote' | 'demote';
+    /** `…@s.whatsapp.net`, or `…@lid` in a group that hides numbers. */
+    participants: string[];
+    /** Who made the change, when known. */
+    author: string | null;
+  };
+}
+
+/**
+ * A group the session's number is in changed its subject, description or settings, or its invite
+ * link was revoked (opt-in: subscribe to `group.updated`). Only what changed is present.
+ */
+export interface GroupUpdatedEvent extends WebhookEventBase {
+  event: 'group.updated';
+  group: {
+    id: string;
+    subject?: string | undefined;
+    /** null: the description was removed. */
+    description?: string | null | undefined;
+    announcementOnly?: boolean | undefined;
+    locked?: boolean | undefined;
+    inviteRevoked?: boolean | undefined;
+    author: string | null;
+  };
+}
+
 export interface WebhookTestEvent extends WebhookEventBase {
   event: 'webhook.test';
   data: { message: string };
@@ -176,5 +211,7 @@ export type WebhookEvent =
   | MessageRevokedEvent
   | MessageEditedEvent
   | SessionStatusEvent
+  | GroupParticipantsEvent
+  | GroupUpdatedEvent
   | CallReceivedEvent
   | WebhookTestEvent;

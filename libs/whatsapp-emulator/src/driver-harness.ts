@@ -1,6 +1,7 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import {
   WhatsAppNetworkDriver,
+  type GroupEvent,
   type LinkEvent,
   type MessageStatusReport,
   type NetworkSession,
@@ -21,6 +22,8 @@ export interface OpenedSession {
   readonly inbound: InboundNetworkMessage[];
   /** The statuses the driver reported for what this session sent. */
   readonly statuses: MessageStatusReport[];
+  /** The group changes the driver reported (members, subject, settings). */
+  readonly groupEvents: GroupEvent[];
 }
 
 /**
@@ -60,17 +63,19 @@ export class DriverHarness {
     const links: LinkEvent[] = [];
     const inbound: InboundNetworkMessage[] = [];
     const statuses: MessageStatusReport[] = [];
+    const groupEvents: GroupEvent[] = [];
     const session = await this.driver.open(
       ref,
       {
         onLink: (event) => links.push(event),
         onInbound: async (message) => void inbound.push(message),
         onMessageStatus: (report) => void statuses.push(report),
+        onGroupEvent: (event) => void groupEvents.push(event),
       },
       { linked, token: 1 },
     );
     this.opened.push(session);
-    return { ref, session, links, inbound, statuses };
+    return { ref, session, links, inbound, statuses, groupEvents };
   }
 
   /** Opens a fresh session and links it by QR with `phone` (as a user scans the QR); waits for `connected`. */

@@ -1,6 +1,5 @@
 import type { BinaryNode } from '@whiskeysockets/baileys';
 import type { EmulatedUser } from './emulated-user';
-import { child, iqError, iqResult } from './iq-nodes';
 
 /** A group the emulated network knows: its members decrypt what a linked device sends to it. */
 export interface EmulatedGroup {
@@ -8,29 +7,12 @@ export interface EmulatedGroup {
   readonly jid: string;
   readonly subject: string;
   readonly creator: EmulatedUser;
-  /** Every member, the creator included (admins are not modelled beyond the creator). */
+  /** Every member, the creator included (admins and settings: GroupAdmin). */
   readonly members: EmulatedUser[];
   /** Unix seconds. */
   readonly creation: number;
   /** How the group names its members: by phone number, or by LID (`addressing_mode="lid"`). */
   readonly addressing: 'pn' | 'lid';
-}
-
-/**
- * The answer to a device's group IQ (`xmlns="w:g2"`, `to` the group): the metadata query Baileys
- * makes before a group send (`<query request="interactive"/>`). A group the network does not know,
- * or one the asking user is not in, gets WhatsApp's `404 item-not-found` / `403 forbidden`; any other
- * group IQ gets `501 feature-not-implemented`.
- */
-export function answerGroupIq(
-  iq: BinaryNode,
-  asker: EmulatedUser,
-  group: EmulatedGroup | undefined,
-): BinaryNode {
-  if (iq.attrs.type !== 'get' || !child(iq, 'query')) return iqError(iq, 501, 'feature-not-implemented');
-  if (!group) return iqError(iq, 404, 'item-not-found');
-  if (!group.members.includes(asker)) return iqError(iq, 403, 'forbidden');
-  return iqResult(iq, [groupNode(group)]);
 }
 
 /**

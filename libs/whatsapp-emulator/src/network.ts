@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { signedDeviceIdentity, verifyDeviceSignature } from './device-identity';
 import { answerDeviceIq } from './device-iqs';
-import { answerGroupIq, type EmulatedGroup } from './groups';
+import { type EmulatedGroup } from './groups';
+import { GroupAdmin } from './group-admin';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import { EmulatedUser } from './emulated-user';
 import { ContactResends } from './contact-resends';
@@ -89,6 +90,15 @@ export class EmulatedNetwork extends EventEmitter {
   private readonly registrations = new Map<string, Registration>();
   private readonly groups = new Map<string, EmulatedGroup>();
   private nextGroup = 1;
+  /** Group administration (w:g2 IQs) and its w:gp2 notifications. */
+  readonly groupAdmin = new GroupAdmin({
+    groups: this.groups,
+    findUser: (jid) => this.findUser(jid),
+    newGroupJid: () => `1203630${String(this.nextGroup++).padStart(11, '0')}@g.us`,
+    notifyDevices: (user, stanza) => {
+      for (const device of this.linkedDevices(user)) this.deliver(device, stanza);
+    },
+  });
   /** The media CDN devices upload to (`media_conn`), started on the first request. */
   readonly media = new EmulatedMediaHost();
   private nextLid = 100_000_000_000_001;
@@ -974,7 +984,7 @@ export class EmulatedNetwork extends EventEmitter {
       return;
     }
     if (node.tag === 'iq' && node.attrs.xmlns === 'w:g2') {
-      connection.send(answerGroupIq(node, device.user, this.groups.get(node.attrs.to ?? '')));
+      connection.send(this.groupAdmin.answer(node, device.user));
       return;
     }
     if (node.tag === 'iq' && (node.attrs.type === 'get' || node.attrs.type === 'set')) {

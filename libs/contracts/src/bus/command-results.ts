@@ -13,6 +13,7 @@ import {
   contactCheckResultSchema,
 } from '../http/schemas/chats';
 import { callSettingsSchema } from '../http/schemas/calls';
+import { groupCommandResultSchema } from '../http/schemas/groups';
 import { inboundMediaFileSchema } from '../http/schemas/inbound-media';
 import {
   contactBlockResultSchema,
@@ -35,6 +36,7 @@ export const COMMAND_RESULT_SCHEMAS = {
   'chat.read': chatReadResultSchema,
   'chat.presence': chatPresenceResultSchema,
   'contact.check': contactCheckResultSchema,
+  group: groupCommandResultSchema,
   'profile.read': profileSchema,
   'profile.update': profileUpdateResultSchema,
   'contact.profile': contactProfileSchema,

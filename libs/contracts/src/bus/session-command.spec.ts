@@ -34,6 +34,11 @@ const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
   'chat.read': { ...ref, type: 'chat.read', chat: `${PHONE}@s.whatsapp.net`, messageIds: ['IN1'] },
   'chat.presence': { ...ref, type: 'chat.presence', chat: `${PHONE}@s.whatsapp.net`, state: 'typing' },
   'contact.check': { ...ref, type: 'contact.check', phoneNumber: PHONE },
+  group: {
+    ...ref,
+    type: 'group',
+    operation: { op: 'participants', groupId: '120363000000000001@g.us', action: 'add', participants: [PHONE] },
+  },
   'profile.read': { ...ref, type: 'profile.read' },
   'profile.update': {
     ...ref,
@@ -285,6 +290,11 @@ describe('command result schemas', () => {
     'chat.read': { chat: `${PHONE}@s.whatsapp.net`, messageIds: ['IN1'] },
     'chat.presence': { chat: `${PHONE}@s.whatsapp.net`, state: 'typing' },
     'contact.check': { phoneNumber: PHONE, onWhatsApp: true, recipientId: `${PHONE}@s.whatsapp.net` },
+    group: {
+      groupId: '120363000000000001@g.us',
+      action: 'add',
+      results: [{ participant: `${PHONE}@s.whatsapp.net`, ok: false, status: 403, reason: 'not_allowed' }],
+    },
     'profile.read': { name: 'Duka', about: null, pictureUrl: null },
     'profile.update': { updated: ['name', 'picture'] },
     'contact.profile': { contact: PHONE, pictureUrl: null, about: 'Hey', aboutSetAt: null },

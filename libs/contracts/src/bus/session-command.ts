@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../http/error-codes';
 import { type OutboundMessage, outboundMessageSchema } from '../http/schemas/outbound-message';
 import { PRESENCE_STATES } from '../http/schemas/chats';
+import { groupOperationSchema } from '../http/schemas/groups';
 import { inboundMediaQuerySchema } from '../http/schemas/inbound-media';
 import { profileChangeSchema } from '../http/schemas/profiles';
 import { sandboxDisconnectSchema, sandboxInboundSchema, sandboxStatusSchema } from '../http/schemas/sandbox';
@@ -76,6 +77,8 @@ export const sessionCommandSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...ref, type: z.literal('chat.presence'), chat: z.string(), state: z.enum(PRESENCE_STATES) }),
   z.object({ ...ref, type: z.literal('contact.check'), phoneNumber: z.string() }),
+  /** A change to (or a read of) the number's groups (extension). */
+  z.object({ ...ref, type: z.literal('group'), operation: groupOperationSchema }),
   z.object({ ...ref, type: z.literal('profile.read') }),
   z.object({ ...ref, type: z.literal('profile.update'), change: profileChangeSchema }),
   z.object({ ...ref, type: z.literal('contact.profile'), contact: z.string() }),

@@ -17,3 +17,4 @@ export * from './schemas/outbound-message';
 export * from './schemas/profiles';
 export * from './schemas/calls';
 export * from './schemas/sandbox-call';
+export * from './schemas/groups';

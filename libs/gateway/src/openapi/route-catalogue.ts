@@ -53,6 +53,7 @@ import type { JumbeConfig } from '@jumbe/config';
 import { eventStreamFrameSchema } from '../events/event-stream-frame.schema';
 import { eventStreamQuerySchema } from '../events/event-stream-query';
 import { PROFILE_CALL_ROUTES } from './profile-call-routes';
+import { GROUP_ROUTES } from './group-routes';
 import { z } from 'zod';
 
 export type RouteAuth = 'none' | 'key' | 'admin';
@@ -340,6 +341,7 @@ export const ROUTES: RouteDescription[] = [
     errors: [...SEND_ERRORS, 'invalid_phone'],
   },
   ...PROFILE_CALL_ROUTES,
+  ...GROUP_ROUTES,
   {
     method: 'GET',
     path: '/api/v1/messages/media',

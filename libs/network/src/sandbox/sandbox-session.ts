@@ -7,6 +7,8 @@ import { NetworkSendError } from '../network-send-error';
 import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
 import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from '../profile';
 import { SandboxProfile } from './sandbox-profile';
+import type { NetworkGroups } from '../network-groups';
+import { SandboxGroups } from './sandbox-groups';
 import { NotReadyError } from '../not-ready-error';
 import { NumberInUseError } from '../number-in-use-error';
 import type {
@@ -53,6 +55,8 @@ export class SandboxSession implements NetworkSession {
   private reconnectTimer: NodeJS.Timeout | undefined;
 
   private readonly redelivery: InboundRedelivery;
+  /** The linked number while connected (the groups' own member). */
+  private ownNumber: string | null = null;
   /** The number's profile, blocked contacts and declined calls (see SandboxProfile). */
   readonly profile: SandboxProfile;
 
@@ -201,6 +205,24 @@ export class SandboxSession implements NetworkSession {
   }
 
   /** The sandbox's rule: every valid number is on WhatsApp except those ending in 0000. */
+  groups(): NetworkGroups {
+    return new SandboxGroups({
+      network: this.store,
+      ownJid: () => {
+        if (this.phase !== 'connected' || this.ownNumber === null)
+          throw new NetworkSendError('session_not_connected', 'The session is not connected.');
+        return `${this.ownNumber}@s.whatsapp.net`;
+      },
+      emit: (event) => {
+        try {
+          this.events.onGroupEvent?.(event);
+        } catch (error) {
+          this.settings.logger(`sandbox: onGroupEvent of ${this.describe()} threw`, error);
+        }
+      },
+    });
+  }
+
   async lookUp(phoneNumber: string): Promise<NumberLookup> {
     if (this.phase !== 'connected')
       throw new NetworkSendError('session_not_connected', 'The session is not connected.');
@@ -452,6 +474,7 @@ export class SandboxSession implements NetworkSession {
   }
 
   private emit(event: LinkEvent): void {
+    if (event.type === 'connected') this.ownNumber = event.phoneNumber;
     // A failing listener must not break the connection's own bookkeeping (it runs in timers).
     try {
       this.events.onLink(event);

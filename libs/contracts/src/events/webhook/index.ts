@@ -10,3 +10,5 @@ export * from './message-revoked.event';
 export * from './message-edited.event';
 export * from './inbound-change-event';
 export * from './call-received.event';
+export * from './group-participants.event';
+export * from './group-updated.event';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { callReceivedEventSchema } from './call-received.event';
 import { deliveryIdField } from './event-envelope';
+import { groupParticipantsEventSchema } from './group-participants.event';
+import { groupUpdatedEventSchema } from './group-updated.event';
 import { messageReceivedEventSchema } from './message-received.event';
 import { messageEditedEventSchema } from './message-edited.event';
 import { messageReactionEventSchema } from './message-reaction.event';
@@ -23,6 +25,8 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'message.revoked': messageRevokedEventSchema,
   'message.edited': messageEditedEventSchema,
   'session.status': sessionStatusEventSchema,
+  'group.participants': groupParticipantsEventSchema,
+  'group.updated': groupUpdatedEventSchema,
   'call.received': callReceivedEventSchema,
   'webhook.test': webhookTestEventSchema,
 } as const;
@@ -37,6 +41,8 @@ export const streamEventSchema = z.discriminatedUnion('event', [
   messageRevokedEventSchema,
   messageEditedEventSchema,
   sessionStatusEventSchema,
+  groupParticipantsEventSchema,
+  groupUpdatedEventSchema,
   callReceivedEventSchema,
   webhookTestEventSchema,
 ]);

@@ -1,0 +1,67 @@
+import { GroupActionError } from '../group-action-error';
+import type { GroupEvent } from '../network-groups';
+import { SandboxGroups } from './sandbox-groups';
+
+const jid = (digits: string) => `${digits}@s.whatsapp.net`;
+
+describe('SandboxGroups', () => {
+  const network = {};
+  const shopEvents: GroupEvent[] = [];
+  const shop = new SandboxGroups({
+    network,
+    ownJid: () => jid('254700000001'),
+    emit: (e) => void shopEvents.push(e),
+  });
+  const other = new SandboxGroups({ network, ownJid: () => jid('254700000002'), emit: () => undefined });
+
+  it('answers as WhatsApp: one result per participant, a contact ending in 403 refusing adds', async () => {
+    const group = await shop.create('Wauzaji', [jid('254711000001')]);
+    expect(group.participants).toEqual([
+      { id: jid('254700000001'), phoneNumber: '254700000001', isAdmin: true, isSuperAdmin: true },
+      { id: jid('254711000001'), phoneNumber: '254711000001', isAdmin: false, isSuperAdmin: false },
+    ]);
+    const results = await shop.changeParticipants(group.id, 'add', [
+      jid('254711000002'),
+      jid('254711000403'),
+      jid('254711000001'),
+      jid('254711110000'),
+    ]);
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      [200, null],
+      [403, 'not_allowed'],
+      [409, 'already_member'],
+      [404, 'not_found'],
+    ]);
+    expect(shopEvents.at(-1)).toEqual({
+      kind: 'participants',
+      groupId: group.id,
+      action: 'add',
+      participants: [jid('254711000002')],
+      author: jid('254700000001'),
+    });
+  });
+
+  it('keeps a group from numbers not in it, and admin actions from members who are not admins', async () => {
+    const group = await shop.create('Siri', [jid('254700000002')]);
+    await expect(other.info('120363000000000009@g.us')).rejects.toBeInstanceOf(GroupActionError);
+    await expect(other.changeParticipants(group.id, 'add', [jid('254711000009')])).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await expect(other.update(group.id, { locked: true })).rejects.toMatchObject({ code: 'forbidden' });
+    await shop.leave(group.id);
+    await expect(shop.info(group.id)).rejects.toMatchObject({ code: 'not_found' });
+    expect((await shop.list()).map((listed) => listed.id)).not.toContain(group.id);
+  });
+
+  it('joins by invite code; a revoked code no longer joins', async () => {
+    const group = await shop.create('Mwaliko', [jid('254711000001')]);
+    const old = await shop.inviteCode(group.id);
+    const fresh = await shop.revokeInvite(group.id);
+    expect(fresh).not.toBe(old);
+    await expect(other.join(old)).rejects.toMatchObject({ code: 'not_found' });
+    expect(await other.join(fresh)).toBe(group.id);
+    expect((await other.info(group.id)).participants.map((member) => member.id)).toContain(
+      jid('254700000002'),
+    );
+  });
+});

@@ -4,6 +4,7 @@ import { OperatorService } from '@jumbe/operator';
 import {
   AccountRepository,
   ApiKeyRepository,
+  DashboardOperatorSessionRepository,
   DashboardSessionRepository,
   DailyUsageRepository,
   IdempotencyRepository,
@@ -43,5 +44,6 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     sessionProxyVault: new SessionProxyVault(infrastructure.secretKey),
     liveEvents: infrastructure.liveEvents,
     dashboardSessions: new DashboardSessionRepository(dataSource),
+    operatorSessions: new DashboardOperatorSessionRepository(dataSource),
   };
 }

@@ -13,6 +13,9 @@ import { CustomerAuthGuard } from './auth/customer-auth.guard';
 import { DashboardSessions } from './auth/dashboard-sessions';
 import { DashboardSessionsController } from './dashboard/dashboard-sessions.controller';
 import { DashboardSessionStore } from './ports/dashboard-session-store';
+import { OperatorSessions } from './auth/operator-sessions';
+import { OperatorSessionStore } from './ports/operator-session-store';
+import { AdminDashboardSessionsController } from './admin/admin-dashboard-sessions.controller';
 import { GatewayLifecycle } from './gateway-lifecycle';
 import {
   BUS,
@@ -89,6 +92,7 @@ function portProviders(ports: GatewayPorts): Provider[] {
     { provide: SessionProxyVault, useValue: ports.sessionProxyVault },
     { provide: LiveEventFeed, useValue: ports.liveEvents },
     { provide: DashboardSessionStore, useValue: ports.dashboardSessions },
+    { provide: OperatorSessionStore, useValue: ports.operatorSessions },
   ];
 }
 
@@ -121,6 +125,7 @@ export class GatewayModule {
         ...(ports.config.network === 'sandbox' ? [SandboxController, SandboxCallController] : []),
         AdminPlansController,
         AdminAccountsController,
+        AdminDashboardSessionsController,
       ],
       providers: [
         ...portProviders(ports),
@@ -151,6 +156,12 @@ export class GatewayModule {
           useFactory: (store: DashboardSessionStore, rateLimiter: RateLimiter) =>
             new DashboardSessions(store, rateLimiter),
           inject: [DashboardSessionStore, RATE_LIMITER],
+        },
+        {
+          provide: OperatorSessions,
+          useFactory: (store: OperatorSessionStore, rateLimiter: RateLimiter, config: JumbeConfig) =>
+            new OperatorSessions(store, rateLimiter, config.adminToken),
+          inject: [OperatorSessionStore, RATE_LIMITER, CONFIG],
         },
         {
           provide: AdminTokenCheck,

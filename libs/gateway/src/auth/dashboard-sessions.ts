@@ -4,6 +4,7 @@ import type { KeyScope } from '@jumbe/domain';
 import type { DashboardSessionStore } from '../ports/dashboard-session-store';
 import { orUnavailable } from './dependency-failure';
 import { generateDashboardToken, hashDashboardToken } from './dashboard-token';
+import { withinPerMinute } from './per-minute-limit';
 import type { Principal } from './principal';
 
 /** A dashboard session lasts this long from its sign-in (CONTRACT §11). */
@@ -45,7 +46,8 @@ export class DashboardSessions {
 
   /** Opens a session for the key that authenticated the sign-in. */
   async signIn(principal: Principal): Promise<DashboardSignIn> {
-    await this.within(
+    await withinPerMinute(
+      this.rateLimiter,
       `dashboard-sign-in:${principal.keyId}`,
       DASHBOARD_SIGN_INS_PER_MINUTE,
       'sign-ins with this key',
@@ -85,7 +87,8 @@ export class DashboardSessions {
 
   /** Counts one request of the session against its per-minute allowance; 429 beyond. */
   async admitRequest(sessionId: string): Promise<void> {
-    await this.within(
+    await withinPerMinute(
+      this.rateLimiter,
       `dashboard-session:${sessionId}`,
       DASHBOARD_REQUESTS_PER_MINUTE,
       'requests of this dashboard session',
@@ -94,20 +97,5 @@ export class DashboardSessions {
 
   async signOut(sessionId: string): Promise<void> {
     await orUnavailable('database', () => this.store.end(sessionId));
-  }
-
-  private async within(bucket: string, limit: number, what: string): Promise<void> {
-    const result = await orUnavailable('coordination store', () =>
-      this.rateLimiter.consume(bucket, limit, 60_000),
-    );
-    if (!result.allowed) {
-      const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
-      throw new ApiError(
-        'rate_limited',
-        `Too many ${what}: at most ${limit} a minute. Retry in ${seconds} s.`,
-        undefined,
-        { 'Retry-After': String(seconds) },
-      );
-    }
   }
 }

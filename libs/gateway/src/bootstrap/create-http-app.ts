@@ -11,6 +11,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenCheck } from '../auth/admin-token-check';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { DashboardSessions } from '../auth/dashboard-sessions';
+import { OperatorSessions } from '../auth/operator-sessions';
 import {
   capConnectionsPerAddress,
   clientErrorHandler,
@@ -91,6 +92,7 @@ export async function createHttpApp(
     app.get(ApiKeyAuthenticator, { strict: false }),
     app.get(AdminTokenCheck, { strict: false }),
     app.get(DashboardSessions, { strict: false }),
+    app.get(OperatorSessions, { strict: false }),
   );
   installRawBodyCollector(fastify, config.bodyLimitBytes, config.bodyLimitBytes * 4);
   // WebSocket handshakes of GET /api/v1/events pass the same pipeline, then the route upgrades them.

@@ -4,6 +4,7 @@ import { AdminTokenCheck } from '../auth/admin-token-check';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import type { DashboardSessions } from '../auth/dashboard-sessions';
 import { presentedDashboardTokenHash } from '../auth/dashboard-token';
+import type { OperatorSessions } from '../auth/operator-sessions';
 import { presentedKeyHash } from '../auth/presented-key';
 import { ROUTES, type RouteAuth } from '../openapi/route-catalogue';
 import { lingerAfterAnswer } from './linger-after-answer';
@@ -29,6 +30,7 @@ export function installEarlyAuthentication(
   authenticator: ApiKeyAuthenticator,
   adminCheck: AdminTokenCheck,
   dashboardSessions: DashboardSessions,
+  operatorSessions: OperatorSessions,
 ): void {
   // `done()` is called outside the `try`s: what runs after the hook is Fastify's, not a refusal.
   const checkKey: onRequestHookHandler = (request, reply, done) => {
@@ -54,6 +56,15 @@ export function installEarlyAuthentication(
     );
   };
   const checkAdmin: onRequestHookHandler = (request, reply, done) => {
+    // The operator's dashboard session token (CONTRACT §11), instead of the admin token itself.
+    const sessionTokenHash = presentedDashboardTokenHash(request.headers);
+    if (sessionTokenHash !== null) {
+      operatorSessions.resolve(sessionTokenHash).then(
+        () => done(),
+        (error: unknown) => refuse(error, reply, done),
+      );
+      return;
+    }
     try {
       adminCheck.verify(request.headers.authorization, request.ip);
     } catch (error) {

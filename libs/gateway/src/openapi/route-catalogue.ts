@@ -138,6 +138,12 @@ function sendRoute(kind: OutboundKind): RouteDescription {
   };
 }
 const session = envelope(sessionSchema);
+/** An operator's dashboard sign-in's answer: the token is shown this once. */
+const operatorSignInSchema = z.object({
+  token: z.string(),
+  expiresAt: z.string(),
+  scope: z.literal('admin'),
+});
 /** A dashboard sign-in's answer (CONTRACT §11): the token is shown this once. */
 const dashboardSignInSchema = z.object({
   token: z.string(),
@@ -535,6 +541,26 @@ export const ROUTES: RouteDescription[] = [
     auth: 'key',
     response: envelope(z.object({ signedOut: z.literal(true) })),
     errors: ['validation_error'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/dashboard-sessions',
+    tag: 'Dashboard',
+    summary:
+      'Sign in to the dashboard as the operator with the admin token: a token for the admin routes, 120 a minute, for 12 hours (extension)',
+    auth: 'admin',
+    response: envelope(operatorSignInSchema),
+    successStatus: 201,
+    errors: ['rate_limited'],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/admin/dashboard-sessions/current',
+    tag: 'Dashboard',
+    summary: "Sign out: ends the operator's dashboard session whose token the request carries (extension)",
+    auth: 'admin',
+    response: envelope(z.object({ signedOut: z.literal(true) })),
+    errors: ['rate_limited'],
   },
   {
     method: 'POST',

@@ -11,6 +11,7 @@ import type { LiveEventFeed } from '../events/live-event-feed';
 import type { DashboardSessionStore } from './dashboard-session-store';
 import type { DeliveryHistory } from './delivery-history';
 import type { IdempotencyStore } from './idempotency-store';
+import type { OperatorSessionStore } from './operator-session-store';
 import type { MediaFileReader } from './media-file-reader';
 import type { SendFailureLog } from './send-failure-log';
 import type { SessionCatalogue } from './session-catalogue';
@@ -52,4 +53,6 @@ export interface GatewayPorts {
   liveEvents: LiveEventFeed;
   /** Dashboard sign-ins (CONTRACT §11), read by every gateway. */
   dashboardSessions: DashboardSessionStore;
+  /** The operator's dashboard sign-ins with the admin token, read by every gateway. */
+  operatorSessions: OperatorSessionStore;
 }

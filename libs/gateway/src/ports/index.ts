@@ -4,6 +4,7 @@ export * from './dashboard-session-store';
 export * from './delivery-history';
 export * from './gateway-ports';
 export * from './idempotency-store';
+export * from './operator-session-store';
 export * from './send-failure-log';
 export * from './session-catalogue';
 export * from './usage-ledger';

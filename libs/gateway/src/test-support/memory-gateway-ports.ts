@@ -25,6 +25,7 @@ import pino from 'pino';
 import type { GatewayPorts } from '../ports/gateway-ports';
 import type { StoredSessionProxy } from '../ports/session-proxy-store';
 import { MemoryDashboardSessionStore } from './memory-dashboard-session-store';
+import { MemoryOperatorSessionStore } from './memory-operator-session-store';
 import { MemoryIdempotencyStore } from './memory-idempotency-store';
 
 /**
@@ -46,6 +47,8 @@ export class MemoryGatewayWorld {
   readonly idempotency = new MemoryIdempotencyStore();
   /** Dashboard sign-ins; a session of a key removed from `keys` no longer works. */
   readonly dashboardSessions = new MemoryDashboardSessionStore(this.keys);
+  /** The operator's dashboard sign-ins, shared by every gateway built from this world. */
+  readonly operatorSessions = new MemoryOperatorSessionStore();
   /** The media store's files by object name, as a worker would have put them. */
   readonly mediaFiles = new Map<string, { mimetype: string; fileName: string | null; data: Buffer }>();
   private nextId = 1;
@@ -167,6 +170,7 @@ export class MemoryGatewayWorld {
       rateLimiter: new MemoryRateLimiter(),
       liveEvents: new MemoryLiveEventLog(),
       dashboardSessions: this.dashboardSessions,
+      operatorSessions: this.operatorSessions,
       ...overrides,
     };
   }

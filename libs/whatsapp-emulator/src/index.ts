@@ -1,6 +1,8 @@
 export { WhatsAppEmulator, EmulatedConnection } from './emulator';
 export { EmulatedNetwork, type ReceivedMessage, type SendOptions } from './network';
 export { EmulatedUser } from './emulated-user';
+export { EmulatedProfiles, type EmulatedProfile } from './profiles';
+export { EmulatedCalls, type RejectedCall } from './calls';
 export { type LinkedDevice, deviceJid, deviceLid } from './linked-device';
 export { parseLinkingQr, type LinkingQr } from './linking-qr';
 export { SignalParty, type PreKeyBundle } from './signal-party';

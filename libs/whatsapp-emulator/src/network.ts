@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { signedDeviceIdentity, verifyDeviceSignature } from './device-identity';
 import { answerDeviceIq } from './device-iqs';
+import { EmulatedCalls } from './calls';
+import { EmulatedProfiles } from './profiles';
 import { type EmulatedGroup } from './groups';
 import { GroupAdmin } from './group-admin';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
@@ -128,6 +130,14 @@ export class EmulatedNetwork extends EventEmitter {
     findReceived: (device, id) => this.contactResends.sentMessage(device, id),
     send: (device, node) => this.connectionOf(device)?.send(node),
   });
+
+  /** Push names, abouts, pictures and blocklists (profiles.ts). */
+  readonly profiles = new EmulatedProfiles((jid) => this.findUser(jid));
+  /** Call offers to linked devices, and the devices' rejects (calls.ts). */
+  readonly calls = new EmulatedCalls(
+    (user) => this.linkedDevices(user),
+    (device, stanza) => this.deliver(device, stanza),
+  );
 
   constructor(readonly emulator: WhatsAppEmulator) {
     super();
@@ -987,12 +997,21 @@ export class EmulatedNetwork extends EventEmitter {
       connection.send(this.groupAdmin.answer(node, device.user));
       return;
     }
+    if (node.tag === 'presence') return this.profiles.onPresence(device.user, node);
+    if (node.tag === 'call') {
+      const answer = this.calls.onDeviceCall(device, node);
+      if (answer) connection.send(answer);
+      return;
+    }
+    const profileAnswer = node.tag === 'iq' ? this.profiles.answer(node, device.user) : null;
+    if (profileAnswer) return connection.send(profileAnswer);
     if (node.tag === 'iq' && (node.attrs.type === 'get' || node.attrs.type === 'set')) {
       connection.send(
         answerDeviceIq(node, {
           device,
           findUser: (jid) => this.findUser(jid),
           deviceNumbers: (user) => this.deviceNumbers(user),
+          statusNode: (user) => this.profiles.statusNode(user),
           bundleOf: (jid) => this.bundleOf(jid),
           unlink: (removed) => this.devices.delete(deviceJid(removed)),
         }),

@@ -8,6 +8,8 @@ export interface Directory {
   findUser(jidOrPhone: string): EmulatedUser | undefined;
   /** The device numbers of a user: 0 (the phone) and every linked device. */
   deviceNumbers(user: EmulatedUser): number[];
+  /** usync's status protocol: a user's about (EmulatedProfiles); absent → none. */
+  statusNode?(user: EmulatedUser | undefined): BinaryNode;
 }
 
 /**
@@ -70,6 +72,8 @@ function answer(
         ],
       };
     }
+    case 'status':
+      return directory.statusNode?.(user) ?? { tag: 'status', attrs: { code: '401' } };
     default:
       return { tag: protocol, attrs: {} };
   }

@@ -1117,7 +1117,7 @@ const SOCKET_END_WAIT_MS = 2_000;
  * Baileys yet (its backlog queue, a slow key store); a stanza that never becomes a message holds
  * the later ones this long at most.
  */
-const ARRIVAL_WAIT_MS = 10_000;
+const ARRIVAL_WAIT_MS = 30_000;
 
 /** How long a closing session still retries storing a received message (PostgreSQL down). */
 const CLOSE_STORE_GRACE_MS = 10_000;

@@ -555,7 +555,13 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
       }
     ).credential.token;
     expect((await api.get('/api/v1/usage', { bearer: token })).status).toBe(200);
+    const ended = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/api/v1/dashboard/sessions/current') &&
+        response.request().method() === 'DELETE',
+    );
     await signOut();
+    expect((await ended).status()).toBe(200);
     await page.getByLabel('API key', { exact: true }).waitFor();
     expectError(await api.get('/api/v1/usage', { bearer: token }), 401, 'unauthorized');
     await signIn(topology.adminToken, 'admin');
@@ -564,6 +570,10 @@ describe('dashboard in a real browser (all-in-one, sandbox network)', () => {
     ).body.data;
     await page.getByRole('button', { name: `Suspend ${name}` }).click();
     await page.getByRole('button', { name: `Reinstate ${name}` }).waitFor();
+    // The operator's tab keeps a session token for the admin routes, not the admin token.
+    const operatorTab = await page.evaluate<string>('JSON.stringify(sessionStorage)');
+    expect(operatorTab).toContain('jds_');
+    expect(operatorTab).not.toContain(topology.adminToken);
     await shot('operator');
 
     // The account's usage (with the per-day chart) and sessions, as the operator sees them.

@@ -16,8 +16,8 @@ export type {
 } from '@jumbe/client';
 
 /**
- * How the tab calls the API: a dashboard session's token (README, "The dashboard"; the key it was
- * signed in with is not kept), or the operator's admin token.
+ * How the tab calls the API: a dashboard session's token (README, "The dashboard"), a customer's
+ * or the operator's. The API key or admin token it was signed in with is not kept.
  */
 export type Credential = { kind: 'dashboard'; token: string } | { kind: 'admin'; token: string };
 
@@ -38,9 +38,9 @@ export function whenSessionEnds(handler: () => void): void {
   onSessionEnded = handler;
 }
 
-/** Tells the app a dashboard session's request was refused 401 (the session has ended). */
-export function sessionRefused(credential: Credential, status: number): void {
-  if (credential.kind === 'dashboard' && status === 401) onSessionEnded();
+/** Tells the app a session's request was refused 401 (the session has ended). */
+export function sessionRefused(status: number): void {
+  if (status === 401) onSessionEnded();
 }
 
 /** Exchanges an API key for a dashboard session token; the key is not kept anywhere. */
@@ -48,10 +48,18 @@ export async function signInWithKey(key: string): Promise<DashboardSignIn> {
   return (await request<DashboardSignIn>('POST', '/dashboard/sessions', { 'x-api-key': key })).data;
 }
 
+/** Exchanges the admin token for an operator's dashboard session token; the admin token is not kept. */
+export async function signInAsOperator(adminToken: string): Promise<string> {
+  const path = '/admin/dashboard-sessions';
+  return (await request<{ token: string }>('POST', path, { authorization: `Bearer ${adminToken}` })).data
+    .token;
+}
+
 /** Ends the dashboard session on the gateway (its token is refused from then on). */
 export async function signOutSession(credential: Credential): Promise<void> {
-  if (credential.kind !== 'dashboard') return;
-  await call(credential, 'DELETE', '/dashboard/sessions/current').catch(() => undefined);
+  const path =
+    credential.kind === 'admin' ? '/admin/dashboard-sessions/current' : '/dashboard/sessions/current';
+  await call(credential, 'DELETE', path).catch(() => undefined);
 }
 
 /** An API error as the contract states it: status, code and the message to show the user. */
@@ -98,7 +106,7 @@ export async function callText(
   try {
     return await requestText(method, path, { authorization: `Bearer ${credential.token}` }, body);
   } catch (error) {
-    if (error instanceof ApiFailure) sessionRefused(credential, error.status);
+    if (error instanceof ApiFailure) sessionRefused(error.status);
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import {
   call,
   type Credential,
   describeError,
+  signInAsOperator,
   signInWithKey,
   signOutSession,
   whenSessionEnds,
@@ -11,7 +12,7 @@ import {
 import { CustomerView } from './customer/customer-view';
 import { OperatorView } from './operator/operator-view';
 
-/** Where the tab keeps who is signed in: a dashboard session token, never the API key. */
+/** Where the tab keeps who is signed in: a dashboard session token, never the key or admin token. */
 const STORAGE_KEY = 'jumbe.dashboard.credential';
 
 /** What the signed-in person may do, found out from the API itself. */
@@ -31,14 +32,13 @@ function stored(): Identity | null {
 }
 
 /**
- * Signs in: the admin token is checked on an operator route; an API key is exchanged for a
- * dashboard session token (its scope says whether the view is read-only) and then forgotten. The
- * sandbox routes answer 404 unless JUMBE_NETWORK=sandbox.
+ * Signs in: the admin token or an API key is exchanged for a dashboard session token and then
+ * forgotten (a key's scope says whether the view is read-only). The sandbox routes answer 404
+ * unless JUMBE_NETWORK=sandbox.
  */
 async function identify(kind: 'key' | 'admin', secret: string): Promise<Identity> {
   if (kind === 'admin') {
-    const credential: Credential = { kind: 'admin', token: secret };
-    await call(credential, 'GET', '/admin/plans');
+    const credential: Credential = { kind: 'admin', token: await signInAsOperator(secret) };
     return { credential, readOnly: false, sandbox: false };
   }
   const session = await signInWithKey(secret);
@@ -132,7 +132,8 @@ function SignIn({ ended, onSignedIn }: { ended: boolean; onSignedIn: (identity: 
       <form onSubmit={submit}>
         {ended && (
           <p class="hint" role="status">
-            Your dashboard session has ended (signed out, 12 hours old, or its key revoked). Sign in again.
+            Your dashboard session has ended (signed out, 12 hours old, or its key or the admin token
+            changed). Sign in again.
           </p>
         )}
         <fieldset>

@@ -83,7 +83,7 @@ export async function readEventStream(options: {
   }
   const type = response.headers.get('content-type') ?? '';
   if (!response.ok || !type.startsWith('text/event-stream') || !response.body) {
-    sessionRefused(options.credential, response.status);
+    sessionRefused(response.status);
     throw new StreamUnavailable(await refusal(response), response.status);
   }
   options.onOpen();

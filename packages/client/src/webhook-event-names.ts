@@ -12,6 +12,9 @@ export const WEBHOOK_EVENT_NAMES = [
   'message.revoked',
   'message.edited',
   'session.status',
+  'call.received',
+  'group.participants',
+  'group.updated',
   'webhook.test',
 ] as const satisfies readonly WebhookEventName[];
 

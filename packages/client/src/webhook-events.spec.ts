@@ -13,6 +13,12 @@ const checks = {
   'message.revoked': true satisfies Same<Generated.MessageRevokedEvent, Receiver.MessageRevokedEvent>,
   'message.edited': true satisfies Same<Generated.MessageEditedEvent, Receiver.MessageEditedEvent>,
   'session.status': true satisfies Same<Generated.SessionStatusEvent, Receiver.SessionStatusEvent>,
+  'call.received': true satisfies Same<Generated.CallReceivedEvent, Receiver.CallReceivedEvent>,
+  'group.participants': true satisfies Same<
+    Generated.GroupParticipantsEvent,
+    Receiver.GroupParticipantsEvent
+  >,
+  'group.updated': true satisfies Same<Generated.GroupUpdatedEvent, Receiver.GroupUpdatedEvent>,
   'webhook.test': true satisfies Same<Generated.WebhookTestEvent, Receiver.WebhookTestEvent>,
 } satisfies Record<Generated.WebhookEventName, true>;
 
@@ -21,6 +27,9 @@ describe('the generated webhook event types', () => {
     // The compile-time checks above are the test (type-checked with the repository); this keeps
     // the list of event names honest at run time too.
     expect(Object.keys(checks).sort()).toEqual([
+      'call.received',
+      'group.participants',
+      'group.updated',
       'message.edited',
       'message.reaction',
       'message.received',

@@ -18,4 +18,7 @@ export type MessageReactionEvent = WebhookEventOf<'message.reaction'>;
 export type MessageRevokedEvent = WebhookEventOf<'message.revoked'>;
 export type MessageEditedEvent = WebhookEventOf<'message.edited'>;
 export type SessionStatusEvent = WebhookEventOf<'session.status'>;
+export type CallReceivedEvent = WebhookEventOf<'call.received'>;
+export type GroupParticipantsEvent = WebhookEventOf<'group.participants'>;
+export type GroupUpdatedEvent = WebhookEventOf<'group.updated'>;
 export type WebhookTestEvent = WebhookEventOf<'webhook.test'>;

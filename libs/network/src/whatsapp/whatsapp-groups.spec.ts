@@ -121,8 +121,11 @@ describe('group events from Baileys', () => {
       changes: { description: null },
       author: A,
     });
-    expect(updatedEventOf({ id: 'g@g.us', inviteCode: 'X', author: A })?.changes).toEqual({
-      inviteRevoked: true,
+    expect(updatedEventOf({ id: 'g@g.us', inviteCode: 'X', author: A })).toEqual({
+      kind: 'updated',
+      groupId: 'g@g.us',
+      changes: { inviteRevoked: true },
+      author: A,
     });
   });
 

@@ -112,10 +112,10 @@ async function pictureOf(socket: ProfileSocket, jid: string): Promise<string | n
 }
 
 function isNoPicture(error: unknown): boolean {
-  const status = (error as { output?: { statusCode?: number }; data?: { attrs?: { code?: string } } })?.data
-    ?.attrs?.code;
+  // Baileys' error for an IQ answered with an error: a Boom whose `data` is the error's code.
+  const code = (error as { data?: unknown } | null)?.data;
   const message = error instanceof Error ? error.message : '';
-  return status === '404' || status === '401' || /item-not-found|not-authorized/.test(message);
+  return code === 404 || code === 401 || /item-not-found|not-authorized/.test(message);
 }
 
 /** The picture's bytes, from the request or its URL (SSRF-safe), checked to be JPEG or PNG. */

@@ -13,6 +13,8 @@ import {
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
 import { EmulatedNetwork, type EmulatedUser, WhatsAppEmulator } from '@jumbe/whatsapp-emulator';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
 import { SessionHost } from './session-host';
@@ -53,12 +55,21 @@ describe('profiles and calls through real Baileys against the WhatsApp emulator'
   let ref: { accountId: string; sessionId: string };
   let phone: EmulatedUser;
   let contact: EmulatedUser;
+  /** Serves /picture.png (a PNG) and /page.html (no picture). */
+  let files: Server | undefined;
+  let filesUrl = '';
 
   const run = (command: Record<string, unknown>) =>
     host.execute({ v: 1, ...ref, ...command } as SessionCommand) as Promise<Record<string, unknown>>;
 
   beforeAll(async () => {
     await emulator.start();
+    files = createServer((request, response) => {
+      if (request.url === '/picture.png') response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+      else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>not a picture</html>');
+    });
+    await new Promise<void>((resolve) => files?.listen(0, '127.0.0.1', resolve));
+    filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     db = await openMigratedTestDatabase();
     const sessions = new SessionRepository(db.dataSource);
     const credentials = new NetworkCredentialStore(db.dataSource);
@@ -81,6 +92,8 @@ describe('profiles and calls through real Baileys against the WhatsApp emulator'
       reconnectMaxMs: 200,
       connectSpacingMs: 0,
       redeliveryIntervalMs: 50,
+      // The pictures below are served from 127.0.0.1.
+      allowPrivateNetworks: true,
     });
     host = new SessionHost(driver, {
       sessions,
@@ -106,6 +119,7 @@ describe('profiles and calls through real Baileys against the WhatsApp emulator'
   }, 60_000);
 
   afterAll(async () => {
+    await new Promise((resolve) => files?.close(resolve));
     await host?.dropShard(sessionInUnusedShard(ref.accountId, new Set()).shard);
     await emulator.stop();
     await db?.close();
@@ -131,6 +145,17 @@ describe('profiles and calls through real Baileys against the WhatsApp emulator'
       about: 'Open 8 to 6',
       pictureUrl: network.profiles.pictureUrl(phone),
     });
+  }, 30_000);
+
+  it('takes the picture from a URL, fetched like media, and refuses a page that is no picture', async () => {
+    const before = network.profiles.of(phone).picture?.id ?? 0;
+    await run({ type: 'profile.update', change: { pictureUrl: `${filesUrl}/picture.png` } });
+    expect(network.profiles.of(phone).picture?.id).toBeGreaterThan(before);
+    const after = network.profiles.of(phone).picture?.id;
+    await expect(
+      run({ type: 'profile.update', change: { pictureUrl: `${filesUrl}/page.html` } }),
+    ).rejects.toMatchObject({ code: 'media_fetch_failed' });
+    expect(network.profiles.of(phone).picture?.id).toBe(after);
   }, 30_000);
 
   it('refuses a picture that is neither JPEG nor PNG, sending nothing', async () => {

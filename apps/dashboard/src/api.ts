@@ -188,6 +188,8 @@ export const EVENT_TYPES: ReadonlyArray<Exclude<WebhookEventName, 'webhook.test'
   'message.revoked',
   'message.edited',
   'session.status',
+  'group.participants',
+  'group.updated',
 ];
 
 /** An event as the webhook and the event stream carry it (the stream adds nothing, drops nothing). */

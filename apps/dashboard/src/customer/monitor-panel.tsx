@@ -88,6 +88,12 @@ function summarise(envelope: EventEnvelope): string {
       return `edited ${envelope.edited.messageId}: ${envelope.edited.text}`;
     case 'message.revoked':
       return `deleted ${envelope.revoked.messageId}`;
+    case 'group.participants':
+      return `${envelope.group.action} ${envelope.group.participants.join(', ')} in ${envelope.group.id}`;
+    case 'group.updated': {
+      const changed = Object.keys(envelope.group).filter((key) => key !== 'id' && key !== 'author');
+      return `${envelope.group.id}: ${changed.join(', ')} changed`;
+    }
     default:
       return '';
   }

@@ -3,6 +3,7 @@ export * from './session-ref';
 export * from './disconnect-reason';
 export * from './link-event';
 export * from './session-events';
+export * from './poll-vote';
 export * from './message-status-report';
 export * from './outbound-message';
 export * from './sent-key';

@@ -8,7 +8,9 @@ export type NetworkSendErrorCode =
   /** Nothing was sent: the send could not go out before its caller's deadline (withSendDeadline). */
   | 'unavailable'
   | 'message_not_found'
-  | 'message_not_editable';
+  | 'message_not_editable'
+  /** A sandbox contact's message that cannot be (a vote for options the poll does not have). */
+  | 'validation_error';
 
 export class NetworkSendError extends Error {
   override readonly name = 'NetworkSendError';

@@ -26,3 +26,5 @@ export type OutboundReaction = OutboundOf<'reaction'>;
 export type OutboundRevoke = OutboundOf<'revoke'>;
 /** Replaces the text of a message this session sent to `to`. */
 export type OutboundEdit = OutboundOf<'edit'>;
+/** A status post (story): no `to`; it goes to status@broadcast, seen by its `contacts`. */
+export type OutboundStatus = OutboundOf<'status'>;

@@ -2,6 +2,7 @@ import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { LinkEvent } from './link-event';
 import type { GroupEvent } from './network-groups';
 import type { MessageStatusReport } from './message-status-report';
+import type { PollVote } from './poll-vote';
 import type { IncomingCall } from './profile';
 
 /** What a driver reports about one open session, to whoever opened it. */
@@ -23,4 +24,6 @@ export interface SessionEvents {
   onCall?(call: IncomingCall): void;
   /** A group the number is in changed (members, subject, settings). Fire and forget; absent → ignored. */
   onGroupEvent?(event: GroupEvent): void;
+  /** A contact voted on a poll this session sent. Fire and forget; absent → ignored. */
+  onPollVote?(vote: PollVote): void;
 }

@@ -106,6 +106,13 @@ export class LiveSession {
               this.deps.logger.error({ err: error, ...this.ref }, 'a group event could not be published'),
             );
         },
+        onPollVote: (vote) => {
+          this.deps.statuses
+            .pollVoted(this.ref, vote)
+            .catch((error: unknown) =>
+              this.deps.logger.error({ err: error, ...this.ref }, 'a poll vote could not be published'),
+            );
+        },
         onMessageStatus: (report) => {
           this.deps.statuses
             .messageStatus(this.ref, report)
@@ -159,6 +166,8 @@ export class LiveSession {
 
   /** Sends any kind as it is, to the recipient as a JID (the API also takes phone numbers). */
   send(message: OutboundMessage): Promise<SentKey> {
+    // A status has no `to`: it goes to status@broadcast, to the contacts it lists.
+    if (!('to' in message)) return this.connection().send(message);
     return this.connection().send({ ...message, to: recipientJid(message.to) });
   }
 

@@ -1,6 +1,7 @@
 import {
   callReceivedEvent,
   inboundEventSubject,
+  messagePollVoteEvent,
   messageStatusEvent,
   sessionEventId,
   sessionStatusEvent,
@@ -8,7 +9,14 @@ import {
 } from '@jumbe/contracts';
 import { type LinkFacts, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
-import type { GroupEvent, IncomingCall, MessageStatusReport, SentMessageStatus, SessionRef } from '@jumbe/network';
+import type {
+  GroupEvent,
+  IncomingCall,
+  MessageStatusReport,
+  PollVote,
+  SentMessageStatus,
+  SessionRef,
+} from '@jumbe/network';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { groupWebhookEvent } from './group-events';
@@ -86,12 +94,25 @@ export class StatusRelay {
     await this.publish(ref, sessionEventId(ref.accountId, ref.sessionId, event.event, call.id), event);
   }
 
+  /** A vote on a poll the session sent (`message.poll_vote`, opt-in); one event per vote message. */
+  async pollVoted(ref: SessionRef, vote: PollVote): Promise<void> {
+    if (!(await this.wanted.wants(ref.accountId, 'message.poll_vote'))) return;
+    const event = messagePollVoteEvent(ref.accountId, ref.sessionId, vote, new Date());
+    await this.publish(ref, sessionEventId(ref.accountId, ref.sessionId, event.event, vote.id), event);
+  }
+
   /** A change to a group the number is in (`group.participants` / `group.updated`, opt-in). */
   async groupChanged(ref: SessionRef, change: GroupEvent): Promise<void> {
     const event = groupWebhookEvent(ref, change, new Date());
     if (!(await this.wanted.wants(ref.accountId, event.event))) return;
-    const fact = createHash('sha256').update(`${event.timestamp}:${JSON.stringify(event.group)}`).digest('hex');
-    await this.publish(ref, sessionEventId(ref.accountId, ref.sessionId, event.event, fact.slice(0, 32)), event);
+    const fact = createHash('sha256')
+      .update(`${event.timestamp}:${JSON.stringify(event.group)}`)
+      .digest('hex');
+    await this.publish(
+      ref,
+      sessionEventId(ref.accountId, ref.sessionId, event.event, fact.slice(0, 32)),
+      event,
+    );
   }
 
   private async publish(ref: SessionRef, eventId: string, payload: StreamEvent): Promise<void> {

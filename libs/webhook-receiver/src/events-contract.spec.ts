@@ -6,6 +6,7 @@ import {
   groupParticipantsEventSchema,
   groupUpdatedEventSchema,
   messageEditedEventSchema,
+  messagePollVoteEventSchema,
   messageReactionEventSchema,
   messageReceivedEventSchema,
   messageRevokedEventSchema,
@@ -16,10 +17,11 @@ import {
 } from '@jumbe/contracts';
 import type { z } from 'zod';
 import type {
+  CallReceivedEvent,
   GroupParticipantsEvent,
   GroupUpdatedEvent,
-  CallReceivedEvent,
   MessageEditedEvent,
+  MessagePollVoteEvent,
   MessageReactionEvent,
   MessageReceivedEvent,
   MessageRevokedEvent,
@@ -37,10 +39,11 @@ const delivered = {
   'message.reaction': messageReactionEventSchema.extend(deliveryIdField),
   'message.revoked': messageRevokedEventSchema.extend(deliveryIdField),
   'message.edited': messageEditedEventSchema.extend(deliveryIdField),
+  'message.poll_vote': messagePollVoteEventSchema.extend(deliveryIdField),
   'session.status': sessionStatusEventSchema.extend(deliveryIdField),
+  'call.received': callReceivedEventSchema.extend(deliveryIdField),
   'group.participants': groupParticipantsEventSchema.extend(deliveryIdField),
   'group.updated': groupUpdatedEventSchema.extend(deliveryIdField),
-  'call.received': callReceivedEventSchema.extend(deliveryIdField),
   'webhook.test': webhookTestEventSchema.extend(deliveryIdField),
 };
 type Delivered<N extends keyof typeof delivered> = z.output<(typeof delivered)[N]>;
@@ -53,10 +56,11 @@ const checks = {
   'message.reaction': true satisfies Equal<MessageReactionEvent, Delivered<'message.reaction'>>,
   'message.revoked': true satisfies Equal<MessageRevokedEvent, Delivered<'message.revoked'>>,
   'message.edited': true satisfies Equal<MessageEditedEvent, Delivered<'message.edited'>>,
+  'message.poll_vote': true satisfies Equal<MessagePollVoteEvent, Delivered<'message.poll_vote'>>,
   'session.status': true satisfies Equal<SessionStatusEvent, Delivered<'session.status'>>,
+  'call.received': true satisfies Equal<CallReceivedEvent, Delivered<'call.received'>>,
   'group.participants': true satisfies Equal<GroupParticipantsEvent, Delivered<'group.participants'>>,
   'group.updated': true satisfies Equal<GroupUpdatedEvent, Delivered<'group.updated'>>,
-  'call.received': true satisfies Equal<CallReceivedEvent, Delivered<'call.received'>>,
   'webhook.test': true satisfies Equal<WebhookTestEvent, Delivered<'webhook.test'>>,
 } satisfies Record<keyof typeof WEBHOOK_EVENT_SCHEMAS, true> & Record<WebhookEvent['event'], true>;
 

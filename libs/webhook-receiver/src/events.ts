@@ -116,6 +116,27 @@ export interface WebhookEdit extends WebhookSender {
   text: string;
 }
 
+/** A contact voted on a poll this session sent (opt-in: subscribe to `message.poll_vote`). */
+export interface MessagePollVoteEvent extends WebhookEventBase {
+  event: 'message.poll_vote';
+  vote: {
+    /** The network id of the message that carried the vote. */
+    id: string;
+    /** The poll voted on: the `data.key.id` its send returned. */
+    pollId: string;
+    /** The chat the poll is in (a contact's or a group's JID). */
+    chat: string;
+    /** The voter's number (digits) when WhatsApp gives it, else their id. */
+    from: string;
+    /** Where a reply to the voter goes: use it as `to`. */
+    replyTo: string;
+    /** The voter's whole choice now, by option text (empty: the vote was taken back). */
+    selectedOptions: string[];
+    /** When the voter voted (ISO 8601). */
+    votedAt: string;
+  };
+}
+
 /** A status of a message sent through the API (opt-in: subscribe to `message.status`). */
 export interface MessageStatusEvent extends WebhookEventBase {
   event: 'message.status';
@@ -210,8 +231,9 @@ export type WebhookEvent =
   | MessageReactionEvent
   | MessageRevokedEvent
   | MessageEditedEvent
+  | MessagePollVoteEvent
   | SessionStatusEvent
+  | CallReceivedEvent
   | GroupParticipantsEvent
   | GroupUpdatedEvent
-  | CallReceivedEvent
   | WebhookTestEvent;

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_NAMES = [
   'message.reaction',
   'message.revoked',
   'message.edited',
+  'message.poll_vote',
   'session.status',
   'call.received',
   'group.participants',

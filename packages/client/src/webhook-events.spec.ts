@@ -12,6 +12,7 @@ const checks = {
   'message.reaction': true satisfies Same<Generated.MessageReactionEvent, Receiver.MessageReactionEvent>,
   'message.revoked': true satisfies Same<Generated.MessageRevokedEvent, Receiver.MessageRevokedEvent>,
   'message.edited': true satisfies Same<Generated.MessageEditedEvent, Receiver.MessageEditedEvent>,
+  'message.poll_vote': true satisfies Same<Generated.MessagePollVoteEvent, Receiver.MessagePollVoteEvent>,
   'session.status': true satisfies Same<Generated.SessionStatusEvent, Receiver.SessionStatusEvent>,
   'call.received': true satisfies Same<Generated.CallReceivedEvent, Receiver.CallReceivedEvent>,
   'group.participants': true satisfies Same<
@@ -31,6 +32,7 @@ describe('the generated webhook event types', () => {
       'group.participants',
       'group.updated',
       'message.edited',
+      'message.poll_vote',
       'message.reaction',
       'message.received',
       'message.revoked',

@@ -17,6 +17,7 @@ export type MessageStatusEvent = WebhookEventOf<'message.status'>;
 export type MessageReactionEvent = WebhookEventOf<'message.reaction'>;
 export type MessageRevokedEvent = WebhookEventOf<'message.revoked'>;
 export type MessageEditedEvent = WebhookEventOf<'message.edited'>;
+export type MessagePollVoteEvent = WebhookEventOf<'message.poll_vote'>;
 export type SessionStatusEvent = WebhookEventOf<'session.status'>;
 export type CallReceivedEvent = WebhookEventOf<'call.received'>;
 export type GroupParticipantsEvent = WebhookEventOf<'group.participants'>;

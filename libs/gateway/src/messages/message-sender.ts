@@ -53,7 +53,7 @@ export class MessageSender {
     let claimed: string | null = null;
     try {
       const { sessionId, message } = parseInput(SEND_BODIES[kind], rawBody ?? {});
-      if (message.kind === 'media') await this.checkMediaUrl(message.url);
+      if ('url' in message && message.url !== undefined) await this.checkMediaUrl(message.url);
       if (idempotencyKey !== undefined) {
         const replay = await this.claim(accountId, idempotencyKey, kind, rawBody);
         if (replay) return replay;

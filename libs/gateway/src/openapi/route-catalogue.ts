@@ -121,6 +121,14 @@ const SEND_ROUTE_TEXT: Record<OutboundKind, { summary: string; errors: ErrorCode
     summary: 'Replace the text of a message this session sent, within 15 minutes (extension)',
     errors: [...SEND_ERRORS, 'message_not_found', 'message_not_editable'],
   },
+  poll: {
+    summary: 'Send a poll of 2 to 12 options; votes arrive as message.poll_vote (extension)',
+    errors: SEND_ERRORS,
+  },
+  status: {
+    summary: 'Post a text, image or video status (story) to the contacts listed (extension)',
+    errors: [...SEND_ERRORS, 'invalid_media_url', 'media_fetch_failed'],
+  },
 };
 
 /** `POST /api/v1/messages/{kind}`, one per kind of the contract's message union. */

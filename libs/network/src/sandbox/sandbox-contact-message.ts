@@ -30,6 +30,8 @@ export interface SandboxContactMessage {
   reaction?: { messageId: string; emoji: string } | null;
   revoke?: { messageId: string } | null;
   edit?: { messageId: string; text: string } | null;
+  /** Instead of a message, a vote on a poll the session sent: the whole choice, by option text. */
+  pollVote?: { pollId: string; options: string[] } | null;
 }
 
 // A real network always reports a MIME type; these are what phones send by default.

@@ -5,6 +5,7 @@ import { NetworkSendError } from '../network-send-error';
 import { NotReadyError } from '../not-ready-error';
 import type { SessionRef } from '../session-ref';
 import { contactMessageToInbound, type SandboxContactMessage } from './sandbox-contact-message';
+import { newInboundMessageId } from './sandbox-ids';
 import type { SandboxSession } from './sandbox-session';
 import {
   isSentMessage,
@@ -56,6 +57,7 @@ export class SandboxControl {
     }
     const session = this.liveSession(ref);
     if (!session) throw new NetworkSendError('session_not_connected', 'the session is not connected');
+    if (message.pollVote) return this.vote(ref, session, message.from, message.pollVote);
     const inbound = contactMessageToInbound(message, this.now());
     // On the media servers before the message arrives: a bot may fetch it as soon as it hears of it.
     if (inbound.media && message.media?.data) {
@@ -72,6 +74,50 @@ export class SandboxControl {
     }
     await session.receive(inbound);
     return { id: inbound.id };
+  }
+
+  /**
+   * A contact votes on a poll the session sent to them or to a group (still in its outbox), as
+   * WhatsApp would deliver it decrypted: `message.poll_vote` with their whole choice.
+   */
+  private async vote(
+    ref: SessionRef,
+    session: SandboxSession,
+    from: string,
+    vote: { pollId: string; options: string[] },
+  ): Promise<{ id: string }> {
+    const voter = from.includes('@') ? from : `${from}@s.whatsapp.net`;
+    const poll = (await this.store.outbox(ref, SANDBOX_OUTBOX_CAPACITY)).find(
+      (entry) =>
+        entry.id === vote.pollId &&
+        entry.type === 'poll' &&
+        (entry.to === voter || entry.to.endsWith('@g.us')),
+    );
+    if (!poll) {
+      throw new NetworkSendError(
+        'message_not_found',
+        `This session sent no poll ${vote.pollId} to ${from} that the sandbox remembers.`,
+      );
+    }
+    const offered = Array.isArray(poll.content['options']) ? poll.content['options'].map(String) : [];
+    const unknown = vote.options.filter((option) => !offered.includes(option));
+    if (unknown.length > 0) {
+      throw new NetworkSendError('validation_error', `The poll has no option ${JSON.stringify(unknown[0])}.`);
+    }
+    if (poll.content['multipleChoice'] !== true && new Set(vote.options).size > 1) {
+      throw new NetworkSendError('validation_error', 'The poll is single choice: vote for one option.');
+    }
+    const id = newInboundMessageId();
+    session.reportPollVote({
+      id,
+      pollId: vote.pollId,
+      chat: poll.to,
+      voter,
+      voterPhone: voter.split('@', 1)[0] ?? from,
+      selectedOptions: offered.filter((option) => vote.options.includes(option)),
+      votedAt: this.now(),
+    });
+    return { id };
   }
 
   /**

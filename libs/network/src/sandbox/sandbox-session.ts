@@ -6,6 +6,7 @@ import type { MessageStatusReport } from '../message-status-report';
 import { NetworkSendError } from '../network-send-error';
 import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
 import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from '../profile';
+import type { PollVote } from '../poll-vote';
 import { SandboxProfile } from './sandbox-profile';
 import type { NetworkGroups } from '../network-groups';
 import { SandboxGroups } from './sandbox-groups';
@@ -130,8 +131,13 @@ export class SandboxSession implements NetworkSession {
       case 'revoke':
       case 'edit':
         return this.changeSent(message);
+      case 'status': {
+        // A status has no `to`: recorded as sent to status@broadcast, its contacts as given.
+        const { kind, ...content } = message;
+        return this.record('status@broadcast', kind, withoutUndefined(content));
+      }
       default: {
-        // Locations, contacts and reactions are recorded as sent, fields as given.
+        // Locations, contacts, reactions and polls are recorded as sent, fields as given.
         const { to, kind, ...content } = message;
         return this.record(to, kind, withoutUndefined(content));
       }
@@ -260,6 +266,12 @@ export class SandboxSession implements NetworkSession {
   ring(call: IncomingCall): void {
     this.requireConnected();
     this.events.onCall?.(call);
+  }
+
+  /** A contact's vote on a poll this session sent (`message.poll_vote`). */
+  reportPollVote(vote: PollVote): void {
+    this.requireConnected();
+    this.events.onPollVote?.(vote);
   }
 
   private requireConnected(): void {

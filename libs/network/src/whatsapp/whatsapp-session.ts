@@ -27,6 +27,7 @@ import { nothingLeft, sendDeadline, sendDeadlinePassed } from '../send-deadline'
 import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
 import type { NetworkGroups } from '../network-groups';
 import { participantsEventOf, updatedEventOf } from './whatsapp-group-events';
+import { decryptedVote, pollUpdateOf } from './poll-votes';
 import { WhatsAppGroups } from './whatsapp-groups';
 import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from '../profile';
 import { incomingCallOf } from './call-offer';
@@ -42,6 +43,7 @@ import type {
   OutboundRevoke,
   OutboundText,
   Quoting,
+  OutboundStatus,
 } from '../outbound-message';
 import type { SentKey } from '../sent-key';
 import type { SessionEvents } from '../session-events';
@@ -54,7 +56,7 @@ import { EventBufferDrain } from './event-buffer-drain';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { type OwnMessageStatus, statusOfAck, statusOfReceipt, statusOfUpdate } from './status-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
-import { fetchMedia, mediaMessageContent } from './media-content';
+import { type FetchedMedia, fetchMedia, mediaMessageContent } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { ReconnectPolicy } from './reconnect-policy';
 import { undecryptableReason } from './undecryptable';
@@ -243,7 +245,39 @@ export class WhatsAppSession implements NetworkSession {
         return this.changeSent(message, 'revoke', { delete: this.ownKey(message) });
       case 'edit':
         return this.changeSent(message, 'edit', { text: message.text, edit: this.ownKey(message) });
+      case 'poll':
+        // Baileys adds the poll's secret (messageContextInfo.messageSecret) that votes are
+        // encrypted with; the sent-message archive keeps the creation message to decrypt them.
+        return this.sendContent(message, {
+          poll: {
+            name: message.question,
+            values: message.options,
+            selectableCount: message.multipleChoice ? 0 : 1,
+          },
+        });
+      case 'status':
+        return this.sendStatus(message);
     }
+  }
+
+  /** A status goes to status@broadcast, encrypted for each listed contact's devices (a sender key). */
+  private async sendStatus(message: OutboundStatus): Promise<SentKey> {
+    this.connectedSocket();
+    const options: MiscMessageGenerationOptions = {
+      statusJidList: message.contacts.map((phone) => `${phone}@s.whatsapp.net`),
+      broadcast: true,
+      ...(message.backgroundColor ? { backgroundColor: message.backgroundColor } : {}),
+      ...(message.font !== undefined ? { font: message.font } : {}),
+    };
+    if (message.type === 'text') {
+      const text = message.text ?? '';
+      return this.relay(STATUS_JID, (socket) => socket.sendMessage(STATUS_JID, { text }, options));
+    }
+    const { type, url = '', caption } = message;
+    return this.withMedia(url, (media) => {
+      const content = mediaMessageContent({ kind: 'media', to: STATUS_JID, type, url, caption }, media);
+      return this.relay(STATUS_JID, (socket) => socket.sendMessage(STATUS_JID, content, options));
+    });
   }
 
   private ownKey(message: OutboundRevoke | OutboundEdit): proto.IMessageKey {
@@ -309,8 +343,16 @@ export class WhatsAppSession implements NetworkSession {
   private async sendMedia(message: OutboundMedia): Promise<SentKey> {
     this.connectedSocket();
     const reply = await this.replyOptions(message);
+    return this.withMedia(message.url, (media) => {
+      const content = mediaMessageContent(message, media);
+      return this.relay(message.to, (socket) => socket.sendMessage(message.to, content, reply));
+    });
+  }
+
+  /** Fetches a media URL within the worker's limits and budget, and releases it once `use` is done. */
+  private async withMedia(url: string, use: (media: FetchedMedia) => Promise<SentKey>): Promise<SentKey> {
     const { settings } = this.context;
-    const media = await fetchMedia(message.url, {
+    const media = await fetchMedia(url, {
       allowPrivateNetworks: settings.allowPrivateNetworks,
       maxBytes: settings.mediaMaxBytes,
       timeoutMs: settings.mediaTimeoutMs,
@@ -318,8 +360,7 @@ export class WhatsAppSession implements NetworkSession {
       budget: { bytes: settings.mediaBudget, waitMs: settings.mediaBudgetWaitMs },
     });
     try {
-      const content = mediaMessageContent(message, media);
-      return await this.relay(message.to, (socket) => socket.sendMessage(message.to, content, reply));
+      return await use(media);
     } finally {
       // The file's bytes count against the worker's media budget until Baileys is done with them.
       media.release();
@@ -995,6 +1036,11 @@ export class WhatsAppSession implements NetworkSession {
       const id = raw.key?.id;
       if (!id || this.context.memory.delivered.has(id)) continue;
       if (this.undecryptable(raw, id)) continue;
+      const pollUpdate = pollUpdateOf(raw);
+      if (pollUpdate) {
+        await this.receiveVote(socket, raw, pollUpdate);
+        continue;
+      }
       let message;
       try {
         const sender = await resolveSenderPhoneJid(raw, (lid) =>
@@ -1012,6 +1058,56 @@ export class WhatsAppSession implements NetworkSession {
       if (message.media) await this.context.media.remember(this.ref, raw);
     }
     void this.redelivery.kick();
+  }
+
+  /**
+   * A vote on a poll: Baileys hands it on encrypted (its own decryption is switched off), so it is
+   * opened here with the secret of the poll's creation message, which this session kept when it
+   * sent the poll. A vote on a poll it has no record of is dropped.
+   */
+  private async receiveVote(
+    socket: WhatsAppSocket,
+    raw: WAMessage,
+    update: proto.Message.IPollUpdateMessage,
+  ): Promise<void> {
+    const pollId = update.pollCreationMessageKey?.id;
+    const creation = pollId ? await this.context.sent.find(pollId) : undefined;
+    if (!creation) {
+      this.context.logger.info(
+        { messageId: raw.key.id, pollId },
+        'a vote on a poll this session does not keep; dropped',
+      );
+      return;
+    }
+    const key = raw.key;
+    const inGroup = (key.remoteJid ?? '').endsWith('@g.us');
+    let phoneJid: string | null = null;
+    try {
+      phoneJid = await resolveSenderPhoneJid(raw, (lid) =>
+        socket.signalRepository.lidMapping.getPNForLID(lid),
+      );
+    } catch {
+      // Unresolved: the voter is named by the id WhatsApp gave.
+    }
+    const sender = inGroup ? key.participant : key.remoteJid;
+    phoneJid ??= sender?.endsWith('@s.whatsapp.net') ? sender : null;
+    const me = socket.user ?? this.context.auth.state.creds.me;
+    const vote = decryptedVote(
+      raw,
+      update,
+      creation,
+      {
+        creators: [me?.id, me?.lid],
+        voters: [sender, inGroup ? key.participantAlt : key.remoteJidAlt, phoneJid],
+      },
+      phoneJid ? phoneDigits(phoneJid) : null,
+    );
+    if (!vote) {
+      this.context.logger.warn({ messageId: key.id, pollId }, 'a poll vote could not be decrypted; dropped');
+      return;
+    }
+    this.context.memory.delivered.set(vote.id, true);
+    this.context.events.onPollVote?.(vote);
   }
 
   /** Counts and logs (without content or sender) a message Baileys could not decrypt. */
@@ -1118,6 +1214,9 @@ const SOCKET_END_WAIT_MS = 2_000;
  * the later ones this long at most.
  */
 const ARRIVAL_WAIT_MS = 30_000;
+
+/** Where WhatsApp status posts (stories) go. */
+const STATUS_JID = 'status@broadcast';
 
 /** How long a closing session still retries storing a received message (PostgreSQL down). */
 const CLOSE_STORE_GRACE_MS = 10_000;

@@ -8,6 +8,7 @@ export * from './message-status.event';
 export * from './message-reaction.event';
 export * from './message-revoked.event';
 export * from './message-edited.event';
+export * from './message-poll-vote.event';
 export * from './inbound-change-event';
 export * from './call-received.event';
 export * from './group-participants.event';

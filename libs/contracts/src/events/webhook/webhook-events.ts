@@ -5,6 +5,7 @@ import { groupParticipantsEventSchema } from './group-participants.event';
 import { groupUpdatedEventSchema } from './group-updated.event';
 import { messageReceivedEventSchema } from './message-received.event';
 import { messageEditedEventSchema } from './message-edited.event';
+import { messagePollVoteEventSchema } from './message-poll-vote.event';
 import { messageReactionEventSchema } from './message-reaction.event';
 import { messageRevokedEventSchema } from './message-revoked.event';
 import { messageStatusEventSchema } from './message-status.event';
@@ -24,6 +25,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'message.reaction': messageReactionEventSchema,
   'message.revoked': messageRevokedEventSchema,
   'message.edited': messageEditedEventSchema,
+  'message.poll_vote': messagePollVoteEventSchema,
   'session.status': sessionStatusEventSchema,
   'group.participants': groupParticipantsEventSchema,
   'group.updated': groupUpdatedEventSchema,
@@ -40,6 +42,7 @@ export const streamEventSchema = z.discriminatedUnion('event', [
   messageReactionEventSchema,
   messageRevokedEventSchema,
   messageEditedEventSchema,
+  messagePollVoteEventSchema,
   sessionStatusEventSchema,
   groupParticipantsEventSchema,
   groupUpdatedEventSchema,

@@ -13,6 +13,8 @@ const BODIES = {
   reaction: { to: PHONE, messageId: '3EB0ABC', emoji: '👍' },
   revoke: { to: PHONE, messageId: '3EB0ABC' },
   edit: { to: PHONE, messageId: '3EB0ABC', text: 'Habari za asubuhi' },
+  poll: { to: PHONE, question: 'Lunch?', options: ['Ugali', 'Pilau'], multipleChoice: true },
+  status: { type: 'text', text: 'Open till 8 today', backgroundColor: '#1E90FF', contacts: [PHONE] },
 };
 
 describe('the outbound message union', () => {

@@ -21,6 +21,13 @@ import {
   textMessageFields,
   uniqueActionIds,
 } from './messages';
+import {
+  pollMessageFields,
+  sendPollSchema,
+  sendStatusSchema,
+  statusMessageFields,
+  statusTypeRules,
+} from './poll-status-messages';
 
 /** A kind's fields (as they cross the bus: no sessionId) with its `kind`, flat. */
 function member<K extends string, S extends z.core.$ZodShape, C extends z.core.$ZodObjectConfig>(
@@ -45,6 +52,9 @@ export const outboundMessageSchema = z.discriminatedUnion('kind', [
   member('reaction', reactionMessageFields),
   member('revoke', revokeMessageFields),
   member('edit', editMessageFields),
+  member('poll', pollMessageFields),
+  // The one kind without `to`: a status goes to status@broadcast, seen by its `contacts`.
+  member('status', statusMessageFields.superRefine(statusTypeRules)),
 ]);
 
 export type OutboundMessage = z.output<typeof outboundMessageSchema>;
@@ -86,4 +96,6 @@ export const SEND_BODIES = {
   reaction: asSend('reaction', sendReactionSchema),
   revoke: asSend('revoke', sendRevokeSchema),
   edit: asSend('edit', sendEditSchema),
+  poll: asSend('poll', sendPollSchema),
+  status: asSend('status', sendStatusSchema),
 } as const satisfies Record<OutboundKind, z.ZodType>;

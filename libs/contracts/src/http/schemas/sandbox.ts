@@ -52,6 +52,15 @@ export const sandboxInboundSchema = z.strictObject({
     .strictObject({ messageId: z.string().min(1).max(128), text: z.string().max(65_536) })
     .optional()
     .describe("The contact changes one of their messages' text."),
+  pollVote: z
+    .strictObject({
+      pollId: z.string().min(1).max(128).describe("The `key.id` the poll's send returned."),
+      options: z.array(z.string().min(1).max(100)).max(12),
+    })
+    .optional()
+    .describe(
+      'The contact votes on a poll the session sent them (→ message.poll_vote): their whole choice, by option text; `[]` takes the vote back. Text, media and the other changes are then ignored.',
+    ),
 });
 
 export const sandboxOutboxQuerySchema = z.strictObject({

@@ -39,7 +39,8 @@ started=$SECONDS
 # by podman build, so that CI can remove it while it runs the image (JUMBE_IMAGE_DEFER_CLEANUP).
 pm build --rm=false --format docker --network host --ulimit "nofile=$nofile:$nofile" "${mounts[@]}" \
   -f deploy/Dockerfile -t "$TAG" . 2>&1 |
-  while IFS= read -r line; do printf '[%3ds] %s\n' $((SECONDS - started)) "$line"; done
+  while IFS= read -r line; do printf '[%3ds] %s\n' $((SECONDS - started)) "$line"; done ||
+  { bash tools/image/remove-build-containers.sh; echo "image: the build failed" >&2; exit 1; }
 current=$(pm image inspect --format '{{.Id}}' "$TAG")
 # The image this build replaced would stay in the store, untagged, run after run. (Not `image
 # prune`: that would take the build stage's cached layers too.)

@@ -190,6 +190,7 @@ export const EVENT_TYPES: ReadonlyArray<Exclude<WebhookEventName, 'webhook.test'
   'session.status',
   'group.participants',
   'group.updated',
+  'call.received',
 ];
 
 /** An event as the webhook and the event stream carry it (the stream adds nothing, drops nothing). */

@@ -94,6 +94,10 @@ function summarise(envelope: EventEnvelope): string {
       const changed = Object.keys(envelope.group).filter((key) => key !== 'id' && key !== 'author');
       return `${envelope.group.id}: ${changed.join(', ')} changed`;
     }
+    case 'call.received': {
+      const { call } = envelope;
+      return `${call.video ? 'video' : 'voice'} call from ${call.from}${call.rejected ? ' (rejected)' : ''}`;
+    }
     default:
       return '';
   }

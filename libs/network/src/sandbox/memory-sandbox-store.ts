@@ -1,4 +1,5 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
+import { MemorySandboxGroupBook, type SandboxGroupBook } from './sandbox-group-book';
 import { sessionRefKey, type SessionRef } from '../session-ref';
 import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
 import {
@@ -48,7 +49,13 @@ export class MemorySandboxStore implements SandboxStore {
   /** Files of received media messages, oldest first (bounded: this is one process's memory). */
   private readonly media = new Map<string, { file: SandboxMediaFile; expiresAt: number }>();
 
+  private readonly groups = new MemorySandboxGroupBook();
+
   constructor(private readonly now: () => number = Date.now) {}
+
+  groupBook(): SandboxGroupBook {
+    return this.groups;
+  }
 
   async putMediaFile(
     ref: SessionRef,

@@ -3,6 +3,8 @@ import type { InboundNetworkMessage } from '@jumbe/domain';
 import { withRedisFailuresTranslated } from '@jumbe/coordination';
 import { sessionRefKey, type SessionRef } from '../session-ref';
 import { CallBatcher } from './call-batcher';
+import { RedisSandboxGroupBook } from './redis-sandbox-group-book';
+import type { SandboxGroupBook } from './sandbox-group-book';
 import { inboundMessageFromJson, inboundMessageToJson } from './inbound-message-json';
 import {
   SANDBOX_MEDIA_FILES_PER_SESSION,
@@ -450,6 +452,10 @@ export class RedisSandboxStore implements SandboxStore {
     if (json === null) return null;
     const stored = JSON.parse(json) as { mimetype: string; fileName: string | null; data: string };
     return { mimetype: stored.mimetype, fileName: stored.fileName, data: Buffer.from(stored.data, 'base64') };
+  }
+
+  groupBook(): SandboxGroupBook {
+    return new RedisSandboxGroupBook(this.redis, this.base);
   }
 
   private mediaKey(ref: SessionRef, messageId: string): string {

@@ -1,18 +1,53 @@
 import { GroupActionError } from '../group-action-error';
 import type { GroupEvent } from '../network-groups';
+import { randomUUID } from 'node:crypto';
+import { closeRedisClient, createRedisClient, waitForRedisReady } from '@jumbe/coordination';
+import type Redis from 'ioredis';
+import { RedisSandboxGroupBook } from './redis-sandbox-group-book';
+import { MemorySandboxGroupBook, type SandboxGroupBook } from './sandbox-group-book';
 import { SandboxGroups } from './sandbox-groups';
+import { TEST_REDIS_URL } from './test-support/sandbox-store-fixtures';
 
 const jid = (digits: string) => `${digits}@s.whatsapp.net`;
 
-describe('SandboxGroups', () => {
-  const network = {};
+let redis: Redis | undefined;
+/** Key prefixes the Redis books wrote under, removed after the run. */
+const prefixes: string[] = [];
+beforeAll(async () => {
+  redis = createRedisClient(TEST_REDIS_URL, 'jumbe-test-sandbox-groups');
+  await waitForRedisReady(redis, 5_000);
+});
+afterAll(async () => {
+  if (!redis) return;
+  for (const prefix of prefixes) await redis.del(`${prefix}groups`, `${prefix}group-invites`);
+  await closeRedisClient(redis);
+});
+
+/** The same rules whichever store keeps the groups: one process's memory, or Redis for every worker. */
+describe.each([
+  ['in memory', (): SandboxGroupBook => new MemorySandboxGroupBook()],
+  [
+    'in Redis',
+    (): SandboxGroupBook => {
+      if (!redis) throw new Error('no Redis client');
+      const prefix = `jumbe-test:{sandbox-groups-${randomUUID()}}:`;
+      prefixes.push(prefix);
+      return new RedisSandboxGroupBook(redis, prefix);
+    },
+  ],
+])('SandboxGroups, groups kept %s', (_where, bookOf) => {
   const shopEvents: GroupEvent[] = [];
-  const shop = new SandboxGroups({
-    network,
-    ownJid: () => jid('254700000001'),
-    emit: (e) => void shopEvents.push(e),
+  let shop: SandboxGroups;
+  let other: SandboxGroups;
+  beforeAll(() => {
+    const book = bookOf();
+    shop = new SandboxGroups({
+      book,
+      ownJid: () => jid('254700000001'),
+      emit: (e) => void shopEvents.push(e),
+    });
+    other = new SandboxGroups({ book, ownJid: () => jid('254700000002'), emit: () => undefined });
   });
-  const other = new SandboxGroups({ network, ownJid: () => jid('254700000002'), emit: () => undefined });
 
   it('answers as WhatsApp: one result per participant, a contact ending in 403 refusing adds', async () => {
     const group = await shop.create('Wauzaji', [jid('254711000001')]);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { GroupActionError } from '../group-action-error';
 import type {
   GroupChanges,
@@ -9,20 +9,7 @@ import type {
   ParticipantResult,
 } from '../network-groups';
 import { participantResult } from '../participant-result';
-
-/** A group of the simulated network, as one session's number sees it. */
-interface SandboxGroup {
-  id: string;
-  subject: string;
-  description: string | null;
-  owner: string;
-  createdAt: string;
-  /** Member JID → admin rank. */
-  members: Map<string, 'member' | 'admin' | 'superadmin'>;
-  announcementOnly: boolean;
-  locked: boolean;
-  inviteCode: string;
-}
+import type { SandboxGroupBook, SandboxGroupRecord as SandboxGroup } from './sandbox-group-book';
 
 /**
  * Sandbox contacts whose number ends in these digits behave as on WhatsApp: `…0000` is not on
@@ -31,17 +18,9 @@ interface SandboxGroup {
 const NOT_ON_WHATSAPP = '0000';
 const REFUSES_ADDS = '403';
 
-/**
- * The groups of each simulated network (per store), visible to their members only. Kept in the
- * worker's memory: a worker restart starts with no groups (the sandbox is for trying the API),
- * and with several workers a group is known only to the worker its creator's session runs on.
- */
-const networks = new WeakMap<object, SandboxGroup[]>();
-let nextGroup = 1;
-
 export interface SandboxGroupsDeps {
-  /** The simulated network the groups live in (its store). */
-  network: object;
+  /** Where the simulated network keeps its groups (shared by every worker). */
+  book: SandboxGroupBook;
   /** The session's own JID, once connected. Throws NetworkSendError when not connected. */
   ownJid: () => string;
   /** Reports a change, as WhatsApp notifies every member's devices (the actor's too). */
@@ -53,39 +32,37 @@ export class SandboxGroups implements NetworkGroups {
   constructor(private readonly deps: SandboxGroupsDeps) {}
 
   async list(): Promise<GroupInfo[]> {
-    const me = this.deps.ownJid();
-    return this.groups()
-      .filter((group) => group.members.has(me))
-      .map(infoOf);
+    return (await this.deps.book.withMember(this.deps.ownJid())).map(infoOf);
   }
 
   async create(subject: string, participants: string[]): Promise<GroupInfo> {
     const me = this.deps.ownJid();
+    const members: SandboxGroup['members'] = { [me]: 'superadmin' };
+    // As on WhatsApp, those who refuse adds (or are not on it) are left out of a new group.
+    for (const participant of participants) {
+      if (addRefusal(participant) === null && participant !== me) members[participant] = 'member';
+    }
     const group: SandboxGroup = {
-      id: `1203630${String(Date.now() % 1e8).padStart(8, '0')}${String(nextGroup++ % 1000).padStart(3, '0')}@g.us`,
+      id: `1203630${String(randomInt(1e11)).padStart(11, '0')}@g.us`,
       subject,
       description: null,
       owner: me,
       createdAt: new Date().toISOString(),
-      members: new Map([[me, 'superadmin']]),
+      members,
       announcementOnly: false,
       locked: false,
       inviteCode: newInviteCode(),
     };
-    // As on WhatsApp, those who refuse adds (or are not on it) are left out of a new group.
-    for (const participant of participants) {
-      if (addRefusal(participant) === null) group.members.set(participant, 'member');
-    }
-    this.groups().push(group);
+    await this.deps.book.save(group);
     return infoOf(group);
   }
 
   async info(groupId: string): Promise<GroupInfo> {
-    return infoOf(this.memberOf(groupId));
+    return infoOf(await this.memberOf(groupId));
   }
 
   async update(groupId: string, changes: GroupChanges): Promise<GroupInfo> {
-    const group = this.memberOf(groupId);
+    const group = await this.memberOf(groupId);
     const me = this.deps.ownJid();
     if (group.locked && !isAdmin(group, me)) {
       throw new GroupActionError('forbidden', 'Only admins may edit this group (it is locked).');
@@ -103,6 +80,7 @@ export class SandboxGroups implements NetworkGroups {
       group.announcementOnly = reported.announcementOnly = changes.announcementOnly;
     }
     if (changes.locked !== undefined) group.locked = reported.locked = changes.locked;
+    await this.deps.book.save(group);
     this.deps.emit({ kind: 'updated', groupId, changes: reported, author: me });
     return infoOf(group);
   }
@@ -112,10 +90,11 @@ export class SandboxGroups implements NetworkGroups {
     action: ParticipantAction,
     participants: string[],
   ): Promise<ParticipantResult[]> {
-    const group = this.adminOf(groupId);
+    const group = await this.adminOf(groupId);
     const results = participants.map((participant) =>
       participantResult(participant, apply(group, action, participant), action),
     );
+    await this.deps.book.save(group);
     const changed = results.filter((result) => result.ok).map((result) => result.participant);
     if (changed.length > 0) {
       this.deps.emit({
@@ -130,12 +109,13 @@ export class SandboxGroups implements NetworkGroups {
   }
 
   async inviteCode(groupId: string): Promise<string> {
-    return this.adminOf(groupId).inviteCode;
+    return (await this.adminOf(groupId)).inviteCode;
   }
 
   async revokeInvite(groupId: string): Promise<string> {
-    const group = this.adminOf(groupId);
+    const group = await this.adminOf(groupId);
     group.inviteCode = newInviteCode();
+    await this.deps.book.save(group);
     this.deps.emit({
       kind: 'updated',
       groupId,
@@ -147,11 +127,13 @@ export class SandboxGroups implements NetworkGroups {
 
   async join(code: string): Promise<string> {
     const me = this.deps.ownJid();
-    const group = this.groups().find((candidate) => candidate.inviteCode === code);
+    const group = await this.deps.book.byInviteCode(code);
     if (!group)
       throw new GroupActionError('not_found', 'No group has this invite code (it may have been revoked).');
-    if (group.members.has(me)) throw new GroupActionError('conflict', 'The number is already in this group.');
-    group.members.set(me, 'member');
+    if (group.members[me] !== undefined)
+      throw new GroupActionError('conflict', 'The number is already in this group.');
+    group.members[me] = 'member';
+    await this.deps.book.save(group);
     this.deps.emit({
       kind: 'participants',
       groupId: group.id,
@@ -163,30 +145,23 @@ export class SandboxGroups implements NetworkGroups {
   }
 
   async leave(groupId: string): Promise<void> {
-    const group = this.memberOf(groupId);
+    const group = await this.memberOf(groupId);
     const me = this.deps.ownJid();
-    group.members.delete(me);
+    delete group.members[me];
+    await this.deps.book.save(group);
     this.deps.emit({ kind: 'participants', groupId, action: 'remove', participants: [me], author: me });
   }
 
-  /** Every group of the simulated network. */
-  private groups(): SandboxGroup[] {
-    let groups = networks.get(this.deps.network);
-    if (!groups) networks.set(this.deps.network, (groups = []));
-    return groups;
-  }
-
-  private memberOf(groupId: string): SandboxGroup {
-    const me = this.deps.ownJid();
-    const group = this.groups().find((candidate) => candidate.id === groupId);
-    if (!group || !group.members.has(me)) {
+  private async memberOf(groupId: string): Promise<SandboxGroup> {
+    const group = await this.deps.book.get(groupId);
+    if (!group || group.members[this.deps.ownJid()] === undefined) {
       throw new GroupActionError('not_found', `The number is in no group "${groupId}".`);
     }
     return group;
   }
 
-  private adminOf(groupId: string): SandboxGroup {
-    const group = this.memberOf(groupId);
+  private async adminOf(groupId: string): Promise<SandboxGroup> {
+    const group = await this.memberOf(groupId);
     if (!isAdmin(group, this.deps.ownJid())) {
       throw new GroupActionError(
         'forbidden',
@@ -199,28 +174,28 @@ export class SandboxGroups implements NetworkGroups {
 
 /** WhatsApp's status for one participant of an action, after applying it when allowed. */
 function apply(group: SandboxGroup, action: ParticipantAction, participant: string): number {
-  const rank = group.members.get(participant);
+  const rank = group.members[participant];
   switch (action) {
     case 'add': {
       if (rank !== undefined) return 409;
       const refusal = addRefusal(participant);
       if (refusal !== null) return refusal;
-      group.members.set(participant, 'member');
+      group.members[participant] = 'member';
       return 200;
     }
     case 'remove':
       if (rank === undefined) return 404;
       if (rank === 'superadmin') return 406;
-      group.members.delete(participant);
+      delete group.members[participant];
       return 200;
     case 'promote':
       if (rank === undefined) return 404;
-      if (rank === 'member') group.members.set(participant, 'admin');
+      if (rank === 'member') group.members[participant] = 'admin';
       return 200;
     case 'demote':
       if (rank === undefined) return 404;
       if (rank === 'superadmin') return 406;
-      group.members.set(participant, 'member');
+      group.members[participant] = 'member';
       return 200;
   }
 }
@@ -233,7 +208,7 @@ function addRefusal(participant: string): number | null {
 }
 
 function isAdmin(group: SandboxGroup, jid: string): boolean {
-  const rank = group.members.get(jid);
+  const rank = group.members[jid];
   return rank === 'admin' || rank === 'superadmin';
 }
 
@@ -244,7 +219,7 @@ function infoOf(group: SandboxGroup): GroupInfo {
     description: group.description,
     owner: group.owner,
     createdAt: group.createdAt,
-    participants: [...group.members].map(([id, rank]) => ({
+    participants: Object.entries(group.members).map(([id, rank]) => ({
       id,
       phoneNumber: id.endsWith('@s.whatsapp.net') ? (id.split('@')[0] ?? null) : null,
       isAdmin: rank !== 'member',

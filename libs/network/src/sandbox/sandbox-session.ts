@@ -213,7 +213,7 @@ export class SandboxSession implements NetworkSession {
   /** The sandbox's rule: every valid number is on WhatsApp except those ending in 0000. */
   groups(): NetworkGroups {
     return new SandboxGroups({
-      network: this.store,
+      book: this.store.groupBook(),
       ownJid: () => {
         if (this.phase !== 'connected' || this.ownNumber === null)
           throw new NetworkSendError('session_not_connected', 'The session is not connected.');

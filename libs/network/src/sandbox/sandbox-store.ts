@@ -1,4 +1,5 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
+import type { SandboxGroupBook } from './sandbox-group-book';
 import type { OutboundKind } from '@jumbe/contracts';
 import type { SessionRef } from '../session-ref';
 
@@ -128,4 +129,7 @@ export interface SandboxStore {
   putMediaFile(ref: SessionRef, messageId: string, file: SandboxMediaFile, ttlMs: number): Promise<void>;
   /** Null when the message carried no file, or it expired. */
   mediaFile(ref: SessionRef, messageId: string): Promise<SandboxMediaFile | null>;
+
+  /** The simulated network's groups (`/groups`), shared by every worker like the rest. */
+  groupBook(): SandboxGroupBook;
 }

@@ -5,6 +5,7 @@ import {
   type LinkEvent,
   type MessageStatusReport,
   type NetworkSession,
+  type PollVote,
   type SessionRef,
   type WhatsAppNetworkOptions,
 } from '@jumbe/network';
@@ -24,6 +25,8 @@ export interface OpenedSession {
   readonly statuses: MessageStatusReport[];
   /** The group changes the driver reported (members, subject, settings). */
   readonly groupEvents: GroupEvent[];
+  /** The poll votes the driver decrypted. */
+  readonly pollVotes: PollVote[];
 }
 
 /**
@@ -64,6 +67,7 @@ export class DriverHarness {
     const inbound: InboundNetworkMessage[] = [];
     const statuses: MessageStatusReport[] = [];
     const groupEvents: GroupEvent[] = [];
+    const pollVotes: PollVote[] = [];
     const session = await this.driver.open(
       ref,
       {
@@ -71,11 +75,12 @@ export class DriverHarness {
         onInbound: async (message) => void inbound.push(message),
         onMessageStatus: (report) => void statuses.push(report),
         onGroupEvent: (event) => void groupEvents.push(event),
+        onPollVote: (vote) => void pollVotes.push(vote),
       },
       { linked, token: 1 },
     );
     this.opened.push(session);
-    return { ref, session, links, inbound, statuses, groupEvents };
+    return { ref, session, links, inbound, statuses, groupEvents, pollVotes };
   }
 
   /** Opens a fresh session and links it by QR with `phone` (as a user scans the QR); waits for `connected`. */

@@ -3,6 +3,7 @@ export { EmulatedNetwork, type ReceivedMessage, type SendOptions } from './netwo
 export { EmulatedUser } from './emulated-user';
 export { EmulatedProfiles, type EmulatedProfile } from './profiles';
 export { EmulatedCalls, type RejectedCall } from './calls';
+export { voteOnPoll, pollOptions, encryptedPollVote } from './poll-votes';
 export { type LinkedDevice, deviceJid, deviceLid } from './linked-device';
 export { parseLinkingQr, type LinkingQr } from './linking-qr';
 export { SignalParty, type PreKeyBundle } from './signal-party';

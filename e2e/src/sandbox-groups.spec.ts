@@ -1,7 +1,7 @@
-import { RecordingReceiver } from '@jumbe/testing';
+import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
 import { createAccount } from './support/operator';
 import { linkSession, randomPhone } from './support/sandbox-helpers';
-import { startAllInOne } from './support/topology';
+import { startAllInOne, startDistributed } from './support/topology';
 
 type AllInOne = Awaited<ReturnType<typeof startAllInOne>>;
 
@@ -138,61 +138,80 @@ describe('sandbox: groups', () => {
     expect(gone.body.error.code).toBe('not_found');
   });
 
-  it("keeps one account's groups from another's session; a code joins, a bad input is a 400", async () => {
-    const api = gateway();
-    const owner = await createAccount(api, running?.adminToken ?? '');
-    const other = await createAccount(api, running?.adminToken ?? '');
-    await linkSession(api, owner.key);
-    const otherNumber = await linkSession(api, other.key);
-    const created = await api.post('/api/v1/groups', {
-      key: owner.key,
-      body: { subject: 'Siri', participants: [randomPhone()] },
-    });
-    const groupId = created.body.data.id;
+  it("keeps one account's groups from another's session; a code joins, a bad input is a 400", () =>
+    isolatesAndJoins(gateway(), running?.adminToken ?? ''));
+});
 
-    const peek = await api.get(`/api/v1/groups/${groupId}`, { key: other.key });
-    expect(peek.status).toBe(404);
-    const meddle = await api.post(`/api/v1/groups/${groupId}/participants`, {
-      key: other.key,
-      body: { action: 'add', participants: [otherNumber] },
-    });
-    expect(meddle.status).toBe(404);
-    expect((await api.get('/api/v1/groups', { key: other.key })).body.data).toEqual([]);
+/** Two workers: whichever runs each session, the groups live in Redis, so a code joins across them. */
+describe('distributed sandbox: groups', () => {
+  let running: Awaited<ReturnType<typeof startDistributed>> | undefined;
+  beforeAll(async () => {
+    running = await startDistributed(1, {}, 2);
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
 
-    // Only with the invite link does the other number get in.
-    const invite = await api.get(`/api/v1/groups/${groupId}/invite`, { key: owner.key });
-    const joined = await api.post('/api/v1/groups/join', {
-      key: other.key,
-      body: { code: invite.body.data.link },
-    });
-    expect(joined.status).toBe(200);
-    expect(joined.body.data).toEqual({ groupId });
-    const seen = await api.get(`/api/v1/groups/${groupId}`, { key: other.key });
-    expect(seen.body.data.participants.map((member: { id: string }) => member.id)).toContain(
-      `${otherNumber}@s.whatsapp.net`,
-    );
-    // A member who is no admin may not add anyone.
-    const notAdmin = await api.post(`/api/v1/groups/${groupId}/participants`, {
-      key: other.key,
-      body: { action: 'add', participants: [randomPhone()] },
-    });
-    expect(notAdmin.status).toBe(403);
-    expect(notAdmin.body.error.code).toBe('forbidden');
-
-    const badGroup = await api.get('/api/v1/groups/not-a-group', { key: owner.key });
-    expect(badGroup.status).toBe(400);
-    const badAction = await api.post(`/api/v1/groups/${groupId}/participants`, {
-      key: owner.key,
-      body: { action: 'ban', participants: [randomPhone()] },
-    });
-    expect(badAction.status).toBe(400);
-    const badMember = await api.post('/api/v1/groups', {
-      key: owner.key,
-      body: { subject: 'X', participants: ['+254 7'] },
-    });
-    expect(badMember.status).toBe(400);
-    expect(badMember.body.error.code).toBe('invalid_phone');
-    const nothing = await api.patch(`/api/v1/groups/${groupId}`, { key: owner.key, body: {} });
-    expect(nothing.status).toBe(400);
+  it("keeps one account's groups from another's session; a code joins, a bad input is a 400", () => {
+    const api = running?.gateways[0];
+    if (!api) throw new Error('no gateway');
+    return isolatesAndJoins(api, running?.adminToken ?? '');
   });
 });
+
+async function isolatesAndJoins(api: ApiClient, adminToken: string): Promise<void> {
+  const owner = await createAccount(api, adminToken);
+  const other = await createAccount(api, adminToken);
+  await linkSession(api, owner.key);
+  const otherNumber = await linkSession(api, other.key);
+  const created = await api.post('/api/v1/groups', {
+    key: owner.key,
+    body: { subject: 'Siri', participants: [randomPhone()] },
+  });
+  const groupId = created.body.data.id;
+
+  const peek = await api.get(`/api/v1/groups/${groupId}`, { key: other.key });
+  expect(peek.status).toBe(404);
+  const meddle = await api.post(`/api/v1/groups/${groupId}/participants`, {
+    key: other.key,
+    body: { action: 'add', participants: [otherNumber] },
+  });
+  expect(meddle.status).toBe(404);
+  expect((await api.get('/api/v1/groups', { key: other.key })).body.data).toEqual([]);
+
+  // Only with the invite link does the other number get in.
+  const invite = await api.get(`/api/v1/groups/${groupId}/invite`, { key: owner.key });
+  const joined = await api.post('/api/v1/groups/join', {
+    key: other.key,
+    body: { code: invite.body.data.link },
+  });
+  expect(joined.status).toBe(200);
+  expect(joined.body.data).toEqual({ groupId });
+  const seen = await api.get(`/api/v1/groups/${groupId}`, { key: other.key });
+  expect(seen.body.data.participants.map((member: { id: string }) => member.id)).toContain(
+    `${otherNumber}@s.whatsapp.net`,
+  );
+  // A member who is no admin may not add anyone.
+  const notAdmin = await api.post(`/api/v1/groups/${groupId}/participants`, {
+    key: other.key,
+    body: { action: 'add', participants: [randomPhone()] },
+  });
+  expect(notAdmin.status).toBe(403);
+  expect(notAdmin.body.error.code).toBe('forbidden');
+
+  const badGroup = await api.get('/api/v1/groups/not-a-group', { key: owner.key });
+  expect(badGroup.status).toBe(400);
+  const badAction = await api.post(`/api/v1/groups/${groupId}/participants`, {
+    key: owner.key,
+    body: { action: 'ban', participants: [randomPhone()] },
+  });
+  expect(badAction.status).toBe(400);
+  const badMember = await api.post('/api/v1/groups', {
+    key: owner.key,
+    body: { subject: 'X', participants: ['+254 7'] },
+  });
+  expect(badMember.status).toBe(400);
+  expect(badMember.body.error.code).toBe('invalid_phone');
+  const nothing = await api.patch(`/api/v1/groups/${groupId}`, { key: owner.key, body: {} });
+  expect(nothing.status).toBe(400);
+}

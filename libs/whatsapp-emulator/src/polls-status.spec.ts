@@ -44,6 +44,10 @@ describe('polls and status posts through real Baileys against the emulator', () 
     expect(poll.message.pollCreationMessageV3?.selectableOptionsCount).toBe(1);
     expect(pollOptions(poll.message)).toEqual(['Ugali', 'Pilau', 'Chapati']);
     expect(poll.message.messageContextInfo?.messageSecret?.length).toBe(32);
+    // Kept durably for the votes to come: 30 days, not the sent messages' day.
+    const keptFor =
+      (sentMessages.keptUntil.get(`${opened.ref.accountId}/polls/${sent.id}`)?.getTime() ?? 0) - Date.now();
+    expect(keptFor).toBeGreaterThan(29 * 24 * 3_600_000);
 
     const voteId = await voteOnPoll(network, amina, phone, poll, ['Pilau']);
 

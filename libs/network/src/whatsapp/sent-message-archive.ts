@@ -14,6 +14,12 @@ import type { SessionMemory } from './session-memory';
 /** Send times remembered in memory per session (the store keeps them durably). */
 const RECENT_SEND_TIMES = 1_000;
 
+/**
+ * How long a poll's creation message is kept: its secret decrypts the votes, which come as long
+ * as the chat shows the poll. A month covers a poll's useful life (README, "Polls").
+ */
+export const POLL_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+
 export class SentMessageArchive {
   private readonly sendTimes = new Map<string, Date>();
 
@@ -38,7 +44,8 @@ export class SentMessageArchive {
     try {
       const bytes = Buffer.from(proto.Message.encode(message).finish());
       const sealed = this.cipher.sealBytes(bytes, this.boundTo(messageId));
-      await this.store.save(this.ref, messageId, sealed, chat);
+      const keepUntil = isPoll(message) ? new Date(Date.now() + POLL_KEEP_MS) : undefined;
+      await this.store.save(this.ref, messageId, sealed, chat, keepUntil);
     } catch (error) {
       this.logger.warn({ err: error, messageId }, 'could not keep a sent message for retry requests');
     }
@@ -99,4 +106,9 @@ export class SentMessageArchive {
   private boundTo(messageId: string): string {
     return sentMessageBinding(this.ref, messageId);
   }
+}
+
+/** A poll's creation message (any of WhatsApp's three versions). */
+function isPoll(message: proto.IMessage): boolean {
+  return !!(message.pollCreationMessage ?? message.pollCreationMessageV2 ?? message.pollCreationMessageV3);
 }

@@ -7,8 +7,11 @@ import type { SessionRef } from '../session-ref';
  * message content.
  */
 export interface SentMessageStore {
-  /** `chat`: the JID it went to, so a reply quotes it only in that chat. */
-  save(ref: SessionRef, messageId: string, value: Buffer, chat?: string): Promise<void>;
+  /**
+   * `chat`: the JID it went to, so a reply quotes it only in that chat. `keepUntil`: kept until
+   * then, beyond the day (a poll's creation message, whose secret its votes need).
+   */
+  save(ref: SessionRef, messageId: string, value: Buffer, chat?: string, keepUntil?: Date): Promise<void>;
   find(ref: SessionRef, messageId: string): Promise<Buffer | null>;
   /** The message with the chat it went to (null for rows stored before chats were kept). */
   findWithChat(ref: SessionRef, messageId: string): Promise<{ value: Buffer; chat: string | null } | null>;

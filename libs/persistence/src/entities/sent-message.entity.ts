@@ -19,6 +19,10 @@ export class SentMessageEntity {
   @Column({ type: 'text', nullable: true })
   chat!: string | null;
 
+  /** Kept until then beyond the table's day (a poll, for its votes); null: the day only. */
+  @Column({ name: 'keep_until', type: 'timestamptz', nullable: true })
+  keepUntil!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -14,6 +14,7 @@ import { KeptMessagesByAge1764737300000 } from './1764737300000-kept-messages-by
 import { InboundEventsOrder1764800000000 } from './1764800000000-inbound-events-order';
 import { SessionProxies1764931000000 } from './1764931000000-session-proxies';
 import { DashboardSessions1765100000000 } from './1765100000000-dashboard-sessions';
+import { SentMessagesKeepUntil1765250000000 } from './1765250000000-sent-messages-keep-until';
 import { SessionCallSettings1765230000000 } from './1765230000000-session-call-settings';
 import { DashboardOperatorSessions1765240000000 } from './1765240000000-dashboard-operator-sessions';
 
@@ -41,4 +42,5 @@ export const ALL_MIGRATIONS = [
   DashboardSessions1765100000000,
   SessionCallSettings1765230000000,
   DashboardOperatorSessions1765240000000,
+  SentMessagesKeepUntil1765250000000,
 ];

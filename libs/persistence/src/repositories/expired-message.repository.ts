@@ -28,8 +28,13 @@ export const MESSAGE_RETENTION: MessageRetention = {
 };
 
 /** Each table and its primary key. */
-const TABLES: Record<keyof ExpiredRowsDeleted, { table: string; key: string }> = {
-  sentMessages: { table: 'sent_messages', key: 'account_id, session_id, message_id' },
+const TABLES: Record<keyof ExpiredRowsDeleted, { table: string; key: string; keptOn?: string }> = {
+  // A sent poll is kept on past the day (keep_until), for its votes.
+  sentMessages: {
+    table: 'sent_messages',
+    key: 'account_id, session_id, message_id',
+    keptOn: 'keep_until > now()',
+  },
   receivedMessages: { table: 'received_messages', key: 'account_id, session_id, message_id' },
   inboundMedia: { table: 'inbound_media', key: 'account_id, session_id, message_id' },
   idempotencyRecords: { table: 'idempotency_records', key: 'account_id, key' },
@@ -58,18 +63,19 @@ export class ExpiredMessageRepository {
   }
 
   private async deleteBatch(
-    { table, key }: { table: string; key: string },
+    { table, key, keptOn }: { table: string; key: string; keptOn?: string },
     retentionMs: number,
     limit: number,
   ): Promise<number> {
+    const expired = `created_at <= now() - make_interval(secs => $1)${keptOn ? ` AND NOT coalesce(${keptOn}, false)` : ''}`;
     // By primary key, the age checked again: a row is deleted only if still expired when locked.
     const [, count] = (await this.dataSource.query(
       `DELETE FROM ${table}
         WHERE (${key}) IN (
                 SELECT ${key} FROM ${table}
-                 WHERE created_at <= now() - make_interval(secs => $1)
+                 WHERE ${expired}
                  LIMIT $2 FOR UPDATE SKIP LOCKED)
-          AND created_at <= now() - make_interval(secs => $1)`,
+          AND ${expired}`,
       [retentionMs / 1000, limit],
     )) as [unknown[], number];
     return count;

@@ -1,6 +1,7 @@
 import { createAccountFixture, type AccountFixture } from '../testing/account-fixture';
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
 import { sessionRowCount } from '../testing/session-rows';
+import { ExpiredMessageRepository, MESSAGE_RETENTION } from './expired-message.repository';
 import { SentMessageRepository } from './sent-message.repository';
 
 describe('SentMessageRepository', () => {
@@ -43,6 +44,34 @@ describe('SentMessageRepository', () => {
     expect(await sent.find(ref, 'old')).toBeNull();
     await sent.prune(ref);
     expect(await sessionRowCount(db, 'sent_messages', ref)).toBe(0);
+  });
+
+  it('keeps a message saved with keepUntil (a poll, for its votes) past the time to live, until then', async () => {
+    const sent = new SentMessageRepository(db.dataSource, { ttlMs: 200 });
+    const ref = await account.session('polls');
+    await sent.save(
+      ref,
+      'poll',
+      Buffer.from('poll'),
+      '254712345678@s.whatsapp.net',
+      new Date(Date.now() + 3_600_000),
+    );
+    await sent.save(ref, 'ended', Buffer.from('ended'), undefined, new Date(Date.now() - 1_000));
+    await sent.save(ref, 'plain', Buffer.from('plain'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sent.prune(ref);
+    expect(await sent.find(ref, 'poll')).toEqual(Buffer.from('poll'));
+    expect(await sent.findWithChat(ref, 'poll')).toEqual({
+      value: Buffer.from('poll'),
+      chat: '254712345678@s.whatsapp.net',
+    });
+    expect(await sent.find(ref, 'ended')).toBeNull();
+    expect(await sent.find(ref, 'plain')).toBeNull();
+    expect(await sessionRowCount(db, 'sent_messages', ref)).toBe(1);
+    // The retention sweep (idle sessions) keeps it too.
+    const swept = new ExpiredMessageRepository(db.dataSource, { ...MESSAGE_RETENTION, sentMessages: 200 });
+    await swept.deleteExpiredBatch(1_000);
+    expect(await sent.find(ref, 'poll')).toEqual(Buffer.from('poll'));
   });
 
   // Issue 28: the newest 1,000 only, so a number sending more a day could not answer a late retry.

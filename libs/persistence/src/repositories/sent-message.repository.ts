@@ -2,14 +2,17 @@ import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
 import { PruneSchedule } from './prune-schedule';
 import type { SessionRef } from './session.repository';
-import { findFreshMessage } from './session-bounded-table';
 
 /** How long a sent message can be asked for again (WhatsApp's retry requests come within hours). */
 export const SENT_MESSAGE_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Deletes a session's sent messages at least $3 seconds old ($1 account, $2 session). */
+/** A row still kept: younger than $4 seconds, or kept on until a later time (a poll). */
+const STILL_KEPT = `(created_at > now() - make_interval(secs => $4) OR keep_until > now())`;
+
+/** Deletes a session's sent messages at least $3 seconds old and not kept on ($1 account, $2 session). */
 const PRUNE_EXPIRED_SQL = `DELETE FROM sent_messages
-        WHERE account_id = $1 AND session_id = $2 AND created_at <= now() - make_interval(secs => $3)`;
+        WHERE account_id = $1 AND session_id = $2 AND created_at <= now() - make_interval(secs => $3)
+          AND (keep_until IS NULL OR keep_until <= now())`;
 
 /**
  * The `sent_messages` table: what a session sent, as opaque (encrypted) bytes, for a day however
@@ -27,14 +30,25 @@ export class SentMessageRepository {
     private readonly limits = { ttlMs: SENT_MESSAGE_TTL_MS },
   ) {}
 
-  /** `chat`: where it went (`key.remoteJid`), so only a reply in that chat can quote it. */
-  async save(ref: SessionRef, messageId: string, value: Buffer, chat?: string): Promise<void> {
+  /**
+   * `chat`: where it went (`key.remoteJid`), so only a reply in that chat can quote it;
+   * `keepUntil`: kept until then if later than the day (a poll, whose votes need it).
+   */
+  async save(
+    ref: SessionRef,
+    messageId: string,
+    value: Buffer,
+    chat?: string,
+    keepUntil?: Date,
+  ): Promise<void> {
     if (!isUuid(ref.accountId)) return;
     await this.dataSource.query(
-      `INSERT INTO sent_messages (account_id, session_id, message_id, value, chat) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO sent_messages (account_id, session_id, message_id, value, chat, keep_until)
+        VALUES ($1, $2, $3, $4, $5, $6)
         ON CONFLICT (account_id, session_id, message_id)
-        DO UPDATE SET value = EXCLUDED.value, chat = COALESCE(EXCLUDED.chat, sent_messages.chat)`,
-      [ref.accountId, ref.sessionId, messageId, value, chat ?? null],
+        DO UPDATE SET value = EXCLUDED.value, chat = COALESCE(EXCLUDED.chat, sent_messages.chat),
+          keep_until = GREATEST(EXCLUDED.keep_until, sent_messages.keep_until)`,
+      [ref.accountId, ref.sessionId, messageId, value, chat ?? null, keepUntil ?? null],
     );
     if (this.pruneSchedule.due(ref)) await this.prune(ref);
   }
@@ -63,16 +77,14 @@ export class SentMessageRepository {
     return row?.created_at ?? null;
   }
 
-  /** The `columns` of the message if younger than the time to live. */
-  private fresh<Row>(ref: SessionRef, messageId: string, columns: string): Promise<Row | undefined> {
-    return findFreshMessage<Row>(
-      this.dataSource,
-      'sent_messages',
-      columns,
-      ref,
-      messageId,
-      this.limits.ttlMs,
-    );
+  /** The `columns` of the message if younger than the time to live or kept on. */
+  private async fresh<Row>(ref: SessionRef, messageId: string, columns: string): Promise<Row | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ${columns} FROM sent_messages
+        WHERE account_id = $1 AND session_id = $2 AND message_id = $3 AND ${STILL_KEPT}`,
+      [ref.accountId, ref.sessionId, messageId, this.limits.ttlMs / 1000],
+    )) as Row[];
+    return row;
   }
 
   /** Deletes the session's expired rows (only those: the window is the bound). */

@@ -6,8 +6,17 @@ export class MemorySentMessageStore implements SentMessageStore {
   readonly rows = new Map<string, Buffer>();
   readonly times = new Map<string, Date>();
   readonly chats = new Map<string, string>();
+  /** The `keepUntil` each message was saved with (polls). */
+  readonly keptUntil = new Map<string, Date>();
 
-  async save(ref: SessionRef, messageId: string, value: Buffer, chat?: string): Promise<void> {
+  async save(
+    ref: SessionRef,
+    messageId: string,
+    value: Buffer,
+    chat?: string,
+    keepUntil?: Date,
+  ): Promise<void> {
+    if (keepUntil) this.keptUntil.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, keepUntil);
     this.rows.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, value);
     this.times.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, new Date());
     if (chat) this.chats.set(`${ref.accountId}/${ref.sessionId}/${messageId}`, chat);

@@ -134,8 +134,12 @@ describe('sandbox: groups', () => {
     const left = await api.post(`/api/v1/groups/${group.id}/leave`, { key, body: {} });
     expect(left.body.data).toEqual({ groupId: group.id, left: true });
     const gone = await api.get(`/api/v1/groups/${group.id}`, { key });
-    expect(gone.status).toBe(404);
-    expect(gone.body.error.code).toBe('not_found');
+    // As on WhatsApp: a group the number is no longer in is forbidden to it; an unknown one is 404.
+    expect(gone.status).toBe(403);
+    expect(gone.body.error.code).toBe('forbidden');
+    const unknown = await api.get('/api/v1/groups/120363000000000009@g.us', { key });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
   });
 
   it("keeps one account's groups from another's session; a code joins, a bad input is a 400", () =>
@@ -171,12 +175,14 @@ async function isolatesAndJoins(api: ApiClient, adminToken: string): Promise<voi
   const groupId = created.body.data.id;
 
   const peek = await api.get(`/api/v1/groups/${groupId}`, { key: other.key });
-  expect(peek.status).toBe(404);
+  expect(peek.status).toBe(403);
+  expect(peek.body.error.code).toBe('forbidden');
+  expect(JSON.stringify(peek.body)).not.toContain('Siri');
   const meddle = await api.post(`/api/v1/groups/${groupId}/participants`, {
     key: other.key,
     body: { action: 'add', participants: [otherNumber] },
   });
-  expect(meddle.status).toBe(404);
+  expect(meddle.status).toBe(403);
   expect((await api.get('/api/v1/groups', { key: other.key })).body.data).toEqual([]);
 
   // Only with the invite link does the other number get in.

@@ -1,7 +1,7 @@
 /**
- * The network refused a group action for a reason the caller can act on: the group is unknown or
- * the number is not in it (`not_found`), the number is not an admin there (`forbidden`), the
- * invite code is invalid or expired (`not_found`), or the number is already in it (`conflict`).
+ * The network refused a group action for a reason the caller can act on: the group is unknown
+ * (`not_found`), the number is not in it or not an admin there (`forbidden`, as WhatsApp answers),
+ * the invite code is invalid or revoked (`not_found`), or the number is already in it (`conflict`).
  */
 export class GroupActionError extends Error {
   override readonly name = 'GroupActionError';

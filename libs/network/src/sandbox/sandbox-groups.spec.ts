@@ -84,7 +84,7 @@ describe.each([
     });
     await expect(other.update(group.id, { locked: true })).rejects.toMatchObject({ code: 'forbidden' });
     await shop.leave(group.id);
-    await expect(shop.info(group.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(shop.info(group.id)).rejects.toMatchObject({ code: 'forbidden' });
     expect((await shop.list()).map((listed) => listed.id)).not.toContain(group.id);
   });
 

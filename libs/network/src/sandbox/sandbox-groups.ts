@@ -154,8 +154,10 @@ export class SandboxGroups implements NetworkGroups {
 
   private async memberOf(groupId: string): Promise<SandboxGroup> {
     const group = await this.deps.book.get(groupId);
-    if (!group || group.members[this.deps.ownJid()] === undefined) {
-      throw new GroupActionError('not_found', `The number is in no group "${groupId}".`);
+    if (!group) throw new GroupActionError('not_found', `No group "${groupId}" on the network.`);
+    // As WhatsApp: a group the number is not (or no longer) in is forbidden to it.
+    if (group.members[this.deps.ownJid()] === undefined) {
+      throw new GroupActionError('forbidden', `The number is not in the group "${groupId}".`);
     }
     return group;
   }

@@ -185,7 +185,7 @@ export function groupRefusal(error: unknown): GroupActionError | null {
     case 403:
       return new GroupActionError(
         'forbidden',
-        `WhatsApp refused: the number is not allowed to do this in the group, usually because it is not an admin (${status} ${text}).`,
+        `WhatsApp refused: the number is not in the group, or not an admin of it (${status} ${text}).`,
       );
     case 409:
       return new GroupActionError('conflict', `WhatsApp refused: already done (${status} ${text}).`);

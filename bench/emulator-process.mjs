@@ -17,6 +17,23 @@ const network = new EmulatedNetwork(emulator);
 const devices = new Map();
 /** Since `mark`: the connection each device had then, and when it first had another one. */
 let marked = null;
+/**
+ * What the phones received from linked devices, by phase: texts "<phase> <seq> <sent at>" (the
+ * capacity bench's sends); distinct (recipient, seq) pairs, duplicates, when the last arrived.
+ */
+const receivedByPhase = new Map();
+network.on('received', ({ recipient, message }) => {
+  const text = message.conversation ?? message.extendedTextMessage?.text ?? '';
+  const [phase, seq, sentAt] = text.split(' ');
+  if (!phase || seq === undefined) return;
+  let entry = receivedByPhase.get(phase);
+  if (!entry)
+    receivedByPhase.set(phase, (entry = { seen: new Set(), receipts: 0, lastAt: 0, latencies: [] }));
+  entry.receipts += 1;
+  entry.seen.add(`${recipient.phoneNumber ?? recipient.jid} ${seq}`);
+  entry.lastAt = Date.now();
+  if (Number(sentAt)) entry.latencies.push(Date.now() - Number(sentAt));
+});
 
 function watchLogins() {
   const poll = () => {
@@ -69,6 +86,35 @@ const operations = {
     times: [...(marked?.backAt.values() ?? [])],
   }),
   send,
+  /** Makes sure the emulator knows these phones (contacts never written to still answer usync). */
+  contacts: async ({ phones }) => {
+    for (const phone of phones) network.user(phone);
+    return { count: phones.length };
+  },
+  /** `creator` (a session's phone) makes a group with `members`; its JID. */
+  group: async ({ creator, members, subject = 'bench' }) => ({
+    jid: network.createGroup(
+      subject,
+      network.user(creator),
+      members.map((phone) => network.user(phone)),
+    ).jid,
+  }),
+  /** What the phones received of `phase` so far (see receivedByPhase). */
+  received: async ({ phase }) => {
+    const entry = receivedByPhase.get(phase);
+    if (!entry) return { unique: 0, receipts: 0, duplicates: 0, lastAt: 0, p50Ms: null, p99Ms: null };
+    const sorted = [...entry.latencies].sort((a, b) => a - b);
+    const at = (p) =>
+      sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : null;
+    return {
+      unique: entry.seen.size,
+      receipts: entry.receipts,
+      duplicates: entry.receipts - entry.seen.size,
+      lastAt: entry.lastAt,
+      p50Ms: at(0.5),
+      p99Ms: at(0.99),
+    };
+  },
   stats: async () => ({
     devices: devices.size,
     connections: emulator.connections.size,

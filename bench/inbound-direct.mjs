@@ -31,7 +31,7 @@ function streamEvent(accountId, sessionId, text) {
 
 /**
  * Publishes `rate` events a second (Infinity: as fast as `maxInFlight` publishes allow) for
- * `durationS`, round-robin over the sessions, each text "<phase> <seq> <published at>"; resolves
+ * `durationS` (at most `limit`), round-robin over the sessions, each text "<phase> <seq> <published at>"; resolves
  * once JetStream stored them all.
  */
 export async function publishDirect({
@@ -42,12 +42,14 @@ export async function publishDirect({
   rate,
   durationS,
   maxInFlight = 256,
+  limit,
 }) {
   const jetstream = stream.nats.jetstream();
   return paced({
     rate,
     durationS,
     maxInFlight,
+    limit,
     send: (seq) => {
       const event = streamEvent(accountId, sessionIds[seq % sessionIds.length], `${phase} ${seq} ${now()}`);
       return jetstream

@@ -16,14 +16,27 @@ const now = () => performance.timeOrigin + performance.now();
 let secret = null;
 let holding = false;
 const held = [];
-/** phase → { seen: Map<seq, count>, latencies: number[], injectedAt: number[], firstAt, lastAt, receipts } */
+/**
+ * phase → { seen: Map<seq, count>, latencies: number[], injectedAt: number[], firstAt, lastAt,
+ * receipts, maxSeq, outOfOrder }: a first receipt of a seq lower than one already seen is out of
+ * order (meaningful where the phase was injected in order, into one session).
+ */
 const phases = new Map();
 let badSignatures = 0;
 
 function phase(name) {
   let entry = phases.get(name);
   if (!entry) {
-    entry = { seen: new Map(), latencies: [], injectedAt: [], firstAt: 0, lastAt: 0, receipts: 0 };
+    entry = {
+      seen: new Map(),
+      latencies: [],
+      injectedAt: [],
+      firstAt: 0,
+      lastAt: 0,
+      receipts: 0,
+      maxSeq: -1,
+      outOfOrder: 0,
+    };
     phases.set(name, entry);
   }
   return entry;
@@ -64,6 +77,7 @@ function stats(name) {
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
     tail: tailBySlice(entry),
+    outOfOrder: entry.outOfOrder,
     badSignatures,
   };
 }
@@ -80,6 +94,10 @@ function receive(raw, headers) {
   const [name, seq, injectedAt] = String(verified.payload.message?.text ?? '').split(' ');
   const entry = phase(name);
   entry.receipts += 1;
+  if (!entry.seen.has(seq)) {
+    if (Number(seq) < entry.maxSeq) entry.outOfOrder += 1;
+    else entry.maxSeq = Number(seq);
+  }
   entry.seen.set(seq, (entry.seen.get(seq) ?? 0) + 1);
   entry.latencies.push(receivedAt - Number(injectedAt));
   entry.injectedAt.push(Number(injectedAt));

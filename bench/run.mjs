@@ -10,6 +10,8 @@ const SCENARIOS = {
   sessions: './sessions.bench.mjs',
   emulator: './emulator-sessions.bench.mjs',
   metrics: './metrics.bench.mjs',
+  capacity: './capacity.bench.mjs',
+  pipeline: './pipeline.bench.mjs',
 };
 
 const name = process.argv[2] ?? 'send-text';

@@ -5,13 +5,13 @@ export const now = () => performance.timeOrigin + performance.now();
 
 /**
  * Calls `send(seq)` `rate` times a second (Infinity: as fast as `maxInFlight` calls in flight
- * allow) for `durationS`; `send` resolves with null when accepted, or the reason it was refused
+ * allow) for `durationS`, at most `limit` calls; `send` resolves with null when accepted, or the reason it was refused
  * (counted per reason). Resolves once every call made has settled.
  */
-export async function paced({ rate, durationS, maxInFlight, send }) {
+export async function paced({ rate, durationS, maxInFlight, send, limit = Infinity }) {
   const started = now();
   const endsAt = started + durationS * 1000;
-  const total = Number.isFinite(rate) ? Math.round(rate * durationS) : Infinity;
+  const total = Math.min(limit, Number.isFinite(rate) ? Math.round(rate * durationS) : Infinity);
   let launched = 0;
   let inFlight = 0;
   let accepted = 0;

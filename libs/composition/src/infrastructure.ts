@@ -62,6 +62,11 @@ export interface Infrastructure {
    */
   media: MediaObjectStore;
   /**
+   * Files customers upload to send, from the gateway to the worker (UPLOAD_OBJECT_TTL_MS): another
+   * bucket of the same Object Store, or another folder of the data dir.
+   */
+  uploads: MediaObjectStore;
+  /**
    * The request path's Redis connection (null without Redis, in the all-in-one mode), for a
    * service's own Redis stores, such as the sandbox network's state that every worker of a
    * deployment shares. Its commands are auto-pipelined: stores on it use no `multi()` or

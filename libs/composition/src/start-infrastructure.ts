@@ -26,6 +26,8 @@ import {
   LIVE_SUBJECT_PREFIX,
   MEDIA_OBJECT_TTL_MS,
   mediaBucketName,
+  UPLOAD_OBJECT_TTL_MS,
+  uploadBucketName,
 } from '@jumbe/contracts';
 import {
   DataDirMediaStore,
@@ -84,6 +86,7 @@ export async function startInfrastructure(
     const transport = await openBus(config, logger, service, closers);
     const events = await openEvents(transport, dataSource, config.deployment, secretKey);
     const media = openMediaStore(transport, config);
+    const uploads = openUploadStore(transport, config);
     // Commands carry their trace context to whoever handles them (when tracing is on).
     const bus = new ContextCarryingBus(
       config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
@@ -98,6 +101,7 @@ export async function startInfrastructure(
       bus,
       ...events,
       media,
+      uploads,
       secretKey,
       ...coordination,
       close,
@@ -197,6 +201,14 @@ function openMediaStore(bus: MessageBus, config: JumbeConfig): MediaObjectStore 
     return new JetStreamMediaStore(bus.connection, mediaBucketName(config.deployment), MEDIA_OBJECT_TTL_MS);
   }
   return new DataDirMediaStore(join(config.dataDir, 'media'), MEDIA_OBJECT_TTL_MS);
+}
+
+/** Uploaded files on their way to a worker: the same kinds of store, a bucket or folder of their own. */
+function openUploadStore(bus: MessageBus, config: JumbeConfig): MediaObjectStore {
+  if (bus instanceof NatsMessageBus) {
+    return new JetStreamMediaStore(bus.connection, uploadBucketName(config.deployment), UPLOAD_OBJECT_TTL_MS);
+  }
+  return new DataDirMediaStore(join(config.dataDir, 'uploads'), UPLOAD_OBJECT_TTL_MS);
 }
 
 async function openCoordination(

@@ -36,6 +36,7 @@ export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
     webhookSecrets: new WebhookVault(infrastructure.secretKey),
     operator: new OperatorService(dataSource, infrastructure.invalidations),
     mediaFiles: infrastructure.media,
+    uploads: infrastructure.uploads,
     bus: infrastructure.bus,
     usageCounters: infrastructure.usageStore,
     invalidations: infrastructure.invalidations,

@@ -1,3 +1,4 @@
+import { UploadStore } from './ports/upload-store';
 import type { JumbeConfig } from '@jumbe/config';
 import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
 import { OperatorService } from '@jumbe/operator';
@@ -88,6 +89,7 @@ function portProviders(ports: GatewayPorts): Provider[] {
     { provide: DeliveryHistory, useValue: ports.deliveries },
     { provide: OperatorService, useValue: ports.operator },
     { provide: MediaFileReader, useValue: ports.mediaFiles },
+    { provide: UploadStore, useValue: ports.uploads },
     { provide: SessionProxyStore, useValue: ports.sessionProxies },
     { provide: SessionProxyVault, useValue: ports.sessionProxyVault },
     { provide: LiveEventFeed, useValue: ports.liveEvents },

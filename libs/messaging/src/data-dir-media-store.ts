@@ -51,6 +51,12 @@ export class DataDirMediaStore implements MediaObjectStore {
     return { info, data: createReadStream(join(this.dir, name)) };
   }
 
+  async remove(name: string): Promise<void> {
+    checkName(name);
+    await rm(join(this.dir, name), { force: true });
+    await rm(join(this.dir, `${name}.json`), { force: true });
+  }
+
   private async read(name: string): Promise<MediaObjectInfo | null> {
     checkName(name);
     try {

@@ -71,6 +71,10 @@ export class JetStreamMediaStore implements MediaObjectStore {
     return { info: this.describe(info), data };
   }
 
+  async remove(name: string): Promise<void> {
+    await (await this.bucket()).delete(name);
+  }
+
   private describe(info: ObjectInfo): MediaObjectInfo {
     const meta = parseMeta(info.description);
     const storedAt = new Date(info.mtime);

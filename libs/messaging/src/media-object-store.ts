@@ -13,6 +13,8 @@ export interface MediaObjectStore {
   put(name: string, meta: MediaObjectMeta, data: Readable): Promise<MediaObjectInfo>;
   /** The file to stream, or null when absent or expired. */
   open(name: string): Promise<{ info: MediaObjectInfo; data: Readable } | null>;
+  /** Deletes the file (nothing when absent). */
+  remove(name: string): Promise<void>;
 }
 
 /** A file younger than this margin before its expiry is handed out; an older one is fetched again. */

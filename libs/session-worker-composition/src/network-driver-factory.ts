@@ -14,6 +14,7 @@ import {
   SessionProxyRepository,
 } from '@jumbe/persistence';
 import { telemetry } from '@jumbe/telemetry';
+import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 
@@ -23,6 +24,8 @@ export interface NetworkDriverDeps {
   dataSource: DataSource;
   /** JUMBE_SECRET_KEY: the credentials are encrypted at rest with it. */
   secretKey: string;
+  /** Files customers uploaded to send (multipart media sends), put there by the gateway. */
+  uploads: { open(name: string): Promise<{ data: Readable } | null> };
   logger: Logger;
 }
 
@@ -44,6 +47,7 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     inboundOutbox: new InboundOutboxRepository(deps.dataSource, receivedMessages),
     receivedMessages,
     inboundMedia: new InboundMediaRepository(deps.dataSource),
+    uploads: deps.uploads,
     // Sessions' own proxies (docs/session-proxy.md), set through PUT /session/proxy.
     sessionProxies: new SessionProxyRepository(deps.dataSource),
     secretKey: deps.secretKey,

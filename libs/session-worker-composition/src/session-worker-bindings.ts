@@ -26,6 +26,7 @@ export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWo
           : new MemorySandboxStore(),
         dataSource,
         secretKey: infrastructure.secretKey,
+        uploads: infrastructure.uploads,
         logger,
       }),
     ),

@@ -39,3 +39,16 @@ export interface MediaObjectInfo extends MediaObjectMeta {
   /** When it was stored. */
   storedAt: Date;
 }
+
+/**
+ * Files customers upload to send (multipart `POST /messages/media`) travel from the gateway to the
+ * worker through a store of their own (same kinds as received media, another bucket or folder).
+ * The gateway removes a file once the worker answered the send; a file whose send never got an
+ * answer (a gateway or worker stopped mid-send) expires by itself after this long.
+ */
+export const UPLOAD_OBJECT_TTL_MS = 60 * 60 * 1000;
+
+/** The uploads bucket of a deployment. */
+export function uploadBucketName(deployment: string | null): string {
+  return `${mediaBucketName(deployment)}-uploads`;
+}

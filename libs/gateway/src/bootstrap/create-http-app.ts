@@ -1,6 +1,7 @@
 import type { JumbeConfig } from '@jumbe/config';
 import { PinoNestLogger, productVersion } from '@jumbe/platform';
 import type { Logger } from 'pino';
+import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { DynamicModule } from '@nestjs/common';
@@ -95,6 +96,9 @@ export async function createHttpApp(
     app.get(OperatorSessions, { strict: false }),
   );
   installRawBodyCollector(fastify, config.bodyLimitBytes, config.bodyLimitBytes * 4);
+  // multipart/form-data is left unread by the parser: the media route streams its file part to the
+  // upload store (media-upload-reader.ts), within the media limit, after authentication.
+  await app.register(fastifyMultipart as never, { limits: { fileSize: config.mediaMaxBytes + 1 } });
   // WebSocket handshakes of GET /api/v1/events pass the same pipeline, then the route upgrades them.
   installWebSocketUpgrades(fastify);
   // Nest routes Fastify's own errors (bad content-length, not found…) through this filter too.

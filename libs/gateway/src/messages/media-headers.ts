@@ -74,7 +74,7 @@ export function contentDisposition(fileName: string | null, messageId: string, c
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** The sender's name as it may be shown: well-formed, without controls, trimmed, at most 255 characters. */
-function displayableFileName(fileName: string): string {
+export function displayableFileName(fileName: string): string {
   const cleaned = withoutUnsafeCharacters(wellFormedText(fileName).replace(BIDI_CONTROLS, '')).trim();
   return [...cleaned].slice(0, MAX_NAME_CHARACTERS).join('');
 }

@@ -1,4 +1,11 @@
-import { ApiError, type OutboundKind, parseInput, SEND_BODIES } from '@jumbe/contracts';
+import {
+  ApiError,
+  type OutboundKind,
+  type OutboundMessage,
+  parseInput,
+  SEND_BODIES,
+  sendMediaUploadFieldsSchema,
+} from '@jumbe/contracts';
 import { DEFAULT_SESSION_ID } from '@jumbe/domain';
 import { UrlPolicy } from '@jumbe/egress';
 import { countSend } from '@jumbe/telemetry';
@@ -12,7 +19,9 @@ import { CONFIG, LOGGER } from '../gateway.tokens';
 import { UsageMeter } from '../metering/usage-meter';
 import { IdempotencyStore } from '../ports/idempotency-store';
 import { SendFailureLog } from '../ports/send-failure-log';
+import { UploadStore } from '../ports/upload-store';
 import { SessionCommandClient } from '../sessions/session-command.client';
+import type { ReceivedUpload } from './media-upload-reader';
 
 export type MessageKind = OutboundKind;
 
@@ -37,6 +46,7 @@ export class MessageSender {
     private readonly meter: UsageMeter,
     private readonly failures: SendFailureLog,
     private readonly idempotency: IdempotencyStore,
+    private readonly uploads: UploadStore,
     @Inject(CONFIG) config: JumbeConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -48,14 +58,19 @@ export class MessageSender {
     kind: MessageKind,
     rawBody: unknown,
     idempotencyKey: string | undefined,
+    upload?: ReceivedUpload,
   ): Promise<SendOutcome> {
     const accountId = customer.access.accountId;
     let claimed: string | null = null;
     try {
-      const { sessionId, message } = parseInput(SEND_BODIES[kind], rawBody ?? {});
+      const { sessionId, message } = upload
+        ? uploadedMediaSend(upload)
+        : parseInput(SEND_BODIES[kind], rawBody ?? {});
       if ('url' in message && message.url !== undefined) await this.checkMediaUrl(message.url);
       if (idempotencyKey !== undefined) {
-        const replay = await this.claim(accountId, idempotencyKey, kind, rawBody);
+        // An upload's key covers its fields and the file's digest: the same file and fields replay.
+        const request = upload ? { fields: rawBody, sha256: upload.sha256 } : rawBody;
+        const replay = await this.claim(accountId, idempotencyKey, kind, request);
         if (replay) return replay;
         claimed = idempotencyKey;
       }
@@ -76,6 +91,44 @@ export class MessageSender {
       }
       throw error;
     }
+  }
+
+  /**
+   * A media send whose file came with the request (multipart): sent like any other, then the
+   * file is removed from the upload store once the worker answered, sent or not. Only when the
+   * answer never came (504: the worker may still be reading it) is it left to expire by itself.
+   */
+  async sendUpload(
+    customer: CustomerContext,
+    upload: ReceivedUpload,
+    idempotencyKey: string | undefined,
+  ): Promise<SendOutcome> {
+    let keep = false;
+    try {
+      return await this.send(customer, 'media', upload.fields, idempotencyKey, upload);
+    } catch (error) {
+      keep = error instanceof ApiError && error.code === 'timeout';
+      throw error;
+    } finally {
+      if (!keep) {
+        await this.uploads
+          .remove(upload.name)
+          .catch((failure: unknown) =>
+            this.logger.warn({ code: (failure as { code?: unknown }).code }, 'uploaded file not removed'),
+          );
+      }
+    }
+  }
+
+  /** A send refused before it could be parsed (a malformed upload): counted and logged like any. */
+  async refused(
+    customer: CustomerContext,
+    kind: MessageKind,
+    rawBody: unknown,
+    error: ApiError,
+  ): Promise<void> {
+    countSend(kind, error.code);
+    await this.recordFailure(customer.access.accountId, kind, rawBody, error);
   }
 
   private async checkMediaUrl(url: string): Promise<void> {
@@ -148,6 +201,24 @@ export class MessageSender {
         this.logger.warn({ code: (failure as { code?: unknown }).code }, 'failed send not recorded'),
       );
   }
+}
+
+/**
+ * The message of a multipart media send: the form's fields, validated like the JSON body's (the
+ * part's Content-Type standing in for an absent `mimetype`), with the stored file for `url`.
+ */
+function uploadedMediaSend(upload: ReceivedUpload): { sessionId: string; message: OutboundMessage } {
+  const fields =
+    upload.fields['mimetype'] === undefined && upload.mimetype !== undefined
+      ? { ...upload.fields, mimetype: upload.mimetype }
+      : upload.fields;
+  const { sessionId, ...media } = parseInput(sendMediaUploadFieldsSchema, fields);
+  const file = {
+    name: upload.name,
+    size: upload.size,
+    ...(upload.fileName ? { fileName: upload.fileName } : {}),
+  };
+  return { sessionId, message: { ...media, kind: 'media', upload: file } };
 }
 
 /** NUL and unpaired surrogates, which PostgreSQL text cannot hold, as U+FFFD. */

@@ -1,12 +1,16 @@
-import { failuresQuerySchema, OUTBOUND_KINDS } from '@jumbe/contracts';
-import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { JumbeConfig } from '@jumbe/config';
+import { ApiError, failuresQuerySchema, OUTBOUND_KINDS } from '@jumbe/contracts';
+import { Controller, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CustomerAuthGuard, type CustomerRequest } from '../auth/customer-auth.guard';
 import { orUnavailable } from '../auth/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
 import { Customer, customerOf, ValidQuery } from '../http/validated-input.decorators';
+import { CONFIG } from '../gateway.tokens';
 import { SendFailureLog } from '../ports/send-failure-log';
+import { UploadStore } from '../ports/upload-store';
+import { readMediaUpload } from './media-upload-reader';
 import { MessageSender, type MessageKind } from './message-sender';
 
 /**
@@ -20,6 +24,8 @@ export class MessagesController {
   constructor(
     private readonly sender: MessageSender,
     private readonly failures: SendFailureLog,
+    private readonly uploads: UploadStore,
+    @Inject(CONFIG) private readonly config: JumbeConfig,
   ) {}
 
   @Get('failures')
@@ -44,6 +50,7 @@ export class MessagesController {
    */
   async send(request: CustomerRequest, kind: MessageKind, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
+    if (isMultipart(request)) return this.sendUpload(request, kind, reply, key);
     const outcome = await this.sender.send(
       customerOf(request),
       kind,
@@ -53,6 +60,45 @@ export class MessagesController {
     void reply.status(outcome.status);
     return outcome.body;
   }
+
+  /** A media send with the file itself (multipart/form-data), streamed to the upload store. */
+  private async sendUpload(
+    request: CustomerRequest,
+    kind: MessageKind,
+    reply: FastifyReply,
+    key: string | string[] | undefined,
+  ) {
+    if (kind !== 'media') {
+      throw new ApiError(
+        'unsupported_media_type',
+        'Only POST /api/v1/messages/media takes multipart/form-data (a file upload); send this body as application/json.',
+      );
+    }
+    let upload;
+    const fields: Record<string, string> = {};
+    try {
+      upload = await readMediaUpload(request, this.uploads, this.config.mediaMaxBytes, fields);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      // The rest of the body is never read: the connection closes after the answer.
+      if (error.code !== 'validation_error') void reply.header('connection', 'close');
+      await this.sender.refused(customerOf(request), 'media', fields, error);
+      throw error;
+    }
+    const outcome = await this.sender.sendUpload(
+      customerOf(request),
+      upload,
+      typeof key === 'string' ? key : undefined,
+    );
+    void reply.status(outcome.status);
+    return outcome.body;
+  }
+}
+
+/** Whether @fastify/multipart took the body (`multipart/form-data`), leaving it unread. */
+function isMultipart(request: CustomerRequest): boolean {
+  const decorated = request as CustomerRequest & { isMultipart?: () => boolean };
+  return typeof decorated.isMultipart === 'function' && decorated.isMultipart();
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { UploadStore } from './upload-store';
 import type { JumbeConfig } from '@jumbe/config';
 import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
 import type { SessionProxyVault, WebhookVault } from '@jumbe/domain';
@@ -41,6 +42,8 @@ export interface GatewayPorts {
   operator: OperatorService;
   /** Received media files workers downloaded, streamed by `GET /messages/media`. */
   mediaFiles: MediaFileReader;
+  /** Files customers upload to send, on their way to the worker (multipart media sends). */
+  uploads: UploadStore;
   bus: MessageBus;
   usageCounters: UsageCounterStore;
   invalidations: InvalidationBus;

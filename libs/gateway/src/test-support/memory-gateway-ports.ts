@@ -18,7 +18,10 @@ import {
   WebhookVault,
   ZERO_USAGE,
 } from '@jumbe/domain';
-import { InProcessMessageBus, MemoryLiveEventLog } from '@jumbe/messaging';
+import { DataDirMediaStore, InProcessMessageBus, MemoryLiveEventLog } from '@jumbe/messaging';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { OperatorService } from '@jumbe/operator';
 import { Readable } from 'node:stream';
 import pino from 'pino';
@@ -51,6 +54,9 @@ export class MemoryGatewayWorld {
   readonly operatorSessions = new MemoryOperatorSessionStore();
   /** The media store's files by object name, as a worker would have put them. */
   readonly mediaFiles = new Map<string, { mimetype: string; fileName: string | null; data: Buffer }>();
+  /** Uploaded files (multipart media sends): a real folder store, as in the all-in-one. */
+  readonly uploadDir = mkdtempSync(join(tmpdir(), 'jumbe-uploads-'));
+  readonly uploads = new DataDirMediaStore(this.uploadDir, 60 * 60 * 1000);
   private nextId = 1;
 
   /** An account on a plan, with one key of the given scope; returns the key. */
@@ -151,6 +157,7 @@ export class MemoryGatewayWorld {
       sessionProxyVault: new SessionProxyVault('0'.repeat(64)),
       // The admin routes' operations need PostgreSQL: the end-to-end suites cover them.
       operator: {} as OperatorService,
+      uploads: this.uploads,
       mediaFiles: {
         open: async (name) => {
           const file = this.mediaFiles.get(name);

@@ -2,6 +2,7 @@ import { EgressError, type HostResolver, safeDownload, UrlPolicy } from '@jumbe/
 import type { AnyMessageContent } from '@whiskeysockets/baileys';
 import { NetworkSendError } from '../network-send-error';
 import type { OutboundMedia, OutboundMediaType } from '../outbound-message';
+import type { UploadedFiles } from './whatsapp-settings';
 import { MediaBudgetExhaustedError, type MediaByteBudget, type MediaReservation } from './media-byte-budget';
 
 export interface MediaFetchSettings {
@@ -81,7 +82,9 @@ export async function fetchMedia(url: string, settings: MediaFetchSettings): Pro
 }
 
 /** The send's share of the worker's media budget, or null when there is no budget. */
-async function reserve(settings: MediaFetchSettings): Promise<MediaReservation | null> {
+async function reserve(
+  settings: Pick<MediaFetchSettings, 'budget' | 'maxBytes'>,
+): Promise<MediaReservation | null> {
   if (!settings.budget) return null;
   try {
     return await settings.budget.bytes.reserve(settings.maxBytes, settings.budget.waitMs);
@@ -90,6 +93,38 @@ async function reserve(settings: MediaFetchSettings): Promise<MediaReservation |
     throw new NetworkSendError(
       'media_busy',
       `the worker is sending as much media as it may hold at once (${error.message}); the message was not sent, retry shortly`,
+    );
+  }
+}
+
+/**
+ * Reads a file the customer uploaded (the gateway stored it; no URL, nothing fetched) within the
+ * worker's budget: its size is reserved before the read, as a download reserves its limit.
+ */
+export async function readUpload(
+  upload: { name: string; size: number },
+  files: UploadedFiles | undefined,
+  settings: Pick<MediaFetchSettings, 'budget'>,
+): Promise<FetchedMedia> {
+  const opened = await files?.open(upload.name);
+  if (!opened) {
+    throw new NetworkSendError(
+      'media_fetch_failed',
+      'the uploaded file is no longer stored (uploads expire after an hour); upload it again',
+    );
+  }
+  const reservation = await reserve({ ...settings, maxBytes: upload.size });
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.data) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (body.length !== upload.size) throw new Error(`read ${body.length} of ${upload.size} bytes`);
+    return { body, contentType: undefined, release: () => reservation?.release() };
+  } catch (error) {
+    reservation?.release();
+    throw new NetworkSendError(
+      'media_fetch_failed',
+      `could not read the uploaded file: ${(error as Error).message}`,
     );
   }
 }
@@ -114,7 +149,7 @@ export function mediaMessageContent(message: OutboundMedia, media: FetchedMedia)
       return {
         document: media.body,
         mimetype,
-        fileName: message.fileName ?? fileNameFromUrl(message.url),
+        fileName: message.fileName ?? message.upload?.fileName ?? fileNameFromUrl(message.url ?? ''),
         ...(caption ? { caption } : {}),
       };
   }

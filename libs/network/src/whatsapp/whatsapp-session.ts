@@ -56,7 +56,7 @@ import { EventBufferDrain } from './event-buffer-drain';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { type OwnMessageStatus, statusOfAck, statusOfReceipt, statusOfUpdate } from './status-mapper';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
-import { type FetchedMedia, fetchMedia, mediaMessageContent } from './media-content';
+import { type FetchedMedia, fetchMedia, mediaMessageContent, readUpload } from './media-content';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { ReconnectPolicy } from './reconnect-policy';
 import { undecryptableReason } from './undecryptable';
@@ -343,10 +343,28 @@ export class WhatsAppSession implements NetworkSession {
   private async sendMedia(message: OutboundMedia): Promise<SentKey> {
     this.connectedSocket();
     const reply = await this.replyOptions(message);
-    return this.withMedia(message.url, (media) => {
+    const send = (media: FetchedMedia) => {
       const content = mediaMessageContent(message, media);
       return this.relay(message.to, (socket) => socket.sendMessage(message.to, content, reply));
+    };
+    if (message.upload) return this.withUpload(message.upload, send);
+    return this.withMedia(message.url ?? '', send);
+  }
+
+  /** Reads an uploaded file within the worker's budget, and releases it once `use` is done. */
+  private async withUpload(
+    upload: { name: string; size: number },
+    use: (media: FetchedMedia) => Promise<SentKey>,
+  ): Promise<SentKey> {
+    const { settings } = this.context;
+    const media = await readUpload(upload, settings.uploads, {
+      budget: { bytes: settings.mediaBudget, waitMs: settings.mediaBudgetWaitMs },
     });
+    try {
+      return await use(media);
+    } finally {
+      media.release();
+    }
   }
 
   /** Fetches a media URL within the worker's limits and budget, and releases it once `use` is done. */

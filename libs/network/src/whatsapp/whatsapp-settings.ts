@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { HostResolver } from '@jumbe/egress';
 import type { Logger } from 'pino';
 import type { CredentialStore } from './credential-store';
@@ -10,6 +11,11 @@ import type { SessionProxyStore } from './session-proxy-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
+/** Where the worker reads uploaded files from (the uploads store; MediaObjectStore of @jumbe/messaging). */
+export interface UploadedFiles {
+  open(name: string): Promise<{ data: Readable } | null>;
+}
+
 export interface WhatsAppNetworkOptions {
   /** Where credentials live (NetworkCredentialStore of @jumbe/persistence). */
   credentials: CredentialStore;
@@ -21,6 +27,11 @@ export interface WhatsAppNetworkOptions {
   receivedMessages?: ReceivedMessageStore;
   /** Where received media messages' download descriptors live (InboundMediaRepository); this process only without it. */
   inboundMedia?: InboundMediaStore;
+  /**
+   * Files customers uploaded to send (a media message with `upload` instead of `url`), which the
+   * gateway put in the uploads store; without it such a send fails `media_fetch_failed`.
+   */
+  uploads?: UploadedFiles;
   /**
    * Tests only, never read from configuration: the host received media is downloaded from instead
    * of WhatsApp's `mmg.whatsapp.net` (still HTTPS, certificates still checked).
@@ -127,6 +138,7 @@ type OptionalSettings =
   | 'inboundOutbox'
   | 'receivedMessages'
   | 'inboundMedia'
+  | 'uploads'
   | 'sessionProxies'
   | 'webSocketUrl'
   | 'onUndecryptable'

@@ -27,10 +27,24 @@ export const sendTextSchema = z.strictObject({ sessionId: sessionIdField, ...tex
 
 export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
 
+/**
+ * A file a customer uploaded (multipart send): the gateway streamed it into the uploads store
+ * under `name` (a random 64-hex name) and the worker reads it from there, then removes it. Only
+ * the gateway sets this; a JSON body cannot carry it.
+ */
+export const mediaUploadField = z.strictObject({
+  name: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().min(1),
+  /** The part's file name, when it had one: a document's name on the contact's phone. */
+  fileName: z.string().min(1).max(255).optional(),
+});
+
 /** The media message without its sessionId: what crosses the bus to the worker. */
 export const mediaMessageFields = z.strictObject({
   to: recipientField,
-  url: httpUrlField('invalid_media_url', 'url'),
+  /** Either `url` (fetched by the worker) or `upload` (a file the gateway received): exactly one. */
+  url: httpUrlField('invalid_media_url', 'url').optional(),
+  upload: mediaUploadField.optional(),
   type: z.enum(MEDIA_TYPES).default('image'),
   caption: z
     .string()
@@ -47,7 +61,10 @@ export const mediaMessageFields = z.strictObject({
 });
 
 /** What depends on the media type: voice notes are audio; stickers are WebP images without captions. */
-export function mediaTypeRules(message: z.output<typeof mediaMessageFields>, context: z.RefinementCtx): void {
+export function mediaTypeRules(
+  message: Omit<z.output<typeof mediaMessageFields>, 'url' | 'upload'>,
+  context: z.RefinementCtx,
+): void {
   if (message.ptt && message.type !== 'audio') {
     context.addIssue({
       code: 'custom',
@@ -63,8 +80,40 @@ export function mediaTypeRules(message: z.output<typeof mediaMessageFields>, con
   }
 }
 
+/** One file on the bus: a URL or an upload, never both, never neither. */
+export function oneMediaSource(
+  message: Pick<z.output<typeof mediaMessageFields>, 'url' | 'upload'>,
+  context: z.RefinementCtx,
+): void {
+  if ((message.url === undefined) === (message.upload === undefined)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['url'],
+      message: 'a media message needs exactly one of url or upload',
+    });
+  }
+}
+
+/** The JSON body: `url` required, no `upload` (only the gateway's multipart parsing sets one). */
 export const sendMediaSchema = mediaMessageFields
-  .extend({ sessionId: sessionIdField })
+  .omit({ upload: true })
+  .extend({ url: httpUrlField('invalid_media_url', 'url'), sessionId: sessionIdField })
+  .superRefine(mediaTypeRules);
+
+/**
+ * The fields of a multipart send (`POST /messages/media` with a `file` part): the JSON body's
+ * fields but `url`, each a text part (`ptt` is `true` or `false`). The file's type is the part's
+ * Content-Type unless `mimetype` says otherwise; its name is the part's file name unless `fileName`.
+ */
+export const sendMediaUploadFieldsSchema = mediaMessageFields
+  .omit({ upload: true, url: true })
+  .extend({
+    sessionId: sessionIdField,
+    ptt: z
+      .enum(['true', 'false'], { message: 'ptt must be true or false' })
+      .transform((value) => value === 'true')
+      .optional(),
+  })
   .superRefine(mediaTypeRules);
 
 const listRowSchema = z.strictObject({

@@ -15,6 +15,7 @@ import {
   interactiveMessageFields,
   mediaMessageFields,
   mediaTypeRules,
+  oneMediaSource,
   sendInteractiveSchema,
   sendMediaSchema,
   sendTextSchema,
@@ -45,7 +46,7 @@ function member<K extends string, S extends z.core.$ZodShape, C extends z.core.$
  */
 export const outboundMessageSchema = z.discriminatedUnion('kind', [
   member('text', textMessageFields),
-  member('media', mediaMessageFields.superRefine(mediaTypeRules)),
+  member('media', mediaMessageFields.superRefine(mediaTypeRules).superRefine(oneMediaSource)),
   member('interactive', interactiveMessageFields.superRefine(uniqueActionIds)),
   member('location', locationMessageFields),
   member('contact', contactMessageFields),

@@ -1,4 +1,5 @@
 import { DEFAULT_SHARD_COUNT } from '@jumbe/domain';
+import { InThreadLeaseUpkeep } from './in-thread-lease-upkeep';
 import { MemoryShardLeaseStore } from './memory-shard-lease-store';
 import { MemoryWorkerRegistry } from './memory-worker-registry';
 import {
@@ -269,7 +270,8 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
   });
 
   it('stops serving a shard whose lease another worker took, and takes it back once that lease expires', async () => {
-    const a = await startKeeper('worker-a');
+    const logger = new RecordingLogger();
+    const a = await startCustom('worker-a', { logger });
     const shard = 17;
     const token = ledger.lastToken('worker-a', shard)!;
 
@@ -282,6 +284,11 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     await eventually('the shard to be dropped', () => !ledger.served('worker-a').includes(shard));
     // Found at the next renewal, not when its own lease would have gone stale.
     expect(Date.now() - takenAt).toBeLessThan(OPTIONS.leaseTtlMs / 4);
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      details: { shard },
+      message: 'shard lease lost; stopping its work here',
+    });
     expect(a.heldShards()).not.toContain(shard);
     // Told as a loss (what the lease-loss metric counts), then dropped.
     expect(ledger.calls.filter((call) => call.shard === shard).map((call) => call.kind)).toEqual([
@@ -414,7 +421,19 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
         validWhenLost.push(grants.get(shard)?.valid() ?? true);
       },
     };
-    const keeper = await startCustom('worker-a', { owner, store: wedgeable });
+    // The registry lives on the same Redis: its calls hang too, so ticks stall as well.
+    const wedgeableRegistry: WorkerRegistry = {
+      heartbeat: (...args) => answered(() => registry.heartbeat(...args)),
+      leave: (...args) => answered(() => registry.leave(...args)),
+      liveWorkers: () => answered(() => registry.liveWorkers()),
+    };
+    const logger = new RecordingLogger();
+    const keeper = await startCustom('worker-a', {
+      owner,
+      store: wedgeable,
+      workers: wedgeableRegistry,
+      logger,
+    });
 
     await elapse(5_000);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
@@ -435,6 +454,11 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     // The owner asking its lease (before a reconnect, say) already hears "no" when told of the loss.
     expect(validWhenLost.every((valid) => valid === false)).toBe(true);
     expect([...grants.values()].every((lease) => !lease.valid())).toBe(true);
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      details: { shard: 0 },
+      message: 'shard lease could not be renewed in time; stopping its work here',
+    });
   });
 
   it('renews its leases in time even when its tick is as long as the lease', async () => {
@@ -459,7 +483,11 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     await elapse(OPTIONS.leaseTtlMs * 2);
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(ledger.calls.filter((call) => call.kind !== 'adopt')).toEqual([]);
-    expect(logger.messages('warn')).toContain('shard lease renewal failed; retrying');
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      details: { err: expect.any(Error) },
+      message: 'shard lease renewal failed; retrying',
+    });
   });
 
   it('takes its shards once the registry answers again, and says why it waited', async () => {
@@ -473,7 +501,11 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     const logger = new RecordingLogger();
     const keeper = await startCustom('worker-a', { workers: flaky, logger });
     expect(keeper.heldShards()).toEqual([]);
-    expect(logger.messages('warn')).toContain('shard upkeep failed; retrying');
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      details: { err: expect.any(Error) },
+      message: 'shard upkeep failed; retrying',
+    });
     down = false;
     await eventually('every shard taken', () => keeper.heldShards().length === DEFAULT_SHARD_COUNT);
   });
@@ -494,7 +526,11 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     await eventually('the shard served after all', () => ledger.served('worker-a').includes(shard));
     expect(keeper.heldShards()).toEqual(ALL_SHARDS);
     expect(ledger.lastToken('worker-a', shard)).toBe(2); // the failed grant (1) was released
-    expect(logger.messages('warn')).toContain('could not take the shard over; will retry');
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      details: { err: expect.any(Error), shard },
+      message: 'could not take the shard over; will retry',
+    });
   });
 
   it('logs how many shards it holds each time that changes, once per change', async () => {
@@ -524,6 +560,91 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     keepers.splice(keepers.indexOf(keeper), 1);
     await settled(keeper.stop());
     expect(finished).toBe(DEFAULT_SHARD_COUNT);
+    expect(await holders()).toEqual(ALL_SHARDS.map(() => null));
+  });
+
+  it('counts itself among the workers even while the registry does not list it yet', async () => {
+    const lagging: WorkerRegistry = {
+      heartbeat: (...args) => registry.heartbeat(...args),
+      leave: (...args) => registry.leave(...args),
+      liveWorkers: async () => [],
+    };
+    const keeper = await startCustom('worker-a', { workers: lagging });
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+  });
+
+  it('frees every lease on stop even when its owner fails to drop a shard, and says which', async () => {
+    const logger = new RecordingLogger();
+    const owner: ShardOwner = {
+      adopt: async () => undefined,
+      drop: async (shard) => {
+        if (shard === 3) throw new Error('sessions would not close');
+      },
+    };
+    const keeper = await startCustom('worker-a', { owner, logger });
+    keepers.splice(keepers.indexOf(keeper), 1);
+    await settled(keeper.stop());
+    expect(await holders()).toEqual(ALL_SHARDS.map(() => null));
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      details: { err: expect.any(Error), shard: 3 },
+      message: 'dropping a shard failed',
+    });
+  });
+
+  it('hands its shards over on stop even when its lease upkeep fails to stop', async () => {
+    const upkeep = new InThreadLeaseUpkeep(leases);
+    const failingToStop = Object.assign(Object.create(upkeep) as InThreadLeaseUpkeep, {
+      stop: async () => {
+        await upkeep.stop();
+        throw new Error('upkeep thread did not answer');
+      },
+    });
+    const logger = new RecordingLogger();
+    const keeper = new ShardKeeper(
+      'worker-a',
+      leases,
+      registry,
+      ledger.ownerFor('worker-a'),
+      logger,
+      OPTIONS,
+      failingToStop,
+    );
+    await keeper.start();
+    await settled(keeper.stop());
+    expect(await registry.liveWorkers()).toEqual([]);
+    expect(await holders()).toEqual(ALL_SHARDS.map(() => null));
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      details: { err: expect.any(Error) },
+      message: 'stopping lease upkeep failed',
+    });
+  });
+
+  it('adopts nothing once stop was called, even a shard whose acquire was answered after it', async () => {
+    // worker-x holds half the shards' assignment until its heartbeat lapses; then worker-a's
+    // tick acquires the other half, and those acquires are held up until stop() has been called.
+    await registry.heartbeat('worker-x', 500);
+    let release: () => void = () => undefined;
+    let gate: Promise<void> | null = null;
+    const slowAcquire = Object.assign(Object.create(leases) as MemoryShardLeaseStore, {
+      acquire: async (...args: Parameters<MemoryShardLeaseStore['acquire']>) => {
+        if (gate) await gate;
+        return leases.acquire(...args);
+      },
+    });
+    const keeper = await startCustom('worker-a', { store: slowAcquire });
+    expect(keeper.heldShards()).toHaveLength(32);
+    gate = new Promise((resolve) => (release = resolve));
+    await elapse(600); // worker-x is gone: the next tick asks for the other 32, and waits
+    const adoptsBeforeStop = ledger.calls.filter((call) => call.kind === 'adopt').length;
+    keepers.splice(keepers.indexOf(keeper), 1);
+    const stopping = keeper.stop();
+    gate = null;
+    release();
+    await settled(stopping);
+    expect(ledger.calls.filter((call) => call.kind === 'adopt')).toHaveLength(adoptsBeforeStop);
+    expect(keeper.heldShards()).toEqual([]);
     expect(await holders()).toEqual(ALL_SHARDS.map(() => null));
   });
 });

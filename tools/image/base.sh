@@ -31,22 +31,22 @@ npm_dir=$(dirname "$(readlink -f "$node_bin")")/../lib/node_modules/npm
 [ -f "$npm_dir/bin/npm-cli.js" ] || { echo "base: npm not found beside $node_bin" >&2; exit 1; }
 
 echo "base: $BASE missing and not pullable: building it (debootstrap bookworm minbase + Node $node_version)"
-mkdir -p "$CACHE_DIR"
-# The debootstrapped system is cached as a tarball outside the repository: a second build on the
-# same machine skips the mirror.
-minbase="$CACHE_DIR/bookworm-minbase.tar"
+# Debian's packages are cached outside the repository (debootstrap --cache-dir): a second base
+# build on the same machine downloads nothing. (The base itself stays in podman's store.)
+mkdir -p "$CACHE_DIR/debs"
 work=$(mktemp -d "${TMPDIR:-/tmp}/jumbe-base.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 root="$work/rootfs"
-if [ -f "$minbase" ]; then
-  mkdir -p "$root" && tar -C "$root" -xf "$minbase"
-else
-  debootstrap --variant=minbase bookworm "$root" "$MIRROR" >"$work/debootstrap.log" 2>&1 ||
-    { tail -20 "$work/debootstrap.log" >&2; exit 1; }
-  # What the slim image leaves out too: downloaded packages and package lists.
-  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/*.log
-  tar -C "$root" -cf "$minbase.partial" . && mv "$minbase.partial" "$minbase"
-fi
+stamp() { echo "base: [$((SECONDS - began)) s] $*"; }
+began=$SECONDS
+debootstrap --variant=minbase --cache-dir="$CACHE_DIR/debs" bookworm "$root" "$MIRROR" >"$work/debootstrap.log" 2>&1 ||
+  { tail -20 "$work/debootstrap.log" >&2; exit 1; }
+stamp "debootstrap done"
+# What a slim image leaves out too: downloaded packages, package lists, manuals and documentation
+# (the copyright files stay).
+rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/*.log \
+  "$root"/usr/share/man/* "$root"/usr/share/info/*
+find "$root/usr/share/doc" -type f ! -name copyright -delete
 
 # Node where the official image has it (/usr/local), npm and npx beside it.
 install -m 0755 "$node_bin" "$root/usr/local/bin/node"
@@ -57,9 +57,10 @@ ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
 chroot "$root" groupadd --gid 1000 node
 chroot "$root" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 
+stamp "node, npm and the node user added"
 tar -C "$root" -c . | pm import -q \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change "ENV NODE_VERSION=${node_version#v}" \
   --change 'CMD ["node"]' \
   - "$BASE" >/dev/null
-echo "base: built $BASE ($(pm image inspect --format "{{.Size}}" "$BASE" | numfmt --to=iec))"
+stamp "built $BASE ($(pm image inspect --format '{{.Size}}' "$BASE" | numfmt --to=iec))"

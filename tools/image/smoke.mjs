@@ -34,14 +34,10 @@ const RUN_ID = randomBytes(3).toString('hex');
 
 const containers = [];
 const cleanups = [];
+
 /** `docker run -d` with what the README and Compose ask for: read-only root, tmpfs /tmp, no capabilities. */
 function runService(name, args, env, data = ['--tmpfs', '/data']) {
-  const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
-  podman([
-    'run',
-    '-d',
-    '--name',
-    name,
+  const confined = [
     '--read-only',
     '--tmpfs',
     '/tmp',
@@ -50,14 +46,10 @@ function runService(name, args, env, data = ['--tmpfs', '/data']) {
     'ALL',
     '--security-opt',
     'no-new-privileges',
-    '--network',
-    NETWORK,
-    '-p',
-    '127.0.0.1::8080',
-    ...envArgs,
-    IMAGE,
-    ...args,
-  ]);
+  ];
+  const network = ['--network', NETWORK, '-p', '127.0.0.1::8080'];
+  const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
+  podman(['run', '-d', '--name', name, ...confined, ...network, ...envArgs, IMAGE, ...args]);
   containers.push(name);
   return { name, url: `http://127.0.0.1:${publishedPort(name)}` };
 }

@@ -5,6 +5,7 @@ import {
   type ErrorCode,
   WEBHOOK_EVENT_SCHEMAS,
   type WebhookEventName,
+  sendMediaUploadFieldsSchema,
 } from '@jumbe/contracts';
 import { z } from 'zod';
 import { type NetworkName, type RouteDescription, routesOn } from './route-catalogue';
@@ -86,6 +87,23 @@ function webhookOperations(): Record<string, unknown> {
   );
 }
 
+/** The media route's alternative body: the file itself (multipart), beside the JSON body with a `url`. */
+const UPLOAD_CONTENT = (() => {
+  const fields = toSchema(sendMediaUploadFieldsSchema, 'input') as {
+    properties?: object;
+    required?: string[];
+  };
+  return {
+    'multipart/form-data': {
+      schema: {
+        ...fields,
+        properties: { ...fields.properties, file: { type: 'string', format: 'binary' } },
+        required: [...(fields.required ?? []), 'file'],
+      },
+    },
+  };
+})();
+
 function operation(route: RouteDescription): Record<string, unknown> {
   const responses: Record<string, unknown> = {
     [String(route.successStatus ?? 200)]: route.file
@@ -133,7 +151,10 @@ function operation(route: RouteDescription): Record<string, unknown> {
       ? {
           requestBody: {
             required: false,
-            content: { 'application/json': { schema: toSchema(route.body, 'input') } },
+            content: {
+              'application/json': { schema: toSchema(route.body, 'input') },
+              ...(route.method === 'POST' && route.path === '/api/v1/messages/media' ? UPLOAD_CONTENT : {}),
+            },
           },
         }
       : {}),

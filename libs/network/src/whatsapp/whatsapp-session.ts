@@ -612,7 +612,12 @@ export class WhatsAppSession implements NetworkSession {
     this.arrivals = arrivals;
     // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
     socket.ws?.on('CB:message', (node) => {
-      if (!isJidStatusBroadcast(node.attrs.from ?? '')) arrivals.arrived(node.attrs.id, !!node.attrs.offline);
+      // A stanza already handed on (WhatsApp sends again what a dropped socket never receipted)
+      // may never become a message again: not waited for.
+      const id = node.attrs.id;
+      if (isJidStatusBroadcast(node.attrs.from ?? '') || (id && this.context.memory.delivered.has(id)))
+        return;
+      arrivals.arrived(id, !!node.attrs.offline);
     });
     socket.ws?.on('CB:ib,,offline', () => arrivals.backlogArrived());
     socket.ev.on('messages.upsert', ({ messages, type }) => {

@@ -362,6 +362,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/messages/poll': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a poll of 2 to 12 options; votes arrive as message.poll_vote (extension) */
+    post: operations['postApiV1MessagesPoll'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/messages/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Post a text, image or video status (story) to the contacts listed (extension) */
+    post: operations['postApiV1MessagesStatus'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/chats/read': {
     parameters: {
       query?: never;
@@ -1351,6 +1385,63 @@ export interface webhooks {
               rawFrom: string | null;
               rawChat: string | null;
               pushName: string | null;
+            };
+            deliveryId: string;
+          };
+        };
+      };
+      responses: {
+        /** @description Received (any 2xx). */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'message.poll_vote': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The message.poll_vote event
+     * @description Signed with the account's webhook secret: `X-Service-Signature` over `X-Service-Timestamp` and the body, and the same as Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`). `X-Service-Event` names the event; `X-Service-Delivery` equals the body's `deliveryId` (de-duplicate on it). Answer 2xx within 10 s; anything else is a failed delivery.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @constant */
+            event: 'message.poll_vote';
+            timestamp: string;
+            customerId: string;
+            sessionId: string;
+            vote: {
+              id: string;
+              pollId: string;
+              chat: string;
+              from: string;
+              replyTo: string;
+              selectedOptions: string[];
+              votedAt: string;
             };
             deliveryId: string;
           };
@@ -3243,6 +3334,29 @@ export interface operations {
            */
           sessionId?: string;
         };
+        'multipart/form-data': {
+          /** @description International number, digits only (e.g. `254712345678`), or a webhook `message.replyTo` value. */
+          to: string;
+          /**
+           * @default image
+           * @enum {string}
+           */
+          type?: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+          caption?: string;
+          mimetype?: string;
+          fileName?: string;
+          /** @enum {string} */
+          ptt?: 'true' | 'false';
+          /** @description Reply to (quote) this message of the same chat: the `id` a send returned (`data.key.id`, kept 24 hours) or a `message.received` event carried (`message.id`, kept 7 days). 404 `message_not_found` when unknown or of another chat. */
+          quotedMessageId?: string;
+          /**
+           * @description Session name; letters, digits, `_` and `-`, 1–64 characters. Default `default`.
+           * @default default
+           */
+          sessionId?: string;
+          /** Format: binary */
+          file: string;
+        };
       };
     };
     responses: {
@@ -4319,6 +4433,306 @@ export interface operations {
         };
       };
       /** @description `network_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unavailable`, `session_restoring` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `timeout` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiV1MessagesPoll: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description International number, digits only (e.g. `254712345678`), or a webhook `message.replyTo` value. */
+          to: string;
+          question: string;
+          /** @description 2 to 12 distinct options; a vote names the options chosen by this text. */
+          options: string[];
+          /** @description Let a voter choose several options (default: a single one). */
+          multipleChoice?: boolean;
+          /**
+           * @description Session name; letters, digits, `_` and `-`, 1–64 characters. Default `default`.
+           * @default default
+           */
+          sessionId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message?: string;
+            data: {
+              key: {
+                remoteJid: string;
+                /** @constant */
+                fromMe: true;
+                id: string;
+              };
+            };
+          };
+        };
+      };
+      /** @description `validation_error`, `invalid_phone`, `invalid_session_id`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `monthly_limit_reached` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `account_suspended`, `forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `session_not_connected`, `idempotency_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `network_error` */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unavailable`, `session_restoring` */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `timeout` */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postApiV1MessagesStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          /**
+           * @description `text` (default), `image` or `video`.
+           * @default text
+           * @enum {string}
+           */
+          type?: 'text' | 'image' | 'video';
+          text?: string;
+          /** @description Absolute http or https URL. */
+          url?: string;
+          caption?: string;
+          /** @description A text status: its background colour, `#RRGGBB`. */
+          backgroundColor?: string;
+          font?: number;
+          /** @description The numbers (digits) that see the status: only contacts who saved this number do. */
+          contacts: string[];
+          /**
+           * @description Session name; letters, digits, `_` and `-`, 1–64 characters. Default `default`.
+           * @default default
+           */
+          sessionId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message?: string;
+            data: {
+              key: {
+                remoteJid: string;
+                /** @constant */
+                fromMe: true;
+                id: string;
+              };
+            };
+          };
+        };
+      };
+      /** @description `validation_error`, `invalid_phone`, `invalid_session_id`, `invalid_media_url`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unauthorized` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `monthly_limit_reached` */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `account_suspended`, `forbidden` */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `session_not_connected`, `idempotency_conflict` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `payload_too_large` */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited` */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `network_error`, `media_fetch_failed` */
       502: {
         headers: {
           [name: string]: unknown;
@@ -7278,13 +7692,14 @@ export interface operations {
           url?: string;
           enabled?: boolean;
           rotateSecret?: boolean;
-          /** @description Event types the webhook receives (default `["message.received"]`; `webhook.test` is always sent). Known: message.received, message.status, message.reaction, message.revoked, message.edited, session.status, group.participants, group.updated, call.received, webhook.test. */
+          /** @description Event types the webhook receives (default `["message.received"]`; `webhook.test` is always sent). Known: message.received, message.status, message.reaction, message.revoked, message.edited, message.poll_vote, session.status, group.participants, group.updated, call.received, webhook.test. */
           events?: (
             | 'message.received'
             | 'message.status'
             | 'message.reaction'
             | 'message.revoked'
             | 'message.edited'
+            | 'message.poll_vote'
             | 'session.status'
             | 'group.participants'
             | 'group.updated'
@@ -7794,6 +8209,12 @@ export interface operations {
             messageId: string;
             text: string;
           };
+          /** @description The contact votes on a poll the session sent them (→ message.poll_vote): their whole choice, by option text; `[]` takes the vote back. Text, media and the other changes are then ignored. */
+          pollVote?: {
+            /** @description The `key.id` the poll's send returned. */
+            pollId: string;
+            options: string[];
+          };
         };
       };
     };
@@ -7928,6 +8349,8 @@ export interface operations {
                 | 'reaction'
                 | 'revoke'
                 | 'edit'
+                | 'poll'
+                | 'status'
                 | 'read'
                 | 'presence';
               content: {

@@ -15,17 +15,21 @@ export async function voteOnPoll(
   creator: EmulatedUser,
   poll: ReceivedMessage,
   options: string[],
+  addressing: 'pn' | 'lid' = 'pn',
 ): Promise<string> {
   const secret = poll.message.messageContextInfo?.messageSecret;
   if (!secret) throw new Error('the poll carries no secret: not a poll creation message');
-  const vote = encryptedPollVote({ id: poll.id, creatorJid: creator.jid, secret }, voter.jid, options);
-  return network.sendMessage(voter, creator, {
+  // A LID-addressed chat names both sides by LID, in the key derivation too.
+  const [creatorJid, voterJid] = addressing === 'lid' ? [creator.lid, voter.lid] : [creator.jid, voter.jid];
+  const vote = encryptedPollVote({ id: poll.id, creatorJid, secret }, voterJid, options);
+  const message = {
     pollUpdateMessage: {
-      pollCreationMessageKey: { remoteJid: creator.jid, fromMe: false, id: poll.id },
+      pollCreationMessageKey: { remoteJid: creatorJid, fromMe: false, id: poll.id },
       vote,
       senderTimestampMs: Date.now(),
     },
-  });
+  };
+  return network.sendMessage(voter, creator, message, { addressing });
 }
 
 /** The poll's options as its creation message lists them (any of the three poll versions). */

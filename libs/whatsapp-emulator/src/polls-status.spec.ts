@@ -104,6 +104,25 @@ describe('polls and status posts through real Baileys against the emulator', () 
     expect(vote).toMatchObject({ pollId: sent.id, voterPhone: baraka.phoneNumber, selectedOptions: ['No'] });
   }, 40_000);
 
+  it('decrypts a vote from a contact addressed by LID (the key derived from both LIDs)', async () => {
+    const sent = await opened.session.send({
+      kind: 'poll',
+      to: amina.jid,
+      question: 'Delivery?',
+      options: ['Today', 'Tomorrow'],
+    });
+    const poll = await until(() => network.receivedBy(amina).find((message) => message.id === sent.id));
+
+    const voteId = await voteOnPoll(network, amina, phone, poll, ['Tomorrow'], 'lid');
+
+    const vote = await until(() => opened.pollVotes.find((found) => found.id === voteId));
+    expect(vote).toMatchObject({
+      pollId: sent.id,
+      voterPhone: amina.phoneNumber,
+      selectedOptions: ['Tomorrow'],
+    });
+  }, 30_000);
+
   it('drops a vote on a poll it never sent', async () => {
     const stranger = network.user('254711000033', 'Stranger');
     const real = network.receivedBy(amina).find((message) => message.message.pollCreationMessageV3);

@@ -1,6 +1,6 @@
 import '@jumbe/whatsapp-emulator/trust-preload';
-import { ApiError, type SessionCommand, streamEventSchema } from '@jumbe/contracts';
-import { type GroupOperation, WhatsAppNetworkDriver } from '@jumbe/network';
+import { ApiError, type GroupOperation, type SessionCommand, streamEventSchema } from '@jumbe/contracts';
+import { WhatsAppNetworkDriver } from '@jumbe/network';
 import {
   AccountRepository,
   InboundOutboxRepository,

@@ -1,4 +1,7 @@
 import './trust-preload';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { MemorySentMessageStore } from '@jumbe/network/testing';
 import { DriverHarness, type OpenedSession, until } from './driver-harness';
 import { WhatsAppEmulator } from './emulator';
@@ -13,6 +16,7 @@ describe('polls and status posts through real Baileys against the emulator', () 
   // The durable archive a worker keeps sent messages in (PostgreSQL in production).
   const sentMessages = new MemorySentMessageStore();
   let url: string;
+  let mediaHost: string;
   let harness: DriverHarness;
   let opened: OpenedSession;
   let phone: EmulatedUser;
@@ -21,7 +25,8 @@ describe('polls and status posts through real Baileys against the emulator', () 
 
   beforeAll(async () => {
     url = await emulator.start();
-    harness = new DriverHarness(url, undefined, { sentMessages });
+    mediaHost = await network.media.start();
+    harness = new DriverHarness(url, undefined, { sentMessages, mediaHost });
     phone = network.user('254700000030', 'Shop');
     amina = network.user('254711000031', 'Amina');
     baraka = network.user('254711000032', 'Baraka');
@@ -95,7 +100,11 @@ describe('polls and status posts through real Baileys against the emulator', () 
     await harness.closeAll();
 
     // A new worker: nothing in memory, the same credentials and durable store.
-    harness = new DriverHarness(url, undefined, { credentials: harness.credentials, sentMessages });
+    harness = new DriverHarness(url, undefined, {
+      credentials: harness.credentials,
+      sentMessages,
+      mediaHost,
+    });
     opened = await harness.open('polls', true);
     await until(() => opened.links.find((event) => event.type === 'connected'), 20_000);
     const voteId = await voteOnPoll(network, baraka, phone, poll, ['No']);
@@ -158,4 +167,32 @@ describe('polls and status posts through real Baileys against the emulator', () 
     ).toBeUndefined();
     expect(network.failures).toEqual([]);
   }, 30_000);
+
+  it('posts an image status, fetched from its URL, that a listed contact downloads and decrypts', async () => {
+    const photo = randomBytes(50_000);
+    const server = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      response.end(photo);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const sent = await opened.session.send({
+        kind: 'status',
+        type: 'image',
+        url: `http://127.0.0.1:${port}/offer.jpg`,
+        caption: 'New stock',
+        contacts: [baraka.phoneNumber],
+      });
+      const status = await until(
+        () => network.receivedBy(baraka).find((message) => message.id === sent.id),
+        20_000,
+      );
+      expect(status.chat).toBe('status@broadcast');
+      expect(status.message.imageMessage?.caption).toBe('New stock');
+      expect((await network.downloadMedia(status)).equals(photo)).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 40_000);
 });

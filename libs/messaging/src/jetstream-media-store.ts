@@ -48,7 +48,7 @@ export class JetStreamMediaStore implements MediaObjectStore {
   }
 
   async put(name: string, meta: MediaObjectMeta, data: Readable): Promise<MediaObjectInfo> {
-    const web = Readable.toWeb(data) as unknown as ReadableStream<Uint8Array>;
+    const web = pacedByFlush(data, () => this.connection.flush());
     const info = await (await this.bucket()).put({ name, description: JSON.stringify(meta) }, web);
     return this.describe(info);
   }
@@ -80,6 +80,39 @@ export class JetStreamMediaStore implements MediaObjectStore {
     const storedAt = new Date(info.mtime);
     return { ...meta, size: info.size, storedAt: Number.isNaN(storedAt.getTime()) ? new Date(0) : storedAt };
   }
+}
+
+/** Bytes read from the source between two waits for the server to have everything sent so far. */
+const FLUSH_EVERY_BYTES = 1024 * 1024;
+
+/**
+ * The source as the web stream the client's `put` reads, paced by the connection. The client
+ * publishes each chunk as soon as it reads it, without waiting for acknowledgements, so a source
+ * faster than the link (an upload arriving over a LAN) would pile up in the client's outbound
+ * buffer, the whole file in memory. Every FLUSH_EVERY_BYTES, reading waits for a round trip to the
+ * server (`flush`): at most about that much is ever waiting to leave.
+ */
+function pacedByFlush(data: Readable, flush: () => Promise<void>): ReadableStream<Uint8Array> {
+  const chunks = data[Symbol.asyncIterator]();
+  let sinceFlush = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sinceFlush >= FLUSH_EVERY_BYTES) {
+        sinceFlush = 0;
+        await flush();
+      }
+      const next = (await chunks.next()) as IteratorResult<Buffer>;
+      if (next.done) {
+        controller.close();
+        return;
+      }
+      sinceFlush += next.value.length;
+      controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength));
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
 }
 
 function parseMeta(description: string | undefined): MediaObjectMeta {

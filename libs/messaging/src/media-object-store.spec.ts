@@ -93,6 +93,18 @@ describe.each([dataDir(), jetStream()])('$name', (kind) => {
     ).rejects.toThrow();
     expect(await store.info(name('cut'))).toBeNull();
   });
+
+  it('removes a file (an upload once its send is answered), and removing an absent one is no error', async () => {
+    const bytes = randomBytes(2 * 1024 * 1024 + 5);
+    await store.put(name('sent'), { mimetype: 'image/jpeg', fileName: 'photo.jpg' }, Readable.from([bytes]));
+    const opened = await store.open(name('sent'));
+    if (!opened) throw new Error('the file was not stored');
+    expect((await read(opened.data)).equals(bytes)).toBe(true);
+    await store.remove(name('sent'));
+    expect(await store.info(name('sent'))).toBeNull();
+    expect(await store.open(name('sent'))).toBeNull();
+    await expect(store.remove(name('sent'))).resolves.toBeUndefined();
+  });
 });
 
 describe('DataDirMediaStore expiry', () => {

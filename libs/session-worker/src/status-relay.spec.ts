@@ -90,3 +90,53 @@ describe('StatusRelay: message.status', () => {
     await expect(relay.messageStatus(ref, report('read', '3EB0C'))).rejects.toThrow('stream unavailable');
   });
 });
+
+describe('StatusRelay: message.poll_vote', () => {
+  const ref = { accountId: 'acc', sessionId: 'main' };
+  const vote = {
+    id: '3A0VOTE1',
+    pollId: '3EB0POLL',
+    chat: '254712345678@s.whatsapp.net',
+    voter: '100000000000001@lid',
+    voterPhone: '254712345678',
+    selectedOptions: ['Pilau'],
+    votedAt: new Date('2030-01-01T00:00:00Z'),
+  };
+
+  it('publishes a vote once per vote message, on the session subject, valid for the stream', async () => {
+    const publisher = new RecordingPublisher();
+    const relay = new StatusRelay(publisher);
+    await relay.pollVoted(ref, vote);
+
+    expect(publisher.events).toEqual([
+      expect.objectContaining({
+        eventId: 'acc:main:message.poll_vote:3A0VOTE1',
+        subject: expect.stringMatching(/^jumbe\.v1\.events\.\d+\.acc\.main$/),
+        payload: expect.objectContaining({
+          event: 'message.poll_vote',
+          vote: {
+            id: '3A0VOTE1',
+            pollId: '3EB0POLL',
+            chat: '254712345678@s.whatsapp.net',
+            from: '254712345678',
+            replyTo: '254712345678',
+            selectedOptions: ['Pilau'],
+            votedAt: '2030-01-01T00:00:00.000Z',
+          },
+        }),
+      }),
+    ]);
+    expect(streamEventSchema.safeParse(publisher.events[0]?.payload).success).toBe(true);
+  });
+
+  it('names the voter by their id when the phone number is unknown, and publishes nothing unsubscribed', async () => {
+    const publisher = new RecordingPublisher();
+    await new StatusRelay(publisher).pollVoted(ref, { ...vote, voterPhone: null });
+    expect(publisher.events[0]?.payload).toMatchObject({ vote: { from: '100000000000001@lid' } });
+
+    const unsubscribed = new RecordingPublisher();
+    const onlyReceived = { wants: async (_account: string, type: string) => type === 'message.received' };
+    await new StatusRelay(unsubscribed, onlyReceived).pollVoted(ref, vote);
+    expect(unsubscribed.events).toEqual([]);
+  });
+});

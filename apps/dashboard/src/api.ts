@@ -187,6 +187,7 @@ export const EVENT_TYPES: ReadonlyArray<Exclude<WebhookEventName, 'webhook.test'
   'message.reaction',
   'message.revoked',
   'message.edited',
+  'message.poll_vote',
   'session.status',
   'group.participants',
   'group.updated',

@@ -88,6 +88,10 @@ function summarise(envelope: EventEnvelope): string {
       return `edited ${envelope.edited.messageId}: ${envelope.edited.text}`;
     case 'message.revoked':
       return `deleted ${envelope.revoked.messageId}`;
+    case 'message.poll_vote': {
+      const { vote } = envelope;
+      return `${vote.from} voted ${vote.selectedOptions.join(', ') || '(vote taken back)'} on ${vote.pollId}`;
+    }
     case 'group.participants':
       return `${envelope.group.action} ${envelope.group.participants.join(', ')} in ${envelope.group.id}`;
     case 'group.updated': {

@@ -67,30 +67,33 @@ export async function readMediaUpload(
         part.file.resume();
         throw invalid(`/${part.fieldname}`, 'the file goes in a part named "file"');
       }
-      stored = await storeFile(part, store, maxBytes);
+      stored = await storeFile(part, store, maxBytes, () => stopReading(request));
     }
     if (!stored) throw invalid('/file', 'a multipart media send needs a "file" part with the file');
     return { fields, ...stored };
   } catch (error) {
     const refusal = asApiError(error, maxBytes);
-    // Beyond a refusal the body is not read on (the multipart parser would drain it otherwise):
-    // the answer goes out with `Connection: close` and the socket closes.
-    if (refusal instanceof ApiError && refusal.code === 'payload_too_large') {
-      request.raw.unpipe();
-      request.raw.pause();
-    }
+    // Beyond the limit the body is not read on: the answer goes out with `Connection: close`.
+    if (refusal instanceof ApiError && refusal.code === 'payload_too_large') stopReading(request);
     if (stored) await store.remove(stored.name).catch(() => undefined);
     throw refusal;
   }
+}
+
+/** Stops taking bytes off the socket: the parser would otherwise drain the rest of the body. */
+function stopReading(request: FastifyRequest): void {
+  request.raw.unpipe();
+  request.raw.pause();
 }
 
 async function storeFile(
   part: Extract<MultipartPart, { type: 'file' }>,
   store: UploadStore,
   maxBytes: number,
+  onTooLarge: () => void,
 ): Promise<Omit<ReceivedUpload, 'fields'>> {
   const name = randomBytes(32).toString('hex');
-  const meter = new UploadMeter(maxBytes);
+  const meter = new UploadMeter(maxBytes, onTooLarge);
   // The contract's limit is 255 UTF-16 units; the display rules count characters.
   const fileName = displayableFileName(part.filename ?? '').slice(0, 255) || undefined;
   const mimetype = usableMimetype(part.mimetype);
@@ -137,7 +140,10 @@ class UploadMeter extends Transform {
   tooLarge = false;
   private readonly hash = createHash('sha256');
 
-  constructor(private readonly maxBytes: number) {
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onTooLarge: () => void,
+  ) {
     super();
   }
 
@@ -145,6 +151,8 @@ class UploadMeter extends Transform {
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
       this.tooLarge = true;
+      // At once, before the store has cleaned up: the socket delivers hundreds of MiB a second.
+      this.onTooLarge();
       done(new UploadTooLargeError());
       return;
     }

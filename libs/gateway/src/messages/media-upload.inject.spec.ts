@@ -257,9 +257,6 @@ describe('multipart media sends (memory ports, inject)', () => {
       expect(JSON.parse(answer.body).error.code).toBe('payload_too_large');
     }
     expect(answer.connection).toBe('close');
-    process.stdout.write(
-      `written before the gateway stopped reading: ${(written / 1024 / 1024).toFixed(1)} MiB\n`,
-    );
     // Stopped far short of the 64 MiB offered: what was written beyond the limit sits in loopback
     // socket buffers (Linux autotunes them to several MiB each way), not in the gateway.
     expect(written).toBeLessThan(16 * 1024 * 1024);

@@ -106,7 +106,7 @@ describe('session commands', () => {
 
   it('refuses a message.send whose message kind is unknown or whose fields are invalid', () => {
     const send = COMMANDS['message.send'];
-    expect(refusedAt(sessionCommandSchema, { ...send, message: { kind: 'poll', to: PHONE } })).toEqual([
+    expect(refusedAt(sessionCommandSchema, { ...send, message: { kind: 'carousel', to: PHONE } })).toEqual([
       'message.kind',
     ]);
     expect(
@@ -163,7 +163,7 @@ describe('session commands', () => {
 
     it('is held to the same rules as v2', () => {
       expect(
-        refusedAt(sessionCommandSchema, { ...v1, message: { kind: 'poll', body: { to: PHONE } } }),
+        refusedAt(sessionCommandSchema, { ...v1, message: { kind: 'carousel', body: { to: PHONE } } }),
       ).toEqual(['message.kind']);
       expect(
         refusedAt(sessionCommandSchema, { ...v1, message: { kind: 'text', body: { to: '+1', text: 'x' } } }),

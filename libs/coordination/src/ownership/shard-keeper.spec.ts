@@ -647,4 +647,55 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     expect(keeper.heldShards()).toEqual([]);
     expect(await holders()).toEqual(ALL_SHARDS.map(() => null));
   });
+
+  it('a failed adoption of an old grant leaves the newer grant of the shard alone', async () => {
+    const shard = 9;
+    const late = { fail: (): void => undefined };
+    let first = true;
+    const inner = ledger.ownerFor('worker-a');
+    const owner: ShardOwner = {
+      ...inner,
+      adopt: async (s, token, lease) => {
+        await inner.adopt(s, token, lease);
+        if (s !== shard || !first) return;
+        first = false;
+        await new Promise<void>((resolve) => (late.fail = resolve));
+        throw new Error('restore failed, late');
+      },
+    };
+    const a = await startCustom('worker-a', { owner });
+    const token = ledger.lastToken('worker-a', shard)!;
+    // The first grant is lost while its adoption is still under way; the shard comes back later.
+    await leases.release(shard, 'worker-a', token);
+    await leases.acquire(shard, 'intruder', FOREIGN_LEASE_MS);
+    await eventually(
+      'the shard taken back under a new grant',
+      () => (ledger.lastToken('worker-a', shard) ?? 0) > token && a.heldShards().includes(shard),
+    );
+    const newer = ledger.lastToken('worker-a', shard);
+    const callsBefore = ledger.calls.length;
+
+    late.fail();
+    await elapse(OPTIONS.tickMs * 5);
+    expect(ledger.calls.slice(callsBefore)).toEqual([]);
+    expect(await leases.holder(shard)).toEqual({ workerId: 'worker-a', token: newer });
+  });
+
+  it('keeps one renewal in flight at a time, so a slow store is not flooded with them', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = Object.assign(Object.create(leases) as MemoryShardLeaseStore, {
+      renewAll: async (...args: Parameters<MemoryShardLeaseStore['renewAll']>) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await delay(OPTIONS.tickMs * 5);
+        inFlight -= 1;
+        return leases.renewAll(...args);
+      },
+    });
+    const keeper = await startCustom('worker-a', { store: slow });
+    await elapse(1_000);
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+    expect(most).toBe(1);
+  });
 });

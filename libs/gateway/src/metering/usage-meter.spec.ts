@@ -24,10 +24,20 @@ const CYCLE = '2031-03-01';
 class EdgeStore implements UsageCounterStore {
   readonly inner = new MemoryUsageCounterStore();
   private readFailures = 0;
+  private addFailures = 0;
+  private hitFailures = 0;
   private held: { accountId: string; reached: () => void; gate: Promise<void> } | null = null;
 
   failNextRead(): void {
     this.readFailures += 1;
+  }
+
+  failNextAdd(): void {
+    this.addFailures += 1;
+  }
+
+  failNextHit(): void {
+    this.hitFailures += 1;
   }
 
   /** Holds the next `add` for `accountId`; `reached` resolves when it is waiting. */
@@ -40,11 +50,19 @@ class EdgeStore implements UsageCounterStore {
     return { reached: reachedPromise, release };
   }
 
-  tryHit(accountId: string, cycleId: string, limit: number) {
+  async tryHit(accountId: string, cycleId: string, limit: number) {
+    if (this.hitFailures > 0) {
+      this.hitFailures -= 1;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    }
     return this.inner.tryHit(accountId, cycleId, limit);
   }
 
   async add(accountId: string, cycleId: string, field: UsageCounterField, amount: number) {
+    if (this.addFailures > 0) {
+      this.addFailures -= 1;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    }
     const held = this.held;
     if (held && held.accountId === accountId) {
       this.held = null;
@@ -193,6 +211,31 @@ describe('UsageMeter (PostgreSQL)', () => {
       expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 3, messagesSent: 0, sendFailures: 0 });
     });
 
+    it('persists every account counted since the last flush, each to its own row', async () => {
+      const [first, second] = [await newAccount(), await newAccount()];
+      const meter = newMeter();
+      await meter.countHit(first, 50, NOW);
+      for (let i = 0; i < 2; i++) await meter.countHit(second, 50, NOW);
+
+      await meter.flush();
+
+      expect(await usage.load(first, CYCLE)).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
+      expect(await usage.load(second, CYCLE)).toEqual({ apiHits: 2, messagesSent: 0, sendFailures: 0 });
+    });
+
+    it('answers 503 (the coordination store unreachable) when the store fails, counting nothing', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      store.failNextHit();
+      await expect(meter.countHit(account, 50, NOW)).rejects.toMatchObject({
+        status: 503,
+        code: 'unavailable',
+        message: 'Service temporarily unavailable (coordination store unreachable). Retry shortly.',
+      });
+      expect((await meter.countHit(account, 50, NOW)).counters.apiHits).toBe(1);
+    });
+
     it('never lowers a counter another gateway saved higher, while raising the others', async () => {
       const account = await newAccount();
       const meter = newMeter();
@@ -282,6 +325,20 @@ describe('UsageMeter (PostgreSQL)', () => {
 
     // Regression: each pending entry is read as it is reached, so a current() call that added an
     // account's counts while the batch timer was busy does not make the timer add them again.
+    it('keeps the send counts the store refused and adds them with the later ones', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'messagesSent', NOW);
+      store.failNextAdd();
+      expect((await meter.current(account, NOW)).messagesSent).toBe(0);
+
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'sendFailures', NOW);
+      expect(await meter.current(account, NOW)).toMatchObject({ messagesSent: 3, sendFailures: 1 });
+    });
+
     it('counts each send once when current() runs while the batch timer is adding counts', async () => {
       const [first, second] = [await newAccount(), await newAccount()];
       const store = new EdgeStore();

@@ -196,3 +196,39 @@ describe('polls and status posts through real Baileys against the emulator', () 
     }
   }, 40_000);
 });
+
+describe('a status post into a connection that turns out dead (keep-alive silence)', () => {
+  const emulator = new WhatsAppEmulator();
+  const network = new EmulatedNetwork(emulator);
+  const phone = network.user('254700000083', 'Duka');
+  const contact = network.user('254711000083', 'Amina');
+  let harness: DriverHarness;
+
+  beforeAll(async () => {
+    harness = new DriverHarness(await emulator.start(), undefined, { keepAliveIntervalMs: 1_000 });
+  });
+  afterAll(async () => {
+    await harness.closeAll();
+    await emulator.stop();
+  });
+
+  it('goes out again to the same contacts after the reconnect, under the same id', async () => {
+    const { device, ...opened } = await harness.link(network, phone, 'silent-status');
+    const received = () => network.receivedBy(contact);
+    const status = { kind: 'status' as const, type: 'text' as const, contacts: [contact.phoneNumber] };
+    // A first post, so the next needs no device list or sender key (queries a silence would hang).
+    const first = await opened.session.send({ ...status, text: 'first' });
+    await until(() => received().some((message) => message.id === first.id));
+
+    const silenced = network.connectionOf(device);
+    expect(network.silenceConnection(device)).toBe(true);
+    const sent = await opened.session.send({ ...status, text: 'into the silence' });
+    await until(() => ![undefined, silenced].includes(network.connectionOf(device)), 30_000);
+    await until(() => received().some((message) => message.id === sent.id), 20_000);
+
+    const copies = received().filter((message) => message.id === sent.id);
+    expect(copies.map(({ chat, message }) => [chat, message.extendedTextMessage?.text])).toEqual([
+      ['status@broadcast', 'into the silence'],
+    ]);
+  }, 60_000);
+});

@@ -10,6 +10,8 @@ export interface UnackedSend {
   readonly id: string;
   readonly to: string;
   readonly message: proto.IMessage;
+  /** A status post's audience: it goes out again to them (status@broadcast names nobody). */
+  readonly statusJidList?: string[] | undefined;
   /** The socket it last went out on: it goes out again only on a later one. */
   socket: object;
   /** How many times it went out again. */
@@ -34,9 +36,9 @@ export class UnackedSends {
   }
 
   /** A send that went out on `socket` (unless its ack came already). */
-  record(id: string, to: string, message: proto.IMessage, socket: object): void {
+  record(id: string, to: string, message: proto.IMessage, socket: object, statusJidList?: string[]): void {
     if (this.earlyAcks.delete(id)) return;
-    this.pending.set(id, { id, to, message, socket, resends: 0 });
+    this.pending.set(id, { id, to, message, socket, resends: 0, statusJidList });
   }
 
   /** WhatsApp's server took the message (an ack with an error attribute counts: it got it). */

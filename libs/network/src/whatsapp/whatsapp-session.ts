@@ -269,14 +269,15 @@ export class WhatsAppSession implements NetworkSession {
       ...(message.backgroundColor ? { backgroundColor: message.backgroundColor } : {}),
       ...(message.font !== undefined ? { font: message.font } : {}),
     };
+    const audience = { statusJidList: options.statusJidList ?? [] };
     if (message.type === 'text') {
       const text = message.text ?? '';
-      return this.relay(STATUS_JID, (socket) => socket.sendMessage(STATUS_JID, { text }, options));
+      return this.relay(STATUS_JID, (socket) => socket.sendMessage(STATUS_JID, { text }, options), audience);
     }
     const { type, url = '', caption } = message;
     return this.withMedia(url, (media) => {
       const content = mediaMessageContent({ kind: 'media', to: STATUS_JID, type, url, caption }, media);
-      return this.relay(STATUS_JID, (socket) => socket.sendMessage(STATUS_JID, content, options));
+      return this.relay(STATUS_JID, (socket) => socket.sendMessage(STATUS_JID, content, options), audience);
     });
   }
 
@@ -911,12 +912,14 @@ export class WhatsAppSession implements NetworkSession {
     return this.socket;
   }
 
+  /** `status`: a status post's audience, which a resend needs again. */
   private async relay(
     to: string,
     work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
+    status?: { statusJidList: string[] },
   ): Promise<SentKey> {
     const socket = this.connectedSocket();
-    const sending = this.sendAndRecord(socket, to, work);
+    const sending = this.sendAndRecord(socket, to, work, status);
     this.unrecordedSends.add(sending);
     try {
       return await sending;
@@ -929,6 +932,7 @@ export class WhatsAppSession implements NetworkSession {
     socket: WhatsAppSocket,
     to: string,
     work: (socket: WhatsAppSocket) => Promise<WAMessage | undefined>,
+    status?: { statusJidList: string[] },
   ): Promise<SentKey> {
     let sent: WAMessage | undefined;
     try {
@@ -944,7 +948,7 @@ export class WhatsAppSession implements NetworkSession {
     const id = sent?.key.id;
     if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
     const remoteJid = sent?.key.remoteJid ?? to;
-    if (sent?.message) this.unacked.record(id, remoteJid, sent.message, socket);
+    if (sent?.message) this.unacked.record(id, remoteJid, sent.message, socket, status?.statusJidList);
     await this.context.sent.remember(id, sent?.message, remoteJid);
     this.context.memory.sentTo.set(id, remoteJid);
     return { remoteJid, fromMe: true, id };
@@ -971,6 +975,7 @@ export class WhatsAppSession implements NetworkSession {
         await withTimeout(
           socket.relayMessage(send.to, send.message, {
             messageId: send.id,
+            ...(send.statusJidList ? { statusJidList: send.statusJidList } : {}),
             ...(NodeCarryingResends.handles(send.message)
               ? { additionalNodes: nativeFlowStanzaNodes(send.to, Date.now()) }
               : {}),

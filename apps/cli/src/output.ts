@@ -39,10 +39,10 @@ function table(rows: unknown[]): string[] {
   if (!rows.every(isRow)) return rows.map(cell);
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const cells = rows.map((row) => columns.map((column) => cell(row[column])));
-  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i]!.length)));
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i].length)));
   const format = (line: string[]) =>
     line
-      .map((text, i) => text.padEnd(widths[i]!))
+      .map((text, i) => text.padEnd(widths[i]))
       .join('  ')
       .trimEnd();
   return [format(columns.map((column) => column.toUpperCase())), ...cells.map(format)];

@@ -29,12 +29,13 @@ const integer = (value: string): number => {
   return Number(value);
 };
 
+/** Milliseconds per unit; the keys are exactly the units `duration`'s pattern accepts. */
 const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 /** `90s`, `30m`, `24h`, `7d` or `0` (at once). */
 const duration = (value: string): number => {
   const match = /^(\d+)([smhd])$|^0$/.exec(value.trim());
   if (!match) throw new InvalidArgumentError('expected a duration such as 30m, 24h or 7d, or 0');
-  return match[1] === undefined ? 0 : Number(match[1]) * DURATION_UNITS[match[2]!]!;
+  return match[1] === undefined ? 0 : Number(match[1]) * DURATION_UNITS[match[2]];
 };
 
 /** How long a rotated key keeps working: a day, time enough to deploy the new key. */

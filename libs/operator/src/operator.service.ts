@@ -121,7 +121,7 @@ export class OperatorService {
     const byId = await this.accounts.findWithPlan(ref);
     if (byId) return accountView(byId.account, byId.plan.name);
     const named = (await this.listAccounts()).filter((account) => account.name === ref);
-    if (named.length === 1) return named[0]!;
+    if (named.length === 1) return named[0];
     if (named.length > 1) {
       const ids = named.map((account) => account.id).join(', ');
       throw new ApiError('conflict', `${named.length} accounts are named "${ref}"; use an id: ${ids}.`);

@@ -29,20 +29,24 @@ export function assignShards(
   }
   // Code-unit order (not localeCompare) so that every process sorts identically.
   const workers = [...new Set(liveWorkerIds)].sort();
-  const shardsByWorker = new Map<string, number[]>(workers.map((workerId) => [workerId, []]));
+  // `owned[worker]` is the list `shardsByWorker` holds for `workers[worker]`: the same arrays.
+  const owned: number[][] = workers.map(() => []);
+  const shardsByWorker = new Map<string, number[]>(
+    workers.map((workerId, worker) => [workerId, owned[worker]]),
+  );
   if (workers.length === 0) return shardsByWorker;
 
-  const owned = workers.map((workerId) => shardsByWorker.get(workerId)!);
   const loads = new LoadBound(workers.length, shardCount);
   const pairs = new HeaviestPairs(
     workers.map((workerId) => rendezvousWeights(workerId, shardCount)),
-    (worker) => loads.hasRoom(owned[worker]!.length),
+    shardCount,
+    (worker) => loads.hasRoom(owned[worker].length),
   );
   // Every shard is placed: the bound's room adds up to exactly `shardCount`.
   for (let placed = 0; placed < shardCount; placed++) {
     const { worker, shard } = pairs.takeHeaviest();
-    loads.fill(owned[worker]!.length);
-    owned[worker]!.push(shard);
+    loads.fill(owned[worker].length);
+    owned[worker].push(shard);
   }
   for (const shards of owned) shards.sort((a, b) => a - b);
   return shardsByWorker;
@@ -83,6 +87,8 @@ class LoadBound {
  * unplaced shard waits in a max-heap with its heaviest worker that had room when last looked at.
  * A worker found full is passed over for good (room only shrinks), so the pair taken is always
  * the one a full sort of every pair would have reached next.
+ * Workers and shards are indexes from 0, so every `weights[worker][shard]` and `candidate[shard]`
+ * read below is in range by construction.
  */
 class HeaviestPairs {
   private readonly heap: number[];
@@ -90,10 +96,11 @@ class HeaviestPairs {
   private readonly candidate: Int32Array;
 
   constructor(
+    /** One array per worker, `shardCount` long. */
     private readonly weights: readonly Float64Array[],
+    shardCount: number,
     private readonly hasRoom: (worker: number) => boolean,
   ) {
-    const shardCount = weights[0]!.length;
     this.candidate = new Int32Array(shardCount);
     for (let shard = 0; shard < shardCount; shard++) this.candidate[shard] = this.heaviestWithRoom(shard);
     this.heap = Array.from({ length: shardCount }, (_, shard) => shard);
@@ -102,12 +109,15 @@ class HeaviestPairs {
 
   /** Removes and returns the heaviest pair whose worker has room. */
   takeHeaviest(): { worker: number; shard: number } {
+    // The caller takes exactly one pair per shard, so the heap is never empty here.
+    if (this.heap.length === 0) throw new RangeError('every shard is already placed');
     for (;;) {
-      const shard = this.heap[0]!;
-      const worker = this.candidate[shard]!;
+      const shard = this.heap[0];
+      const worker = this.candidate[shard];
       if (this.hasRoom(worker)) {
-        const last = this.heap.pop()!;
-        if (this.heap.length > 0) {
+        // Moves the last entry to the top; when the top was the only entry, the heap is now empty.
+        const last = this.heap.pop();
+        if (last !== undefined && this.heap.length > 0) {
           this.heap[0] = last;
           this.siftDown(0);
         }
@@ -122,7 +132,7 @@ class HeaviestPairs {
     let best = -1;
     for (let worker = 0; worker < this.weights.length; worker++) {
       // Strictly heavier: of equal weights the first worker (in id order) wins, as in the sort.
-      if (this.hasRoom(worker) && (best < 0 || this.weights[worker]![shard]! > this.weights[best]![shard]!))
+      if (this.hasRoom(worker) && (best < 0 || this.weights[worker][shard] > this.weights[best][shard]))
         best = worker;
     }
     return best;
@@ -130,10 +140,10 @@ class HeaviestPairs {
 
   /** Whether shard a's pair comes before shard b's: heavier, then lower worker, then lower shard. */
   private before(a: number, b: number): boolean {
-    const workerA = this.candidate[a]!;
-    const workerB = this.candidate[b]!;
-    const weightA = this.weights[workerA]![a]!;
-    const weightB = this.weights[workerB]![b]!;
+    const workerA = this.candidate[a];
+    const workerB = this.candidate[b];
+    const weightA = this.weights[workerA][a];
+    const weightB = this.weights[workerB][b];
     if (weightA !== weightB) return weightA > weightB;
     return workerA !== workerB ? workerA < workerB : a < b;
   }
@@ -145,10 +155,10 @@ class HeaviestPairs {
       const left = 2 * i + 1;
       const right = left + 1;
       let top = i;
-      if (left < heap.length && this.before(heap[left]!, heap[top]!)) top = left;
-      if (right < heap.length && this.before(heap[right]!, heap[top]!)) top = right;
+      if (left < heap.length && this.before(heap[left], heap[top])) top = left;
+      if (right < heap.length && this.before(heap[right], heap[top])) top = right;
       if (top === i) return;
-      [heap[i], heap[top]] = [heap[top]!, heap[i]!];
+      [heap[i], heap[top]] = [heap[top], heap[i]];
       i = top;
     }
   }

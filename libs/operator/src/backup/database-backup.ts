@@ -83,7 +83,9 @@ async function readHeader(client: Client, options: BackupOptions): Promise<Backu
     const { rows } = await client.query<{ count: string }>(
       `SELECT count(*) AS count FROM ${quoteIdentifier(layout.name)}`,
     );
-    tables.push({ ...layout, rows: Number(rows[0]!.count) });
+    // count(*) without GROUP BY always returns exactly one row.
+    const [{ count }] = rows;
+    tables.push({ ...layout, rows: Number(count) });
   }
   return {
     format: 'jumbe-backup',

@@ -41,13 +41,14 @@ export function dependencyOrder<T extends { name: string }>(
   const placed = new Set<string>();
   const visiting = new Set<string>();
   const visit = (name: string) => {
-    if (placed.has(name) || !byName.has(name)) return;
+    const table = byName.get(name);
+    if (placed.has(name) || table === undefined) return;
     if (visiting.has(name)) throw new Error(`tables reference each other in a cycle through ${name}`);
     visiting.add(name);
     for (const reference of references) if (reference.child === name) visit(reference.parent);
     visiting.delete(name);
     placed.add(name);
-    ordered.push(byName.get(name)!);
+    ordered.push(table);
   };
   for (const table of tables) visit(table.name);
   return ordered;

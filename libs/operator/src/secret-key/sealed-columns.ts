@@ -9,6 +9,7 @@ import {
   WEBHOOK_SECRET_BINDING,
 } from '@jumbe/domain';
 
+/** A row's key columns (`SealedColumn.key`), which the rotation selects with the value. */
 type Row = Record<string, string>;
 
 /** A column whose values are sealed with a key derived from JUMBE_SECRET_KEY (see SecretBox). */
@@ -24,7 +25,7 @@ export interface SealedColumn {
   binding(row: Row): string;
 }
 
-const session = (row: Row) => ({ accountId: row['account_id']!, sessionId: row['session_id']! });
+const session = (row: Row) => ({ accountId: row['account_id'], sessionId: row['session_id'] });
 
 /** A table of message content a session keeps (sent, received, outbox, media), sealed per message. */
 function keptMessage(
@@ -37,7 +38,7 @@ function keptMessage(
     key: ['account_id', 'session_id', 'message_id'],
     purpose: SECRET_PURPOSES.networkCredentials,
     encoding: 'bytes',
-    binding: (row) => bindingOf(session(row), row['message_id']!),
+    binding: (row) => bindingOf(session(row), row['message_id']),
   };
 }
 
@@ -57,7 +58,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     key: ['account_id', 'session_id', 'kind', 'key_id'],
     purpose: SECRET_PURPOSES.networkCredentials,
     encoding: 'bytes',
-    binding: (row) => credentialBinding(session(row), row['kind']!, row['key_id']!),
+    binding: (row) => credentialBinding(session(row), row['kind'], row['key_id']),
   },
   keptMessage('sent_messages', sentMessageBinding),
   keptMessage('inbound_outbox', inboundMessageBinding),

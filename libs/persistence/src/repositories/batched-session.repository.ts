@@ -67,7 +67,7 @@ export class BatchedSessionRepository extends SessionRepository {
   }
 
   private async writeBatch(batch: PendingWrite[]): Promise<void> {
-    if (batch.length === 1) return this.writeAlone(batch[0]!);
+    if (batch.length === 1) return this.writeAlone(batch[0]);
     let saved: Set<string>;
     try {
       saved = await this.updateAll(batch);

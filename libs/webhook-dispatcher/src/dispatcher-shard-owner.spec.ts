@@ -1,7 +1,8 @@
 import type { DeliverableEvent, EventSource } from '@jumbe/messaging';
 import pino from 'pino';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';
-import type { EventDispatcher, StreamDeliverable } from './event-dispatcher';
+import type { EventDispatcher } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 
 /** A shard's stream as the owner consumes it: hands over the given events and records acks. */
 function streamOf(payloads: unknown[]) {

@@ -2,7 +2,8 @@ import { deliveryIdForEvent } from '@jumbe/domain';
 import type { DeliveryRecord, WebhookDeliveryRepository } from '@jumbe/persistence';
 import { eventually, type RecordingReceiver } from '@jumbe/testing';
 import pino from 'pino';
-import { EventDispatcher, type StreamDeliverable } from './event-dispatcher';
+import { EventDispatcher } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 import { DispatcherTestBed, messageReceivedEvent } from './test-support/dispatcher-test-bed';
 import { WebhookPoster } from './webhook-poster';
 

@@ -13,7 +13,8 @@ import type { InboundEventRepository, WebhookDeliveryRepository } from '@jumbe/p
 import { delay, eventually, failsThenSucceeds, type RecordingReceiver } from '@jumbe/testing';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { EventDispatcher, type EventDispatcherOptions, type StreamDeliverable } from './event-dispatcher';
+import { EventDispatcher, type EventDispatcherOptions } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 import {
   DispatcherTestBed,
   idOf,

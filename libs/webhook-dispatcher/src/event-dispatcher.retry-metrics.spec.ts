@@ -5,7 +5,8 @@ import { telemetry } from '@jumbe/telemetry';
 import { eventually, failsThenSucceeds, type RecordingReceiver } from '@jumbe/testing';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { EventDispatcher, type StreamDeliverable } from './event-dispatcher';
+import { EventDispatcher } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 import { DispatcherTestBed, messageReceivedEvent } from './test-support/dispatcher-test-bed';
 import { WebhookPoster } from './webhook-poster';
 

@@ -14,7 +14,8 @@ import { closedPort, delay, eventually, type RecordingReceiver } from '@jumbe/te
 import { verifyDelivery } from '@jumbe/webhook-receiver';
 import type { ServerResponse } from 'node:http';
 import pino from 'pino';
-import { EventDispatcher, type EventDispatcherOptions, type StreamDeliverable } from './event-dispatcher';
+import { EventDispatcher, type EventDispatcherOptions } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 import {
   DispatcherTestBed,
   idOf,

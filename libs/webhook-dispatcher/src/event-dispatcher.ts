@@ -12,12 +12,10 @@ import { DeliveryRecorder, type DeliveryRecorderOptions } from './delivery-recor
 import { FairSlots } from './fair-slots';
 import type { DeliveryLog } from './ports/delivery-log';
 import { RetryPolicy } from './retry-policy';
+import type { StreamDeliverable } from './stream-deliverable';
 import type { WebhookDirectory } from './webhook-directory';
 import { cannotBeRecordedYet } from './unrecorded-event-rule';
 import { CONNECTIONS_PER_ACCOUNT, type WebhookPoster } from './webhook-poster';
-
-/** A stream event whose payload the shard owner validated against the event schemas. */
-export type StreamDeliverable = DeliverableEvent<StreamEvent>;
 
 interface QueuedEvent {
   event: StreamDeliverable;

@@ -1,6 +1,6 @@
 import { streamEventSchema } from '@jumbe/contracts';
 import type { DeliverableEvent } from '@jumbe/messaging';
-import type { StreamDeliverable } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 
 /**
  * Whether a stream event's payload is one of the webhook event schemas (libs/contracts). What a

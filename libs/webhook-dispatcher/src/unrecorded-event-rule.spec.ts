@@ -1,5 +1,5 @@
 import type { StreamEvent } from '@jumbe/contracts';
-import type { StreamDeliverable } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 import { cannotBeRecordedYet, CLOCK_SKEW_MS } from './unrecorded-event-rule';
 
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-import type { StreamDeliverable } from './event-dispatcher';
+import type { StreamDeliverable } from './stream-deliverable';
 
 /** How far WhatsApp's clock and the stream server's may disagree; past it, nothing is assumed. */
 export const CLOCK_SKEW_MS = 5 * 60_000;

@@ -350,5 +350,34 @@ describe('SessionRepository: reads, start claims and fenced writes', () => {
       expect(await credentials.count(a)).toBe(0);
       expect(await sessions.delete(a, 10)).toBe(false);
     });
+
+    it("takes the session's own proxy and call settings with it, and no other session's", async () => {
+      const account = await createAccount(db.dataSource);
+      const a = ref(account, 'a');
+      await sessions.claimStart(a, 3, 10, 5);
+      const settingsOf = async (sessionId: string) =>
+        (await db.dataSource.query(
+          `SELECT (SELECT count(*) FROM session_proxies WHERE account_id = $1 AND session_id = $2)::int AS proxies,
+                  (SELECT count(*) FROM session_call_settings WHERE account_id = $1 AND session_id = $2)::int AS calls`,
+          [account, sessionId],
+        )) as Array<{ proxies: number; calls: number }>;
+      for (const sessionId of ['a', 'b']) {
+        await db.dataSource.query(
+          `INSERT INTO session_proxies (account_id, session_id, masked_url, url_ciphertext, updated_at)
+           VALUES ($1, $2, 'socks5://u:****@proxy.example.com:1080', 'sealed', now())`,
+          [account, sessionId],
+        );
+        await db.dataSource.query(
+          `INSERT INTO session_call_settings (account_id, session_id, reject_calls) VALUES ($1, $2, true)`,
+          [account, sessionId],
+        );
+      }
+
+      expect(await sessions.delete(a, 9)).toBe(false);
+      expect(await settingsOf('a')).toEqual([{ proxies: 1, calls: 1 }]);
+      expect(await sessions.delete(a, 10)).toBe(true);
+      expect(await settingsOf('a')).toEqual([{ proxies: 0, calls: 0 }]);
+      expect(await settingsOf('b')).toEqual([{ proxies: 1, calls: 1 }]);
+    });
   });
 });

@@ -133,17 +133,28 @@ export class SessionRepository {
     }
   }
 
-  /** Removes the record (its stored credentials go with it); fenced like every worker write. */
+  /**
+   * Removes the record, fenced like every worker write. Its stored credentials go with it (their
+   * foreign key), and so do the session's own settings — its proxy (sealed, with a password) and
+   * its call handling — which may exist before a session does and so are keyed by account only:
+   * a session created later under the same id starts without the deleted one's settings.
+   */
   async delete(ref: SessionRef, token: number): Promise<boolean> {
-    const result = await this.sessions
-      .createQueryBuilder()
-      .delete()
-      .where('account_id = :accountId AND session_id = :sessionId AND owner_token <= :token', {
-        ...ref,
-        token,
-      })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const rows = (await this.dataSource.query(
+      `WITH gone AS (
+         DELETE FROM sessions WHERE account_id = $1 AND session_id = $2 AND owner_token <= $3
+         RETURNING account_id, session_id
+       ), proxy AS (
+         DELETE FROM session_proxies p USING gone
+          WHERE p.account_id = gone.account_id AND p.session_id = gone.session_id
+       ), calls AS (
+         DELETE FROM session_call_settings c USING gone
+          WHERE c.account_id = gone.account_id AND c.session_id = gone.session_id
+       )
+       SELECT count(*)::int AS deleted FROM gone`,
+      [ref.accountId, ref.sessionId, token],
+    )) as Array<{ deleted: number }>;
+    return (rows[0]?.deleted ?? 0) > 0;
   }
 }
 

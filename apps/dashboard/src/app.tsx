@@ -10,17 +10,11 @@ import {
   whenSessionEnds,
 } from './api';
 import { CustomerView } from './customer/customer-view';
+import type { Identity } from './identity';
 import { OperatorView } from './operator/operator-view';
 
 /** Where the tab keeps who is signed in: a dashboard session token, never the key or admin token. */
 const STORAGE_KEY = 'jumbe.dashboard.credential';
-
-/** What the signed-in person may do, found out from the API itself. */
-export interface Identity {
-  credential: Credential;
-  readOnly: boolean;
-  sandbox: boolean;
-}
 
 function stored(): Identity | null {
   try {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { call, type Session } from '../api';
-import type { Identity } from '../app';
+import type { Identity } from '../identity';
 import { usePageVisible } from '../page-visibility';
 import { useLoader } from '../ui';
 import { ChatsPanel } from './chats-panel';

@@ -65,6 +65,8 @@ export const scopeMayImport = {
   'scope:gateway': ['scope:shared', 'scope:gateway'],
   'scope:session-worker': ['scope:shared', 'scope:session-worker'],
   'scope:webhook-dispatcher': ['scope:shared', 'scope:webhook-dispatcher'],
+  // The browser dashboard: of the shared libs, only published packages (apps/dashboard's config).
+  'scope:dashboard': ['scope:shared'],
 };
 
 /** I/O libraries the pure layers (domain, contracts) must not import. */
@@ -87,7 +89,8 @@ const ioLibraries = [
 /** Files that are tests or test support, wherever they live. */
 const testFiles = ['**/*.spec.ts', '**/test-support/**/*.ts', '**/testing.ts'];
 
-function boundaries(withTestSupport) {
+/** The boundary rule's setting; a project's own config may add `extraConstraints` (the dashboard). */
+export function boundaries(withTestSupport, extraConstraints = []) {
   const kindConstraints = Object.entries(kindMayImport).map(([sourceTag, kinds]) => ({
     sourceTag,
     onlyDependOnLibsWithTags:
@@ -106,7 +109,7 @@ function boundaries(withTestSupport) {
       enforceBuildableLibDependency: false,
       allow: [],
       banTransitiveDependencies: false,
-      depConstraints: [...kindConstraints, ...scopeConstraints],
+      depConstraints: [...kindConstraints, ...scopeConstraints, ...extraConstraints],
     },
   ];
 }

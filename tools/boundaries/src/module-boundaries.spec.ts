@@ -96,6 +96,19 @@ const forbidden: Array<[string, Fixture, string, string]> = [
     importRule,
     'Only libs/network/src/whatsapp imports Baileys',
   ],
+  [
+    'the dashboard taking a value (not a type) from the typed client',
+    importing('apps/dashboard/src/boundary-fixture.tsx', '@jumbe/client'),
+    '@typescript-eslint/no-restricted-imports',
+    'only types from @jumbe/client',
+  ],
+  [
+    // The boundary rule covers the dashboard's .tsx components, not only its .ts files.
+    "a dashboard component reaching into a lib's files",
+    importing('apps/dashboard/src/boundary-fixture.tsx', '../../../libs/contracts/src/index'),
+    boundaryRule,
+    'cannot be imported by a relative or absolute path',
+  ],
 ];
 
 const allowed: Array<[string, Fixture]> = [
@@ -123,6 +136,13 @@ const allowed: Array<[string, Fixture]> = [
   [
     "the worker's process importing the network lib",
     importing('apps/session-worker/src/f.ts', '@jumbe/network'),
+  ],
+  [
+    "the dashboard taking the typed client's types",
+    {
+      file: 'apps/dashboard/src/f.tsx',
+      code: "import type { Session } from '@jumbe/client';\n\nexport type Uses = Session;\n",
+    },
   ],
 ];
 

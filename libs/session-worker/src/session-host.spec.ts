@@ -11,6 +11,7 @@ import {
 } from '@jumbe/persistence';
 import { shardOf } from '@jumbe/domain';
 import { SandboxNetworkDriver } from '@jumbe/network';
+import { eventually as sharedEventually } from '@jumbe/testing';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
 import { StatusRelay } from './status-relay';
@@ -22,13 +23,9 @@ type Ref = { accountId: string; sessionId: string };
 
 const eventType = (event: { payload: unknown }) => (event.payload as { event: string }).event;
 
-async function eventually(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 3_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** The shared wait, with this file's 3 s default. */
+const eventually = (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 3_000) =>
+  sharedEventually(what, condition, timeoutMs);
 
 describe('SessionHost on the sandbox network and PostgreSQL', () => {
   let db: MigratedTestDatabase;

@@ -10,6 +10,7 @@ import {
   SessionRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
+import { eventually as sharedEventually } from '@jumbe/testing';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
 import { StatusRelay } from './status-relay';
@@ -23,13 +24,9 @@ type Ref = { accountId: string; sessionId: string };
 let numbers = 0;
 const newNumber = () => `2547100${String(++numbers).padStart(5, '0')}`;
 
-async function eventually(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 3_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** The shared wait, with this file's 3 s default. */
+const eventually = (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 3_000) =>
+  sharedEventually(what, condition, timeoutMs);
 
 /**
  * The worker's SessionHost with the real WhatsApp driver over Baileys-shaped fake sockets and the

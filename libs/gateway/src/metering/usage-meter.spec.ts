@@ -8,6 +8,7 @@ import {
   UsageRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
+import { lastReadWithin } from '@jumbe/testing';
 import pino from 'pino';
 import { UsageMeter } from './usage-meter';
 
@@ -86,21 +87,6 @@ class EdgeStore implements UsageCounterStore {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` until it returns a value `accept`s, or fails after `withinMs`. */
-async function eventually<T>(
-  probe: () => Promise<T>,
-  accept: (value: T) => boolean,
-  withinMs: number,
-): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) return value;
-    await sleep(10);
-  }
-}
 
 describe('UsageMeter (PostgreSQL)', () => {
   let db: MigratedTestDatabase;
@@ -301,10 +287,11 @@ describe('UsageMeter (PostgreSQL)', () => {
       expect(await store.read(account, CYCLE)).toBeNull(); // batched, not sent yet
 
       const started = Date.now();
-      const counters = await eventually(
+      const counters = await lastReadWithin(
         () => store.read(account, CYCLE),
         (value) => value?.messagesSent === 3,
         2_000,
+        10,
       );
       expect(counters).toEqual({ apiHits: 0, messagesSent: 3, sendFailures: 1 });
       expect(Date.now() - started).toBeLessThan(1_000);

@@ -1,3 +1,4 @@
+import { eventually as sharedEventually } from '@jumbe/testing';
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import type { LinkEvent } from '../../link-event';
 import type { MessageStatusReport } from '../../message-status-report';
@@ -62,19 +63,8 @@ export class SessionRecorder implements SessionEvents {
   }
 }
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { delay } from '@jumbe/testing';
 
-/** Polls `condition` until it holds or `timeoutMs` passes. */
-export async function eventually(
-  what: string,
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 3_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await delay(10);
-  }
-}
+/** The shared wait (libs/testing), with a 3 s default for the sandbox's in-process network. */
+export const eventually = (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 3_000) =>
+  sharedEventually(what, condition, timeoutMs);

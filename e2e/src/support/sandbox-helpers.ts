@@ -1,23 +1,12 @@
-import type { ApiClient } from '@jumbe/testing';
+import { type ApiClient, lastReadWithin } from '@jumbe/testing';
 import { randomInt } from 'node:crypto';
 
 /** A fresh 12-digit number, so tests never collide on the network's one-session-per-number rule. */
 export const randomPhone = () => `2547${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
 
-/** Polls until `check` passes or the deadline is over; returns the last value. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
+/** Polls (every 100 ms) until `check` passes or the deadline is over; returns the last value. */
+export const eventually = <T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000) =>
+  lastReadWithin(read, check, timeoutMs, 100);
 
 /** Starts a session and links a sandbox phone to it, asserting each step; returns the number. */
 export async function linkSession(

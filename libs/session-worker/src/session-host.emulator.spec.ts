@@ -21,6 +21,7 @@ import {
   WhatsAppEmulator,
   WorkerLink,
 } from '@jumbe/whatsapp-emulator';
+import { eventuallyValue } from '@jumbe/testing';
 import { observeNetworkDriver } from '@jumbe/telemetry';
 import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
@@ -34,21 +35,9 @@ type Ref = { accountId: string; sessionId: string };
 /** How long a login (QR) may wait here: short, so a test can wait past it. */
 const LOGIN_TIMEOUT_MS = 4_000;
 
-type Maybe<T> = T | false | undefined | '';
-
-async function eventually<T>(
-  what: string,
-  probe: () => Maybe<T> | Promise<Maybe<T>>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The shared wait for a value, with this file's 20 s default (an emulated login takes a while). */
+const eventually = <T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000) =>
+  eventuallyValue(what, probe, timeoutMs);
 
 /** The durable event stream, which can be down (every publish refused) for a while. */
 class FlakyPublisher implements EventPublisher {

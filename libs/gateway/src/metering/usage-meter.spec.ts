@@ -60,15 +60,15 @@ class EdgeStore implements UsageCounterStore {
   }
 
   async add(accountId: string, cycleId: string, field: UsageCounterField, amount: number) {
-    if (this.addFailures > 0) {
-      this.addFailures -= 1;
-      throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
-    }
     const held = this.held;
     if (held && held.accountId === accountId) {
       this.held = null;
       held.reached();
       await held.gate;
+    }
+    if (this.addFailures > 0) {
+      this.addFailures -= 1;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
     }
     return this.inner.add(accountId, cycleId, field, amount);
   }
@@ -218,6 +218,7 @@ describe('UsageMeter (PostgreSQL)', () => {
         status: 503,
         code: 'unavailable',
         message: 'Service temporarily unavailable (coordination store unreachable). Retry shortly.',
+        cause: expect.objectContaining({ message: 'connect ECONNREFUSED 127.0.0.1:6379' }),
       });
       expect((await meter.countHit(account, 50, NOW)).counters.apiHits).toBe(1);
     });
@@ -239,10 +240,12 @@ describe('UsageMeter (PostgreSQL)', () => {
 
     it('keeps the counters when the store fails during a flush, and writes them on the next flush', async () => {
       const account = await newAccount();
+      const other = await newAccount();
       const store = new EdgeStore();
       const meter = newMeter(store);
       await meter.countHit(account, 50, NOW);
       await meter.countHit(account, 50, NOW);
+      await meter.countHit(other, 50, NOW);
 
       store.failNextRead();
       await expect(meter.flush()).resolves.toBeUndefined();
@@ -250,6 +253,7 @@ describe('UsageMeter (PostgreSQL)', () => {
 
       await meter.flush();
       expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 2, messagesSent: 0, sendFailures: 0 });
+      expect(await usage.load(other, CYCLE)).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
     });
 
     it('keeps the counters when PostgreSQL fails during a flush, and writes them on the next flush', async () => {
@@ -324,6 +328,38 @@ describe('UsageMeter (PostgreSQL)', () => {
       meter.count(account, 'messagesSent', NOW);
       meter.count(account, 'sendFailures', NOW);
       expect(await meter.current(account, NOW)).toMatchObject({ messagesSent: 3, sendFailures: 1 });
+    });
+
+    it('merges sends counted while a refused add was under way with the refused ones', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'messagesSent', NOW);
+      const held = store.holdNextAdd(account);
+      store.failNextAdd();
+      const refused = meter.current(account, NOW);
+      await held.reached;
+      meter.count(account, 'messagesSent', NOW); // arrives while the add is on its way
+      held.release();
+      expect((await refused).messagesSent).toBe(0);
+
+      expect((await meter.current(account, NOW)).messagesSent).toBe(3);
+    });
+
+    it('writes the counters to PostgreSQL on its own, about once per flush interval', async () => {
+      const account = await newAccount();
+      const meter = new UsageMeter(new MemoryUsageCounterStore(), usage, logger, 50);
+      meters.push(meter);
+      meter.start();
+      await meter.countHit(account, 50, NOW);
+      const saved = await lastReadWithin(
+        () => usage.load(account, CYCLE),
+        (value) => value.apiHits === 1,
+        5_000,
+        20,
+      );
+      expect(saved).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
     });
 
     it('counts each send once when current() runs while the batch timer is adding counts', async () => {

@@ -29,7 +29,7 @@ import {
   SessionRepository,
   type MigratedTestDatabase,
 } from '@jumbe/persistence';
-import { TcpProxy } from '@jumbe/testing';
+import { eventuallyValue, TcpProxy } from '@jumbe/testing';
 import {
   EmulatedNetwork,
   type EmulatedUser,
@@ -51,24 +51,13 @@ import { RecordingPublisher } from './test-support/recording-publisher';
 import { WorkerShardOwner } from './worker-shard-owner';
 
 type Ref = { accountId: string; sessionId: string };
-type Maybe<T> = T | false | undefined | '' | null;
 
 const REDIS_URL = process.env['JUMBE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const NATS_URL = process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 
-async function eventually<T>(
-  what: string,
-  probe: () => Maybe<T> | Promise<Maybe<T>>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The shared wait for a value, with this file's 20 s default (an emulated login takes a while). */
+const eventually = <T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000) =>
+  eventuallyValue(what, probe, timeoutMs);
 
 /** The durable event stream, in memory. */
 class MemoryPublisher implements EventPublisher {

@@ -1,4 +1,4 @@
-import { apiClient, type ApiClient, RecordingReceiver, ServiceProcess } from '@jumbe/testing';
+import { apiClient, type ApiClient, lastReadWithin, RecordingReceiver, ServiceProcess } from '@jumbe/testing';
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -86,20 +86,9 @@ export async function createKey(
   return { key: key.body.key, keyId: key.body.data.id };
 }
 
-/** Polls until `check` passes or the deadline is over; returns the last value. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  timeoutMs = 20_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
-}
+/** Polls (every 100 ms) until `check` passes or the deadline is over; returns the last value. */
+export const eventually = <T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000) =>
+  lastReadWithin(read, check, timeoutMs, 100);
 
 /** Starts `sessionId` and links a sandbox phone to it. */
 export async function linkSession(

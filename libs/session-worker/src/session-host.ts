@@ -278,14 +278,19 @@ export class SessionHost {
       case 'calls.settings.read':
         return this.callSettings(command);
       case 'calls.settings.update':
-        await this.callSettingsStore().save(command, { rejectCalls: command.rejectCalls, reply: command.reply });
+        await this.callSettingsStore().save(command, {
+          rejectCalls: command.rejectCalls,
+          reply: command.reply,
+        });
         return { sessionId: command.sessionId, rejectCalls: command.rejectCalls, reply: command.reply };
       case 'sandbox.call':
         return this.sandbox()
           .call(command, { from: command.from, video: command.video })
           .catch(mapNetworkError);
       case 'group':
-        return this.onConnection(command, (network) => runGroupOperation(network.groups(), command.operation));
+        return this.onConnection(command, (network) =>
+          runGroupOperation(network.groups(), command.operation),
+        );
       case 'media.fetch':
         if (!this.media) throw new ApiError('unavailable', 'This worker does not serve media files.');
         return this.media.fetch(command, command.messageId);
@@ -443,7 +448,11 @@ export class SessionHost {
 
   private async callSettings(ref: SessionRef) {
     const stored = await this.callSettingsStore().find(ref);
-    return { sessionId: ref.sessionId, rejectCalls: stored?.rejectCalls ?? false, reply: stored?.reply ?? null };
+    return {
+      sessionId: ref.sessionId,
+      rejectCalls: stored?.rejectCalls ?? false,
+      reply: stored?.reply ?? null,
+    };
   }
 
   private callSettingsStore(): CallSettingsStore {

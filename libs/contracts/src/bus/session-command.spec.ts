@@ -37,7 +37,12 @@ const COMMANDS: Record<SessionCommandType, Record<string, unknown>> = {
   group: {
     ...ref,
     type: 'group',
-    operation: { op: 'participants', groupId: '120363000000000001@g.us', action: 'add', participants: [PHONE] },
+    operation: {
+      op: 'participants',
+      groupId: '120363000000000001@g.us',
+      action: 'add',
+      participants: [PHONE],
+    },
   },
   'profile.read': { ...ref, type: 'profile.read' },
   'profile.update': {

@@ -13,6 +13,9 @@ import { PlanEntity } from './plan.entity';
 import { SendFailureEntity } from './send-failure.entity';
 import { SessionEntity } from './session.entity';
 import { SessionProxyEntity } from './session-proxy.entity';
+import { SessionCallSettingsEntity } from './session-call-settings.entity';
+import { DashboardSessionEntity } from './dashboard-session.entity';
+import { DashboardOperatorSessionEntity } from './dashboard-operator-session.entity';
 import { UsageCounterEntity } from './usage-counter.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEntity } from './webhook.entity';
@@ -40,4 +43,7 @@ export const ALL_ENTITIES = [
   InboundEventEntity,
   DeploymentSettingEntity,
   SessionProxyEntity,
+  SessionCallSettingsEntity,
+  DashboardSessionEntity,
+  DashboardOperatorSessionEntity,
 ];

@@ -1,9 +1,8 @@
-import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
+import type { ApiClient } from '@jumbe/testing';
 import { createAccount } from './support/operator';
+import { useSandboxTopology } from './support/sandbox-fixture';
 import { linkSession, randomPhone } from './support/sandbox-helpers';
 import { startAllInOne, startDistributed } from './support/topology';
-
-type AllInOne = Awaited<ReturnType<typeof startAllInOne>>;
 
 /**
  * Issue 30 item 2 through the all-in-one on the sandbox: the group routes end to end (gateway →
@@ -11,31 +10,15 @@ type AllInOne = Awaited<ReturnType<typeof startAllInOne>>;
  * adds), the opt-in `group.participants` / `group.updated` events, and account isolation.
  */
 describe('sandbox: groups', () => {
-  let running: AllInOne | undefined;
-  let receiver: RecordingReceiver | undefined;
-
-  beforeAll(async () => {
-    running = await startAllInOne({ JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' });
-    receiver = await RecordingReceiver.start();
-  });
-
-  afterAll(async () => {
-    await receiver?.close();
-    await running?.stop();
-  });
-
-  const gateway = () => {
-    const api = running?.gateways[0];
-    if (!api) throw new Error('the all-in-one has no gateway');
-    return api;
-  };
+  const sandbox = useSandboxTopology(() => startAllInOne({ JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }));
+  const gateway = () => sandbox.gateway();
 
   it('creates, reads, changes and leaves a group, with one result per participant and the events', async () => {
     const api = gateway();
-    const { key } = await createAccount(api, running?.adminToken ?? '');
+    const { key } = await createAccount(api, sandbox.adminToken());
     const hooked = await api.patch('/api/v1/webhook', {
       key,
-      body: { url: `${receiver?.url}/groups`, events: ['group.participants', 'group.updated'] },
+      body: { url: `${sandbox.receiver().url}/groups`, events: ['group.participants', 'group.updated'] },
     });
     expect(hooked.status).toBe(200);
     const own = await linkSession(api, key);
@@ -107,7 +90,7 @@ describe('sandbox: groups', () => {
     const revoked = await api.post(`/api/v1/groups/${group.id}/invite/revoke`, { key, body: {} });
     expect(revoked.body.data.code).not.toBe(invite.body.data.code);
 
-    const events = (await receiver?.waitFor('/groups', 4)) ?? [];
+    const events = await sandbox.receiver().waitFor('/groups', 4);
     expect(events.map((delivery) => delivery.json)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -143,7 +126,7 @@ describe('sandbox: groups', () => {
   });
 
   it("keeps one account's groups from another's session; a code joins, a bad input is a 400", () =>
-    isolatesAndJoins(gateway(), running?.adminToken ?? ''));
+    isolatesAndJoins(gateway(), sandbox.adminToken()));
 });
 
 /** Two workers: whichever runs each session, the groups live in Redis, so a code joins across them. */

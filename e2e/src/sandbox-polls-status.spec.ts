@@ -1,10 +1,8 @@
-import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
+import type { ApiClient, RecordingReceiver } from '@jumbe/testing';
 import { createAccount } from './support/operator';
+import { useSandboxTopology } from './support/sandbox-fixture';
 import { eventually, linkSession, randomPhone } from './support/sandbox-helpers';
 import { startAllInOne, startDistributed } from './support/topology';
-
-type AllInOne = Awaited<ReturnType<typeof startAllInOne>>;
-type Distributed = Awaited<ReturnType<typeof startDistributed>>;
 
 /** Two accounts, both sessions linked: what each case works with. */
 interface Accounts {
@@ -26,30 +24,13 @@ interface OutboxEntry {
  * only its own polls.
  */
 describe('sandbox: polls and status', () => {
-  let running: AllInOne | undefined;
-  let receiver: RecordingReceiver | undefined;
-
-  beforeAll(async () => {
-    running = await startAllInOne({ JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' });
-    receiver = await RecordingReceiver.start();
-  });
-
-  afterAll(async () => {
-    await receiver?.close();
-    await running?.stop();
-  });
-
-  const gateway = () => {
-    const api = running?.gateways[0];
-    if (!api) throw new Error('the all-in-one has no gateway');
-    return api;
-  };
+  const sandbox = useSandboxTopology(() => startAllInOne({ JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }));
 
   it('sends a poll, and a contact’s vote arrives as message.poll_vote with the options chosen', async () =>
-    pollsAndVotes(await freshAccounts(gateway(), running?.adminToken ?? ''), receiver));
+    pollsAndVotes(await freshAccounts(sandbox.gateway(), sandbox.adminToken()), sandbox.receiver()));
 
   it('posts a status to the contacts listed: recorded to status@broadcast; bad bodies 400', async () =>
-    postsStatus(await freshAccounts(gateway(), running?.adminToken ?? ''), receiver));
+    postsStatus(await freshAccounts(sandbox.gateway(), sandbox.adminToken()), sandbox.receiver()));
 });
 
 /**
@@ -58,35 +39,18 @@ describe('sandbox: polls and status', () => {
  * arrives, and the vote's event is delivered by the dispatcher.
  */
 describe('distributed sandbox: polls and status', () => {
-  let running: Distributed | undefined;
-  let receiver: RecordingReceiver | undefined;
-  let accounts: Accounts | undefined;
+  const sandbox = useSandboxTopology(() =>
+    startDistributed(1, { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }, 1, { dispatchers: 1 }),
+  );
+  let accounts: Promise<Accounts> | undefined;
+  // Both cases work with the same two accounts: made once, by the first case that needs them.
+  const shared = () => (accounts ??= freshAccounts(sandbox.gateway(), sandbox.adminToken()));
 
-  beforeAll(async () => {
-    [running, receiver] = await Promise.all([
-      startDistributed(1, { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }, 1, { dispatchers: 1 }),
-      RecordingReceiver.start(),
-    ]);
-    const api = running.gateways[0];
-    if (!api) throw new Error('no gateway');
-    accounts = await freshAccounts(api, running.adminToken);
-  });
+  it('sends a poll, and a contact’s vote arrives as message.poll_vote with the options chosen', async () =>
+    pollsAndVotes(await shared(), sandbox.receiver()));
 
-  afterAll(async () => {
-    await receiver?.close();
-    await running?.stop();
-  });
-
-  const shared = () => {
-    if (!accounts) throw new Error('the distributed topology did not start');
-    return accounts;
-  };
-
-  it('sends a poll, and a contact’s vote arrives as message.poll_vote with the options chosen', () =>
-    pollsAndVotes(shared(), receiver));
-
-  it('posts a status to the contacts listed: recorded to status@broadcast; bad bodies 400', () =>
-    postsStatus(shared(), receiver));
+  it('posts a status to the contacts listed: recorded to status@broadcast; bad bodies 400', async () =>
+    postsStatus(await shared(), sandbox.receiver()));
 });
 
 /** Two new accounts, each with its session linked. */
@@ -98,13 +62,10 @@ async function freshAccounts(api: ApiClient, adminToken: string): Promise<Accoun
   return { api, owner: owner.key, other: other.key };
 }
 
-async function pollsAndVotes(
-  { api, owner, other }: Accounts,
-  receiver: RecordingReceiver | undefined,
-): Promise<void> {
+async function pollsAndVotes({ api, owner, other }: Accounts, receiver: RecordingReceiver): Promise<void> {
   const hooked = await api.patch('/api/v1/webhook', {
     key: owner,
-    body: { url: `${receiver?.url}/votes`, events: ['message.poll_vote'] },
+    body: { url: `${receiver.url}/votes`, events: ['message.poll_vote'] },
   });
   expect(hooked.status).toBe(200);
   const contact = randomPhone();
@@ -138,7 +99,7 @@ async function pollsAndVotes(
     api.post('/api/v1/sandbox/inbound', { key, body: { from, pollVote: { pollId, options } } });
   const voted = await vote(['Pilau']);
   expect(voted.status).toBe(200);
-  const [event] = (await receiver?.waitFor('/votes', 1)) ?? [];
+  const [event] = await receiver.waitFor('/votes', 1);
   expect(event?.json).toMatchObject({
     event: 'message.poll_vote',
     sessionId: 'default',
@@ -163,14 +124,11 @@ async function pollsAndVotes(
 
   const changed = await vote([]);
   expect(changed.status).toBe(200);
-  const events = (await receiver?.waitFor('/votes', 2)) ?? [];
+  const events = await receiver.waitFor('/votes', 2);
   expect(events[1]?.json.vote).toMatchObject({ id: changed.body.data.id, selectedOptions: [] });
 }
 
-async function postsStatus(
-  { api, owner: key }: Accounts,
-  receiver: RecordingReceiver | undefined,
-): Promise<void> {
+async function postsStatus({ api, owner: key }: Accounts, receiver: RecordingReceiver): Promise<void> {
   const contacts = [randomPhone(), randomPhone()];
 
   const posted = await api.post('/api/v1/messages/status', {
@@ -191,7 +149,7 @@ async function postsStatus(
 
   const image = await api.post('/api/v1/messages/status', {
     key,
-    body: { type: 'image', url: `${receiver?.url}/offer.jpg`, caption: 'New stock', contacts },
+    body: { type: 'image', url: `${receiver.url}/offer.jpg`, caption: 'New stock', contacts },
   });
   expect(image.status).toBe(200);
 

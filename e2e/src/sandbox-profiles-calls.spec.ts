@@ -1,10 +1,8 @@
-import { type ApiClient, RecordingReceiver } from '@jumbe/testing';
+import type { ApiClient, RecordingReceiver } from '@jumbe/testing';
 import { createAccount } from './support/operator';
+import { useSandboxTopology } from './support/sandbox-fixture';
 import { eventually, linkSession, randomPhone } from './support/sandbox-helpers';
 import { startAllInOne, startDistributed } from './support/topology';
-
-type AllInOne = Awaited<ReturnType<typeof startAllInOne>>;
-type Distributed = Awaited<ReturnType<typeof startDistributed>>;
 
 /** Two accounts, the owner's session linked: what each case works with. */
 interface Accounts {
@@ -24,31 +22,15 @@ const PNG_1X1 =
  * account's setting its own.
  */
 describe('sandbox: profiles and calls', () => {
-  let running: AllInOne | undefined;
-  let receiver: RecordingReceiver | undefined;
-
-  beforeAll(async () => {
-    running = await startAllInOne({ JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' });
-    receiver = await RecordingReceiver.start();
-  });
-
-  afterAll(async () => {
-    await receiver?.close();
-    await running?.stop();
-  });
-
-  const gateway = () => {
-    const api = running?.gateways[0];
-    if (!api) throw new Error('the all-in-one has no gateway');
-    return api;
-  };
+  const sandbox = useSandboxTopology(() => startAllInOne({ JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }));
+  const gateway = () => sandbox.gateway();
 
   it("sets and reads the number's profile, reads a contact's and blocks them", async () =>
-    setsProfileAndBlocks(await freshAccounts(gateway(), running?.adminToken ?? '')));
+    setsProfileAndBlocks(await freshAccounts(gateway(), sandbox.adminToken())));
 
   it('counts contact profiles with number checks: 20 look-ups a session and minute', async () => {
     const api = gateway();
-    const { key } = await createAccount(api, running?.adminToken ?? '');
+    const { key } = await createAccount(api, sandbox.adminToken());
     await linkSession(api, key);
     const statuses: number[] = [];
     for (let index = 0; index < 21; index++) {
@@ -64,7 +46,7 @@ describe('sandbox: profiles and calls', () => {
   });
 
   it('rejects calls when the session says so, replies, and reports call.received; per account', async () =>
-    rejectsAndReportsCalls(await freshAccounts(gateway(), running?.adminToken ?? ''), receiver));
+    rejectsAndReportsCalls(await freshAccounts(gateway(), sandbox.adminToken()), sandbox.receiver()));
 });
 
 /**
@@ -73,35 +55,18 @@ describe('sandbox: profiles and calls', () => {
  * injected call is answered by the worker and its event delivered by the dispatcher.
  */
 describe('distributed sandbox: profiles and calls', () => {
-  let running: Distributed | undefined;
-  let receiver: RecordingReceiver | undefined;
-  let accounts: Accounts | undefined;
+  const sandbox = useSandboxTopology(() =>
+    startDistributed(1, { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }, 1, { dispatchers: 1 }),
+  );
+  let accounts: Promise<Accounts> | undefined;
+  // Both cases work with the same two accounts: made once, by the first case that needs them.
+  const shared = () => (accounts ??= freshAccounts(sandbox.gateway(), sandbox.adminToken()));
 
-  beforeAll(async () => {
-    [running, receiver] = await Promise.all([
-      startDistributed(1, { JUMBE_ALLOW_PRIVATE_NETWORKS: 'true' }, 1, { dispatchers: 1 }),
-      RecordingReceiver.start(),
-    ]);
-    const api = running.gateways[0];
-    if (!api) throw new Error('no gateway');
-    accounts = await freshAccounts(api, running.adminToken);
-  });
+  it("sets and reads the number's profile, reads a contact's and blocks them", async () =>
+    setsProfileAndBlocks(await shared()));
 
-  afterAll(async () => {
-    await receiver?.close();
-    await running?.stop();
-  });
-
-  const shared = () => {
-    if (!accounts) throw new Error('the distributed topology did not start');
-    return accounts;
-  };
-
-  it("sets and reads the number's profile, reads a contact's and blocks them", () =>
-    setsProfileAndBlocks(shared()));
-
-  it('rejects calls when the session says so, replies, and reports call.received; per account', () =>
-    rejectsAndReportsCalls(shared(), receiver));
+  it('rejects calls when the session says so, replies, and reports call.received; per account', async () =>
+    rejectsAndReportsCalls(await shared(), sandbox.receiver()));
 });
 
 /** Two new accounts; only the owner's session is linked. */
@@ -160,11 +125,11 @@ async function setsProfileAndBlocks({ api, owner: key }: Accounts): Promise<void
 
 async function rejectsAndReportsCalls(
   { api, owner, other }: Accounts,
-  receiver: RecordingReceiver | undefined,
+  receiver: RecordingReceiver,
 ): Promise<void> {
   const hooked = await api.patch('/api/v1/webhook', {
     key: owner,
-    body: { url: `${receiver?.url}/calls`, events: ['call.received'] },
+    body: { url: `${receiver.url}/calls`, events: ['call.received'] },
   });
   expect(hooked.status).toBe(200);
 
@@ -175,7 +140,7 @@ async function rejectsAndReportsCalls(
   const caller = randomPhone();
   const rang = await api.post('/api/v1/sandbox/call', { key: owner, body: { from: caller } });
   expect(rang.status).toBe(200);
-  const [ringing] = (await receiver?.waitFor('/calls', 1)) ?? [];
+  const [ringing] = await receiver.waitFor('/calls', 1);
   expect(ringing?.json).toMatchObject({
     event: 'call.received',
     sessionId: 'default',
@@ -206,7 +171,7 @@ async function rejectsAndReportsCalls(
     key: owner,
     body: { from: caller, video: true },
   });
-  const requests = (await receiver?.waitFor('/calls', 2)) ?? [];
+  const requests = await receiver.waitFor('/calls', 2);
   expect(requests[1]?.json.call).toMatchObject({ id: video.body.data.callId, video: true, rejected: true });
   // The reply went out like any send: in the network's outbox, to the caller.
   const outbox = await eventually(

@@ -1,6 +1,5 @@
 import '@jumbe/whatsapp-emulator/trust-preload';
 import type { SessionView } from '@jumbe/domain';
-import type { EventPublisher, OutgoingEvent } from '@jumbe/messaging';
 import { WhatsAppNetworkDriver } from '@jumbe/network';
 import {
   AccountRepository,
@@ -21,27 +20,8 @@ import { InboundRelay } from './inbound-relay';
 import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
 import { sessionInUnusedShard } from './test-support/host-harness';
+import { eventually } from './test-support/emulator-wait';
 import { RecordingPublisher } from './test-support/recording-publisher';
-
-type Maybe<T> = T | false | undefined | '' | null;
-
-async function eventually<T>(what: string, probe: () => Maybe<T> | Promise<Maybe<T>>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** The durable event stream, in memory. */
-class MemoryPublisher implements EventPublisher {
-  readonly events: OutgoingEvent[] = [];
-  async publish(event: OutgoingEvent): Promise<void> {
-    this.events.push(event);
-  }
-}
 
 /**
  * Order per chat after a PostgreSQL outage (the fault schedule's seed 7): messages a contact sends
@@ -55,7 +35,7 @@ describe('messages received during a PostgreSQL outage', () => {
   let proxy: TcpProxy;
   let proxied: DataSource;
   let host: SessionHost;
-  const publisher = new MemoryPublisher();
+  const publisher = new RecordingPublisher();
 
   beforeAll(async () => {
     await emulator.start();

@@ -20,6 +20,7 @@ import { InboundRelay } from './inbound-relay';
 import { SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
 import { sessionInUnusedShard } from './test-support/host-harness';
+import { eventually } from './test-support/emulator-wait';
 import { RecordingPublisher } from './test-support/recording-publisher';
 
 /** The smallest PNG there is (1×1). */
@@ -27,19 +28,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-
-async function eventually<T>(
-  what: string,
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * Issue 30 items 5 and 6 on the real path: the worker's commands and call handling with the real

@@ -1,7 +1,7 @@
 import '@jumbe/whatsapp-emulator/trust-preload';
 import type { CommandReply } from '@jumbe/contracts';
 import type { SessionView } from '@jumbe/domain';
-import { replyWithinHeaders, type EventPublisher, type OutgoingEvent } from '@jumbe/messaging';
+import { replyWithinHeaders } from '@jumbe/messaging';
 import { WhatsAppNetworkDriver } from '@jumbe/network';
 import {
   AccountRepository,
@@ -23,27 +23,8 @@ import { SessionCommandHandler } from './session-command-handler';
 import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
 import { sessionInUnusedShard } from './test-support/host-harness';
+import { eventually } from './test-support/emulator-wait';
 import { RecordingPublisher } from './test-support/recording-publisher';
-
-type Maybe<T> = T | false | undefined | '' | null;
-
-async function eventually<T>(what: string, probe: () => Maybe<T> | Promise<Maybe<T>>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** The durable event stream, in memory. */
-class MemoryPublisher implements EventPublisher {
-  readonly events: OutgoingEvent[] = [];
-  async publish(event: OutgoingEvent): Promise<void> {
-    this.events.push(event);
-  }
-}
 
 const textOf = ({ message }: ReceivedMessage) => message.conversation ?? message.extendedTextMessage?.text;
 
@@ -93,7 +74,7 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
       {
         sessions,
         credentials: new NetworkCredentialStore(db.dataSource),
-        inbound: new InboundRelay(new MemoryPublisher()),
+        inbound: new InboundRelay(new RecordingPublisher()),
         statuses: new StatusRelay(new RecordingPublisher()),
         logger: pino({ level: 'silent' }),
       },

@@ -17,17 +17,8 @@ import { InboundRelay } from './inbound-relay';
 import { SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
 import { sessionInUnusedShard } from './test-support/host-harness';
+import { eventually } from './test-support/emulator-wait';
 import { RecordingPublisher } from './test-support/recording-publisher';
-
-async function eventually<T>(what: string, probe: () => Promise<T | false | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * Groups through the whole worker (issue 30 item 2): the `group` command on SessionHost, the real

@@ -1,5 +1,6 @@
 // The far end of "the stack's own limit": a bare NATS responder in its own process that answers
 // every request on BENCH_SUBJECT with a reply shaped like a worker's (decode, encode, respond).
+// The command is message.send v2 (flat: `message.to`), as the gateway sends it.
 import { connect } from 'nats';
 import { randomBytes } from 'node:crypto';
 
@@ -11,7 +12,7 @@ nc.subscribe(process.env.BENCH_SUBJECT, {
     if (error) return;
     const command = JSON.parse(decoder.decode(msg.data));
     const id = `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
-    const result = { key: { remoteJid: `${command.message.body.to}@s.whatsapp.net`, fromMe: true, id } };
+    const result = { key: { remoteJid: `${command.message.to}@s.whatsapp.net`, fromMe: true, id } };
     msg.respond(encoder.encode(JSON.stringify({ ok: true, result })));
   },
 });

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 /**
@@ -16,32 +17,31 @@ export class CallsController {
   constructor(private readonly commands: SessionCommandClient) {}
 
   @Get()
-  async read(
+  read(
     @Customer() customer: CustomerContext,
     @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
   ) {
-    const data = await this.commands.send(
-      { type: 'calls.settings.read', accountId: customer.access.accountId, sessionId: query.sessionId },
-      customer.requestId,
-    );
-    return { data };
+    return forwardCommand(this.commands, customer, {
+      type: 'calls.settings.read',
+      sessionId: query.sessionId,
+    });
   }
 
   @Put()
-  async update(
+  update(
     @Customer() customer: CustomerContext,
     @ValidBody(callSettingsBodySchema) body: z.output<typeof callSettingsBodySchema>,
   ) {
-    const data = await this.commands.send(
+    return forwardCommand(
+      this.commands,
+      customer,
       {
         type: 'calls.settings.update',
-        accountId: customer.access.accountId,
         sessionId: body.sessionId,
         rejectCalls: body.rejectCalls,
         reply: body.reply ?? null,
       },
-      customer.requestId,
+      'Calls setting saved',
     );
-    return { message: 'Calls setting saved', data };
   }
 }

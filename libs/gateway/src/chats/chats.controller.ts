@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidBody } from '../http/validated-input.decorators';
+import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 /** Chat actions (extensions): read receipts and presence. They send no message and count none. */
@@ -14,33 +15,19 @@ export class ChatsController {
 
   @Post('read')
   @HttpCode(200)
-  async read(
+  read(
     @Customer() customer: CustomerContext,
     @ValidBody(chatReadSchema) body: z.output<typeof chatReadSchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'chat.read',
-      accountId: customer.access.accountId,
-      sessionId: body.sessionId,
-      chat: body.chat,
-      messageIds: body.messageIds,
-    });
-    return { message: 'Marked as read', data };
+    return forwardCommand(this.commands, customer, { type: 'chat.read', ...body }, 'Marked as read');
   }
 
   @Post('presence')
   @HttpCode(200)
-  async presence(
+  presence(
     @Customer() customer: CustomerContext,
     @ValidBody(chatPresenceSchema) body: z.output<typeof chatPresenceSchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'chat.presence',
-      accountId: customer.access.accountId,
-      sessionId: body.sessionId,
-      chat: body.chat,
-      state: body.state,
-    });
-    return { message: 'Presence sent', data };
+    return forwardCommand(this.commands, customer, { type: 'chat.presence', ...body }, 'Presence sent');
   }
 }

@@ -5,6 +5,7 @@ import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { NumberLookups } from '../contacts/number-lookups';
 import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 /** A contact's picture and about, and blocking (extensions). */
@@ -24,11 +25,11 @@ export class ContactProfileController {
   ) {
     const { accountId } = customer.access;
     await this.lookups.withinLimit(accountId, query.sessionId);
-    const data = await this.commands.send(
-      { type: 'contact.profile', accountId, sessionId: query.sessionId, contact: query.contact },
-      customer.requestId,
-    );
-    return { data };
+    return forwardCommand(this.commands, customer, {
+      type: 'contact.profile',
+      sessionId: query.sessionId,
+      contact: query.contact,
+    });
   }
 
   @Post('block')
@@ -49,21 +50,12 @@ export class ContactProfileController {
     return this.setBlocked(customer, body, false);
   }
 
-  private async setBlocked(
-    customer: CustomerContext,
-    body: z.output<typeof contactBlockSchema>,
-    blocked: boolean,
-  ) {
-    const data = await this.commands.send(
-      {
-        type: 'contact.block',
-        accountId: customer.access.accountId,
-        sessionId: body.sessionId,
-        contact: body.contact,
-        blocked,
-      },
-      customer.requestId,
+  private setBlocked(customer: CustomerContext, body: z.output<typeof contactBlockSchema>, blocked: boolean) {
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'contact.block', sessionId: body.sessionId, contact: body.contact, blocked },
+      blocked ? 'Contact blocked' : 'Contact unblocked',
     );
-    return { message: blocked ? 'Contact blocked' : 'Contact unblocked', data };
   }
 }

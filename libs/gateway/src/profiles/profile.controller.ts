@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 /** The number's own profile (extension): display name, about, picture. Sends no message. */
@@ -13,27 +14,24 @@ export class ProfileController {
   constructor(private readonly commands: SessionCommandClient) {}
 
   @Get()
-  async read(
+  read(
     @Customer() customer: CustomerContext,
     @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
   ) {
-    const data = await this.commands.send(
-      { type: 'profile.read', accountId: customer.access.accountId, sessionId: query.sessionId },
-      customer.requestId,
-    );
-    return { data };
+    return forwardCommand(this.commands, customer, { type: 'profile.read', sessionId: query.sessionId });
   }
 
   @Put()
-  async update(
+  update(
     @Customer() customer: CustomerContext,
     @ValidBody(profileUpdateSchema) body: z.output<typeof profileUpdateSchema>,
   ) {
     const { sessionId, ...change } = body;
-    const data = await this.commands.send(
-      { type: 'profile.update', accountId: customer.access.accountId, sessionId, change },
-      customer.requestId,
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'profile.update', sessionId, change },
+      'Profile updated',
     );
-    return { message: 'Profile updated', data };
   }
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidBody } from '../http/validated-input.decorators';
+import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 /** `POST /sandbox/call` (CONTRACT §9): a sandbox contact calls the number; registered with the sandbox. */
@@ -14,14 +15,10 @@ export class SandboxCallController {
 
   @Post('call')
   @HttpCode(200)
-  async call(
+  call(
     @Customer() customer: CustomerContext,
     @ValidBody(sandboxCallSchema) body: z.output<typeof sandboxCallSchema>,
   ) {
-    const data = await this.commands.send(
-      { type: 'sandbox.call', accountId: customer.access.accountId, ...body },
-      customer.requestId,
-    );
-    return { message: 'The call is ringing', data };
+    return forwardCommand(this.commands, customer, { type: 'sandbox.call', ...body }, 'The call is ringing');
   }
 }

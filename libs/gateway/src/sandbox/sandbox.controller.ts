@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 /**
@@ -23,91 +24,63 @@ export class SandboxController {
 
   @Post('scan')
   @HttpCode(200)
-  async scan(
+  scan(
     @Customer() customer: CustomerContext,
     @ValidBody(sandboxScanSchema) body: z.output<typeof sandboxScanSchema>,
   ) {
-    const data = await this.commands.send(
-      {
-        type: 'sandbox.scan',
-        accountId: customer.access.accountId,
-        ...body,
-      },
-      customer.requestId,
-    );
-    return { message: 'Phone linked', data };
+    return forwardCommand(this.commands, customer, { type: 'sandbox.scan', ...body }, 'Phone linked');
   }
 
   @Post('inbound')
   @HttpCode(200)
-  async inbound(
+  inbound(
     @Customer() customer: CustomerContext,
     @ValidBody(sandboxInboundSchema) body: z.output<typeof sandboxInboundSchema>,
   ) {
     const { sessionId, ...contact } = body;
-    const data = await this.commands.send(
-      {
-        type: 'sandbox.inbound',
-        accountId: customer.access.accountId,
-        sessionId,
-        contact,
-      },
-      customer.requestId,
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'sandbox.inbound', sessionId, contact },
+      'Message received by the session',
     );
-    return { message: 'Message received by the session', data };
   }
 
   @Get('outbox')
-  async outbox(
+  outbox(
     @Customer() customer: CustomerContext,
     @ValidQuery(sandboxOutboxQuerySchema) query: z.output<typeof sandboxOutboxQuerySchema>,
   ) {
-    return {
-      data: await this.commands.send(
-        {
-          type: 'sandbox.outbox',
-          accountId: customer.access.accountId,
-          ...query,
-        },
-        customer.requestId,
-      ),
-    };
+    return forwardCommand(this.commands, customer, { type: 'sandbox.outbox', ...query });
   }
 
   @Post('disconnect')
   @HttpCode(200)
-  async disconnect(
+  disconnect(
     @Customer() customer: CustomerContext,
     @ValidBody(sandboxDisconnectSchema) body: z.output<typeof sandboxDisconnectSchema>,
   ) {
-    const data = await this.commands.send(
-      {
-        type: 'sandbox.disconnect',
-        accountId: customer.access.accountId,
-        ...body,
-      },
-      customer.requestId,
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'sandbox.disconnect', ...body },
+      body.reason === 'network'
+        ? 'Network dropped; the session reconnects by itself'
+        : 'Phone unlinked the session',
     );
-    return {
-      message:
-        body.reason === 'network'
-          ? 'Network dropped; the session reconnects by itself'
-          : 'Phone unlinked the session',
-      data,
-    };
   }
 
   @Post('status')
   @HttpCode(200)
-  async status(
+  status(
     @Customer() customer: CustomerContext,
     @ValidBody(sandboxStatusSchema) body: z.output<typeof sandboxStatusSchema>,
   ) {
-    const data = await this.commands.send({
-      type: 'sandbox.status',
-      accountId: customer.access.accountId,
-      ...body,
-    });
-    return { message: `Message marked ${body.status}`, data };
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'sandbox.status', ...body },
+      `Message marked ${body.status}`,
+    );
   }
 }

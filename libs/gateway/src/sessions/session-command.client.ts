@@ -15,7 +15,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { requestCommand } from '../bus/command-requester';
 import { BUS, CONFIG } from '../gateway.tokens';
 
-type Unversioned<C> = C extends unknown ? Omit<C, 'v'> : never;
+export type Unversioned<C> = C extends unknown ? Omit<C, 'v'> : never;
 
 const WORKER = {
   name: 'The worker that owns this session',

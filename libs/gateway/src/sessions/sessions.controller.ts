@@ -17,6 +17,7 @@ import type { CustomerContext } from '../auth/principal';
 import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
 import { SessionCatalogue } from '../ports/session-catalogue';
 import { renderQr } from './qr-image';
+import { forwardCommand } from './forward-command';
 import { SessionCommandClient } from './session-command.client';
 
 /** Session routes (CONTRACT §4): listing reads PostgreSQL; everything else goes to the owning worker. */
@@ -51,41 +52,27 @@ export class SessionsController {
 
   @Post('session/start')
   @HttpCode(200)
-  async start(
+  start(
     @Customer() customer: CustomerContext,
     @ValidBody(sessionBodySchema) body: z.output<typeof sessionBodySchema>,
   ) {
-    const data = await this.commands.send(
-      {
-        type: 'session.start',
-        accountId: customer.access.accountId,
-        sessionId: body.sessionId,
-        maxSessions: customer.access.plan.maxSessions,
-      },
-      customer.requestId,
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'session.start', sessionId: body.sessionId, maxSessions: customer.access.plan.maxSessions },
+      (data) =>
+        data.state === 'connected'
+          ? 'Session already connected'
+          : 'Session started. Poll GET /session/qr until state is qr_ready, then scan the QR.',
     );
-    const message =
-      data.state === 'connected'
-        ? 'Session already connected'
-        : 'Session started. Poll GET /session/qr until state is qr_ready, then scan the QR.';
-    return { message, data };
   }
 
   @Get('session/status')
-  async status(
+  status(
     @Customer() customer: CustomerContext,
     @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
   ) {
-    return {
-      data: await this.commands.send(
-        {
-          type: 'session.status',
-          accountId: customer.access.accountId,
-          sessionId: query.sessionId,
-        },
-        customer.requestId,
-      ),
-    };
+    return forwardCommand(this.commands, customer, { type: 'session.status', sessionId: query.sessionId });
   }
 
   @Get('session/qr')
@@ -116,53 +103,47 @@ export class SessionsController {
 
   @Post('session/pairing-code')
   @HttpCode(200)
-  async pairingCode(
+  pairingCode(
     @Customer() customer: CustomerContext,
     @ValidBody(pairingCodeSchema) body: z.output<typeof pairingCodeSchema>,
   ) {
-    const data = await this.commands.send(
+    return forwardCommand(
+      this.commands,
+      customer,
       {
         type: 'session.pairing_code',
-        accountId: customer.access.accountId,
         sessionId: body.sessionId,
         phoneNumber: body.phoneNumber,
         maxSessions: customer.access.plan.maxSessions,
       },
-      customer.requestId,
+      'Enter this code on the phone: Linked devices → Link with phone number.',
     );
-    return { message: 'Enter this code on the phone: Linked devices → Link with phone number.', data };
   }
 
   @Post('session/logout')
   @HttpCode(200)
-  async logout(
+  logout(
     @Customer() customer: CustomerContext,
     @ValidBody(sessionBodySchema) body: z.output<typeof sessionBodySchema>,
   ) {
-    const data = await this.commands.send(
-      {
-        type: 'session.logout',
-        accountId: customer.access.accountId,
-        sessionId: body.sessionId,
-      },
-      customer.requestId,
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'session.logout', sessionId: body.sessionId },
+      'Session logged out; stored credentials cleared',
     );
-    return { message: 'Session logged out; stored credentials cleared', data };
   }
 
   @Delete('session')
-  async remove(
+  remove(
     @Customer() customer: CustomerContext,
     @ValidQuery(sessionQuerySchema) query: z.output<typeof sessionQuerySchema>,
   ) {
-    const data = await this.commands.send(
-      {
-        type: 'session.delete',
-        accountId: customer.access.accountId,
-        sessionId: query.sessionId,
-      },
-      customer.requestId,
+    return forwardCommand(
+      this.commands,
+      customer,
+      { type: 'session.delete', sessionId: query.sessionId },
+      'Session deleted',
     );
-    return { message: 'Session deleted', data };
   }
 }

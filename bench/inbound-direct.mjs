@@ -1,6 +1,6 @@
 // The dispatcher alone, for `npm run bench inbound`: events published straight into the
 // deployment's JetStream stream (distributed topology), built by the same code the session worker
-// runs (the sandbox's contact message, normaliseInbound, the stream's subject and event id), so
+// runs (the sandbox's contact message, inboundMessageEvent, the stream's subject and event id), so
 // the dispatcher sees exactly what an injected message would give it, without the gateway, the
 // session worker and the sandbox network in front of it.
 import { createRequire } from 'node:module';
@@ -11,8 +11,10 @@ import { now, paced } from './support/paced.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const load = createRequire(import.meta.url);
-const { normaliseInbound, shardOf } = load(join(root, 'dist/libs/domain/src/index.js'));
-const { inboundEventId, inboundEventSubject } = load(join(root, 'dist/libs/contracts/src/index.js'));
+const { shardOf } = load(join(root, 'dist/libs/domain/src/index.js'));
+const { inboundEventId, inboundEventSubject, inboundMessageEvent } = load(
+  join(root, 'dist/libs/contracts/src/index.js'),
+);
 const { contactMessageToInbound } = load(join(root, 'dist/libs/network/src/index.js'));
 const codec = JSONCodec();
 
@@ -25,7 +27,7 @@ function streamEvent(accountId, sessionId, text) {
   return {
     subject: inboundEventSubject(shardOf(accountId, sessionId), accountId, sessionId),
     eventId: inboundEventId(accountId, sessionId, message.id),
-    payload: normaliseInbound(accountId, sessionId, message, at),
+    payload: inboundMessageEvent(accountId, sessionId, message, at),
   };
 }
 

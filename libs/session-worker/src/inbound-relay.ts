@@ -1,5 +1,5 @@
-import { inboundChangeEvent, inboundEventId, inboundEventSubject, type StreamEvent } from '@jumbe/contracts';
-import { type InboundNetworkMessage, normaliseInbound, shardOf } from '@jumbe/domain';
+import { inboundEventId, inboundEventSubject, inboundMessageEvent, type StreamEvent } from '@jumbe/contracts';
+import { type InboundNetworkMessage, shardOf } from '@jumbe/domain';
 import type { EventPublisher } from '@jumbe/messaging';
 import type { SessionRef } from '@jumbe/network';
 
@@ -13,11 +13,7 @@ export class InboundRelay {
   constructor(private readonly events: EventPublisher) {}
 
   async relay(ref: SessionRef, message: InboundNetworkMessage): Promise<void> {
-    const now = new Date();
-    const event =
-      message.change === undefined
-        ? normaliseInbound(ref.accountId, ref.sessionId, message, now)
-        : inboundChangeEvent(ref.accountId, ref.sessionId, message, now);
+    const event = inboundMessageEvent(ref.accountId, ref.sessionId, message, new Date());
     if (event === null) return;
     const shard = shardOf(ref.accountId, ref.sessionId);
     // Only events of the schemas in libs/contracts go on the stream (the dispatcher checks too).

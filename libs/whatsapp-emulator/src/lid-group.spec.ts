@@ -1,5 +1,5 @@
 import './trust-preload';
-import { inboundSender } from '@jumbe/domain';
+import { inboundSender } from '@jumbe/contracts';
 import { DriverHarness, type OpenedSession, until } from './driver-harness';
 import { WhatsAppEmulator } from './emulator';
 import { child, children } from './iq-nodes';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { normaliseInbound } from '@jumbe/domain';
+import { inboundMessageEvent } from '@jumbe/contracts';
 import { NetworkSendError } from '../network-send-error';
 import type { NetworkSession } from '../network-session';
 import { NotReadyError } from '../not-ready-error';
@@ -430,11 +430,14 @@ describe.each(kinds)('SandboxNetworkDriver over $name', (kind) => {
       // The same contact always has the same LID.
       expect((await receive({ from: contact, text: 'again', lid: true })).chat).toBe(message.chat);
       // And the event built from it tells the receiver to reply to the phone JID.
-      expect(normaliseInbound('acc', 'default', message, new Date())?.message).toMatchObject({
-        from: contactJid,
-        replyTo: contactJid,
-        phoneNumber: contact,
-        rawChat: message.chat,
+      expect(inboundMessageEvent('acc', 'default', message, new Date())).toMatchObject({
+        event: 'message.received',
+        message: {
+          from: contactJid,
+          replyTo: contactJid,
+          phoneNumber: contact,
+          rawChat: message.chat,
+        },
       });
     });
 

@@ -1,5 +1,5 @@
 import { REPLY_KINDS } from '@jumbe/contracts';
-import { changeRefusal, inboundSender, isValidPhoneNumber, type InboundNetworkMessage } from '@jumbe/domain';
+import { changeRefusal, isValidPhoneNumber, replyAddress, type InboundNetworkMessage } from '@jumbe/domain';
 import type { DisconnectReason } from '../disconnect-reason';
 import type { LinkEvent } from '../link-event';
 import type { MessageStatusReport } from '../message-status-report';
@@ -502,7 +502,7 @@ export class SandboxSession implements NetworkSession {
 
 /** A received message as a reply may quote it: in its chat, or in the chat the event says to reply to. */
 function quotableEntry(message: InboundNetworkMessage): SandboxReceivedEntry {
-  const replyTo = inboundSender(message).replyTo;
+  const replyTo = replyAddress(message);
   const chats = replyTo && replyTo !== message.chat ? [message.chat, replyTo] : [message.chat];
   return { id: message.id, chats, createdAt: new Date().toISOString() };
 }

@@ -1,4 +1,4 @@
-import { normaliseInbound } from '@jumbe/domain';
+import { inboundMessageEvent } from '@jumbe/contracts';
 import { generateWAMessageContent, proto, type WAMessage } from '@whiskeysockets/baileys';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 
@@ -185,8 +185,8 @@ describe('toInboundMessage: fixtures in the shapes Baileys emits', () => {
       participant: '255700000010@s.whatsapp.net',
       text: 'Morning all',
     });
-    const event = normaliseInbound('acc', 'sales', message!, new Date());
-    expect(event?.message).toMatchObject({
+    const event = inboundMessageEvent('acc', 'sales', message!, new Date());
+    expect(event?.event === 'message.received' && event.message).toMatchObject({
       replyTo: GROUP,
       phoneNumber: '255700000010',
       from: '255700000010@s.whatsapp.net',
@@ -204,8 +204,8 @@ describe('toInboundMessage: fixtures in the shapes Baileys emits', () => {
     });
     const sender = await resolveSenderPhoneJid(raw, async () => null);
     expect(sender).toBe('255711000222@s.whatsapp.net');
-    const event = normaliseInbound('acc', 'sales', map(raw, sender)!, new Date());
-    expect(event?.message).toMatchObject({
+    const event = inboundMessageEvent('acc', 'sales', map(raw, sender)!, new Date());
+    expect(event?.event === 'message.received' && event.message).toMatchObject({
       chat: '174592201392316@lid',
       replyTo: '255711000222@s.whatsapp.net',
       phoneNumber: '255711000222',
@@ -382,7 +382,8 @@ describe("toInboundMessage: reactions, deletions and edits, as a sender's Bailey
       type: 'reactionMessage',
       change: { kind: 'reaction', messageId: TARGET.id, emoji: '❤️' },
     });
-    expect(normaliseInbound('acc', 'default', map(raw)!, new Date())).toBeNull();
+    // A reaction is its own event, never a message.received.
+    expect(inboundMessageEvent('acc', 'default', map(raw)!, new Date())?.event).toBe('message.reaction');
     const removed = received({ message: await sentAs({ react: { key: TARGET, text: '' } }) });
     expect(map(removed)?.change).toEqual({ kind: 'reaction', messageId: TARGET.id, emoji: '' });
   });

@@ -1,4 +1,4 @@
-import { inboundSender, type InboundNetworkMessage } from '@jumbe/domain';
+import { type InboundNetworkMessage, replyAddress } from '@jumbe/domain';
 import { getContentType, normalizeMessageContent, proto, type WAMessage } from '@whiskeysockets/baileys';
 
 /** What a reply needs of a message to quote it: who wrote it, where, and what it said. */
@@ -29,7 +29,7 @@ export function quotableOfReceived(raw: WAMessage, inbound: InboundNetworkMessag
   if (inbound.change) return null;
   const message = quotedContent(raw.message);
   if (!message) return null;
-  const replyTo = inboundSender(inbound).replyTo;
+  const replyTo = replyAddress(inbound);
   return {
     id: inbound.id,
     chats: replyTo && replyTo !== inbound.chat ? [inbound.chat, replyTo] : [inbound.chat],

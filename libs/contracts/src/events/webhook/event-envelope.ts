@@ -16,3 +16,11 @@ export const eventEnvelopeFields = {
 
 /** The field the dispatcher adds to every event it posts. */
 export const deliveryIdField = { deliveryId: z.string() };
+
+/** The envelope of an event a session produced. */
+export type EventEnvelope = z.output<z.ZodObject<typeof eventEnvelopeFields>>;
+
+/** The envelope of an event of `sessionId` of `accountId`, created `at`. */
+export function eventEnvelope(accountId: string, sessionId: string, at: Date): EventEnvelope {
+  return { timestamp: at.toISOString(), customerId: accountId, sessionId };
+}

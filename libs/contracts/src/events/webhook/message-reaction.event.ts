@@ -1,6 +1,7 @@
+import type { InboundChange, InboundNetworkMessage } from '@jumbe/domain';
 import { z } from 'zod';
-import { eventEnvelopeFields } from './event-envelope';
-import { changeMessageFields, senderFields } from './sender-fields';
+import { type EventEnvelope, eventEnvelopeFields } from './event-envelope';
+import { changeMessage, changeMessageFields, inboundSender, senderFields } from './sender-fields';
 
 /** `message.reaction` v1 (opt-in): a contact reacted to a message of the chat, or took the reaction away. */
 export const messageReactionEventSchema = z.object({
@@ -15,3 +16,24 @@ export const messageReactionEventSchema = z.object({
     ...senderFields,
   }),
 });
+
+export type MessageReactionEventV1 = z.output<typeof messageReactionEventSchema>;
+
+/** The `message.reaction` body for a received reaction (see `inboundMessageEvent`). */
+export function messageReactionEvent(
+  envelope: EventEnvelope,
+  message: InboundNetworkMessage,
+  change: Extract<InboundChange, { kind: 'reaction' }>,
+  now: Date,
+): MessageReactionEventV1 {
+  return {
+    event: 'message.reaction',
+    ...envelope,
+    reaction: {
+      ...changeMessage(message, now),
+      messageId: change.messageId,
+      emoji: change.emoji,
+      ...inboundSender(message),
+    },
+  };
+}

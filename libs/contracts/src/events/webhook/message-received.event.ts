@@ -1,6 +1,7 @@
+import { type InboundNetworkMessage, receivedMedia, receivedText, sentAt } from '@jumbe/domain';
 import { z } from 'zod';
-import { eventEnvelopeFields } from './event-envelope';
-import { senderFields } from './sender-fields';
+import { type EventEnvelope, eventEnvelopeFields } from './event-envelope';
+import { inboundSender, senderFields } from './sender-fields';
 
 const interaction = z.object({
   /** `quick_reply`, `list`, `single_select`, … */
@@ -21,13 +22,16 @@ const media = z.object({
 });
 
 const receivedMessage = z.object({
+  /** The network message id (the de-duplication key downstream). */
   id: z.string().nullable(),
   ...senderFields,
+  /** Always false: the account's own messages are never emitted. */
   fromMe: z.literal(false),
   type: z.string(),
   text: z.string(),
   interaction: interaction.nullable(),
   media: media.nullable(),
+  /** When the network says the original message was sent (ISO 8601). */
   messageTimestamp: z.string(),
 });
 
@@ -37,3 +41,30 @@ export const messageReceivedEventSchema = z.object({
   ...eventEnvelopeFields,
   message: receivedMessage,
 });
+
+export type MessageReceivedEventV1 = z.output<typeof messageReceivedEventSchema>;
+
+/**
+ * The `message.received` body for a received message that says something (no `change`), by
+ * libs/domain's rules: sender and reply routing, text, media (see `inboundMessageEvent`).
+ */
+export function messageReceivedEvent(
+  envelope: EventEnvelope,
+  message: InboundNetworkMessage,
+  now: Date,
+): MessageReceivedEventV1 {
+  return {
+    event: 'message.received',
+    ...envelope,
+    message: {
+      id: message.id,
+      ...inboundSender(message),
+      fromMe: false,
+      type: message.type,
+      text: receivedText(message),
+      interaction: message.interaction === null ? null : { ...message.interaction },
+      media: receivedMedia(message),
+      messageTimestamp: sentAt(message, now),
+    },
+  };
+}

@@ -56,5 +56,4 @@ export function deliveredEventSchema<N extends WebhookEventName>(name: N) {
   return WEBHOOK_EVENT_SCHEMAS[name].extend(deliveryIdField);
 }
 
-export type MessageReceivedEventV1 = z.output<typeof messageReceivedEventSchema>;
 export type WebhookTestEventV1 = z.output<typeof webhookTestEventSchema>;

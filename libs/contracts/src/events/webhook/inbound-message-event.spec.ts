@@ -1,5 +1,6 @@
-import type { InboundNetworkMessage } from './inbound-network-message';
-import { normaliseInbound } from './normalise-inbound';
+import type { InboundNetworkMessage } from '@jumbe/domain';
+import { inboundMessageEvent } from './inbound-message-event';
+import { streamEventSchema } from './webhook-events';
 
 const NOW = new Date('2026-03-01T10:00:00.123Z');
 const SENT = new Date('2026-03-01T09:59:58.000Z');
@@ -26,14 +27,14 @@ function received(overrides: Partial<InboundNetworkMessage> = {}): InboundNetwor
 }
 
 function normalised(overrides: Partial<InboundNetworkMessage> = {}) {
-  const event = normaliseInbound('acc_1', 'sales', received(overrides), NOW);
-  if (event === null) throw new Error('expected an event');
+  const event = inboundMessageEvent('acc_1', 'sales', received(overrides), NOW);
+  if (event?.event !== 'message.received') throw new Error('expected a message.received event');
   return event;
 }
 
-describe('normaliseInbound', () => {
+describe('inboundMessageEvent: message.received', () => {
   it('builds the common fields and a direct message from a phone JID', () => {
-    expect(normaliseInbound('acc_1', 'sales', received(), NOW)).toEqual({
+    expect(inboundMessageEvent('acc_1', 'sales', received(), NOW)).toEqual({
       event: 'message.received',
       timestamp: '2026-03-01T10:00:00.123Z',
       customerId: 'acc_1',
@@ -159,15 +160,68 @@ describe('normaliseInbound', () => {
 
   it('ignores status broadcasts', () => {
     expect(
-      normaliseInbound('acc_1', 'sales', received({ chat: 'status@broadcast', participant: PHONE_JID }), NOW),
+      inboundMessageEvent(
+        'acc_1',
+        'sales',
+        received({ chat: 'status@broadcast', participant: PHONE_JID }),
+        NOW,
+      ),
     ).toBeNull();
   });
 
   it("ignores the account's own messages", () => {
-    expect(normaliseInbound('acc_1', 'sales', received({ fromMe: true }), NOW)).toBeNull();
+    expect(inboundMessageEvent('acc_1', 'sales', received({ fromMe: true }), NOW)).toBeNull();
   });
 
   it('falls back to the event time when the network time is unreadable', () => {
     expect(normalised({ timestamp: new Date(Number.NaN) }).message.messageTimestamp).toBe(NOW.toISOString());
+  });
+});
+
+describe('inboundMessageEvent: a message that changes an earlier one', () => {
+  const sender = {
+    from: PHONE_JID,
+    replyTo: PHONE_JID,
+    phoneNumber: PHONE,
+    chat: PHONE_JID,
+    participant: null,
+    rawFrom: PHONE_JID,
+    rawChat: PHONE_JID,
+    pushName: 'Amina',
+  };
+  const about = { id: '3A0123456789ABCDEF01', messageTimestamp: SENT.toISOString(), messageId: '3A0TARGET' };
+  const envelope = { timestamp: NOW.toISOString(), customerId: 'acc_1', sessionId: 'sales' };
+  const changed = (change: InboundNetworkMessage['change']) =>
+    inboundMessageEvent('acc_1', 'sales', received({ text: '', change }), NOW);
+
+  it('is a message.reaction for a reaction, with the emoji and the sender', () => {
+    const event = changed({ kind: 'reaction', messageId: '3A0TARGET', emoji: '👍' });
+    expect(event).toEqual({
+      event: 'message.reaction',
+      ...envelope,
+      reaction: { ...about, emoji: '👍', ...sender },
+    });
+    expect(streamEventSchema.parse(event)).toEqual(event);
+  });
+
+  it('is a message.revoked for a deletion for everyone', () => {
+    const event = changed({ kind: 'revoke', messageId: '3A0TARGET' });
+    expect(event).toEqual({ event: 'message.revoked', ...envelope, revoked: { ...about, ...sender } });
+    expect(streamEventSchema.parse(event)).toEqual(event);
+  });
+
+  it('is a message.edited for an edit, with the new text', () => {
+    const event = changed({ kind: 'edit', messageId: '3A0TARGET', text: 'new text' });
+    expect(event).toEqual({
+      event: 'message.edited',
+      ...envelope,
+      edited: { ...about, text: 'new text', ...sender },
+    });
+    expect(streamEventSchema.parse(event)).toEqual(event);
+  });
+
+  it("is nothing for the account's own change", () => {
+    const change = { kind: 'reaction' as const, messageId: '3A0TARGET', emoji: '👍' };
+    expect(inboundMessageEvent('acc_1', 'sales', received({ fromMe: true, change }), NOW)).toBeNull();
   });
 });

@@ -10,7 +10,9 @@ export const kindMayImport = {
   'type:domain': ['type:domain'],
   'type:contracts': ['type:domain', 'type:contracts'],
   'type:adapter': ['type:domain', 'type:contracts', 'type:adapter'],
-  'type:use-case': ['type:domain', 'type:contracts', 'type:adapter'],
+  // A use-case declares its ports in its own types (libs/operator/src/ports); the composition
+  // roots bind them to adapters, so it never imports one.
+  'type:use-case': ['type:domain', 'type:contracts'],
   'type:shell': ['type:domain', 'type:contracts', 'type:adapter', 'type:shell'],
   // Never another service: services talk over the bus, through contracts.
   'type:service': ['type:domain', 'type:contracts', 'type:adapter', 'type:use-case', 'type:shell'],
@@ -54,6 +56,8 @@ export const kindMayImport = {
 /** What a test file (spec or test-support folder) may import besides what its project's kind may. */
 // The pure layers too: a test may hold a hand-written type to its schema (the receiver package's).
 const testsMayAlsoImport = ['type:test-support', 'type:package', 'type:domain', 'type:contracts'];
+/** What the tests of a kind may import besides: a use-case's specs bind its ports to the real adapters. */
+const testsOfKindMayAlsoImport = { 'type:use-case': ['type:adapter'] };
 
 /**
  * Scope → the scopes it may import. A service lib owns the adapters of its scope (the network lib
@@ -94,7 +98,9 @@ export function boundaries(withTestSupport, extraConstraints = []) {
   const kindConstraints = Object.entries(kindMayImport).map(([sourceTag, kinds]) => ({
     sourceTag,
     onlyDependOnLibsWithTags:
-      withTestSupport && !kinds.includes('*') ? [...new Set([...kinds, ...testsMayAlsoImport])] : kinds,
+      withTestSupport && !kinds.includes('*')
+        ? [...new Set([...kinds, ...testsMayAlsoImport, ...(testsOfKindMayAlsoImport[sourceTag] ?? [])])]
+        : kinds,
     ...(sourceTag === 'type:domain' || sourceTag === 'type:contracts'
       ? { bannedExternalImports: ioLibraries }
       : {}),

@@ -2,7 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 import { configOrExit, loadConfig, recordListeningAddress } from '@jumbe/config';
 import { createHttpApp } from '@jumbe/gateway';
-import { startInfrastructure, telemetryBindings } from '@jumbe/composition';
+import { INFRASTRUCTURE_PARTS, startInfrastructure, telemetryBindings } from '@jumbe/composition';
 import { createLogger, runService } from '@jumbe/platform';
 import { TelemetryModule } from '@jumbe/telemetry';
 import { AllInOneModule } from './all-in-one.module';
@@ -15,7 +15,14 @@ const config = configOrExit(() => loadConfig());
 const logger = createLogger(config.logLevel, 'all-in-one');
 
 runService(logger, async () => {
-  const infrastructure = await startInfrastructure(config, 'all-in-one', logger, 'all-in-one');
+  const infrastructure = await startInfrastructure(
+    config,
+    'all-in-one',
+    logger,
+    'all-in-one',
+    // Every service runs here, so every part: AllInOneModule binds each to what it uses.
+    INFRASTRUCTURE_PARTS,
+  );
   const app = await createHttpApp(
     TelemetryModule.around(AllInOneModule.register(infrastructure), telemetryBindings(infrastructure)),
     infrastructure,

@@ -1,6 +1,6 @@
 import { type JumbeConfig, productVersion } from '@jumbe/config';
 import { backupDatabase, restoreDatabase } from '@jumbe/operator';
-import { readRunningEmbedded } from '@jumbe/persistence';
+import { readRunningEmbedded, schemaMigrations } from '@jumbe/persistence';
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { openCliDatabase } from './database-connection';
@@ -44,6 +44,7 @@ export function addBackupCommands(program: Command, config: JumbeConfig, print: 
           file: resolve(file),
           secretKey: await secretKeyAtHand(config),
           force: options.force === true,
+          migrations: schemaMigrations,
         });
         if (summary.secretKey === 'missing') process.stderr.write(missingKeyWarning(config));
         print(summary);

@@ -13,13 +13,14 @@ import {
   notifyInvalidation,
   waitForRedisReady,
 } from '@jumbe/coordination';
-import { OperatorService } from '@jumbe/operator';
+import type { OperatorService } from '@jumbe/operator';
 import { migrate } from '@jumbe/persistence';
 
 import { Command, InvalidArgumentError } from 'commander';
 import type { DataSource } from 'typeorm';
 import { addBackupCommands } from './backup-commands';
 import { openCliDatabase } from './database-connection';
+import { operatorServiceOn } from './operator-service-binding';
 import { render } from './output';
 import { runQuickstart } from './quickstart';
 import { addSecretKeyCommands } from './secret-key-commands';
@@ -54,7 +55,7 @@ export function buildProgram(config: JumbeConfig): Command {
     const invalidations = cliInvalidations(config, database.dataSource);
     try {
       await migrate(database.dataSource);
-      print(await work(new OperatorService(database.dataSource, invalidations)));
+      print(await work(operatorServiceOn(database.dataSource, invalidations)));
     } finally {
       await invalidations.close();
       await database.close();

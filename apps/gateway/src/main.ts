@@ -1,7 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
 import { startInfrastructure, telemetryBindings } from '@jumbe/composition';
-import { gatewayBindings } from '@jumbe/gateway-composition';
+import { GATEWAY_INFRASTRUCTURE, gatewayBindings } from '@jumbe/gateway-composition';
 import { configOrExit, loadConfig, requireDistributedSettings } from '@jumbe/config';
 import { createHttpApp, GatewayModule } from '@jumbe/gateway';
 import { createLogger, runService } from '@jumbe/platform';
@@ -16,7 +16,13 @@ const config = configOrExit(() => {
 const logger = createLogger(config.logLevel, 'gateway');
 
 runService(logger, async () => {
-  const infrastructure = await startInfrastructure(config, 'distributed', logger, 'gateway');
+  const infrastructure = await startInfrastructure(
+    config,
+    'distributed',
+    logger,
+    'gateway',
+    GATEWAY_INFRASTRUCTURE,
+  );
   const app = await createHttpApp(
     TelemetryModule.around(
       GatewayModule.register(gatewayBindings(infrastructure)),

@@ -1,8 +1,8 @@
 import type { HealthProbes } from '@jumbe/platform';
-import type { Infrastructure } from './infrastructure';
+import type { CoreInfrastructure } from './infrastructure';
 
 /** The health check's probes, bound to this process's connections. */
-export function healthProbes(infrastructure: Infrastructure): HealthProbes {
+export function healthProbes(infrastructure: CoreInfrastructure): HealthProbes {
   return {
     version: infrastructure.version,
     startedAt: infrastructure.startedAt,

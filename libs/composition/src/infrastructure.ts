@@ -30,24 +30,36 @@ export interface Ownership {
 }
 
 /**
- * The connected adapters a service runs on. The same interface is filled with real servers in
- * production and with embedded / in-process twins in the all-in-one mode; services never know
- * which.
+ * What every process opens: the database, the bus, the invalidation bus and what its health check
+ * probes. The same interface is filled with real servers in production and with embedded /
+ * in-process twins in the all-in-one mode; services never know which.
  */
-export interface Infrastructure {
+export interface CoreInfrastructure {
   config: JumbeConfig;
   logger: Logger;
   version: string;
   startedAt: Date;
   dataSource: DataSource;
   bus: MessageBus;
-  usageStore: UsageCounterStore;
   invalidations: InvalidationBus;
-  rateLimiter: RateLimiter;
   coordinationHealth: CoordinationHealth;
+  /** The key that encrypts secrets at rest (from JUMBE_SECRET_KEY or generated into the data dir). */
+  secretKey: string;
+  /** Closes everything, in reverse order of opening. */
+  close(): Promise<void>;
+}
+
+/** What a process opens only when its composition root asks for it (INFRASTRUCTURE_PARTS). */
+export interface OptionalInfrastructure {
+  /** The API's usage counters (quota). */
+  usageStore: UsageCounterStore;
+  rateLimiter: RateLimiter;
   /** Shard leases and the member registry of one kind of shard owner. */
   ownership(role: OwnershipRole): Ownership;
-  /** The durable stream inbound events go to (JetStream, or a PostgreSQL-backed log all-in-one)... */
+  /**
+   * The durable stream inbound events go to (JetStream, ensured when asked for, or a
+   * PostgreSQL-backed log all-in-one)...
+   */
   events: EventPublisher;
   /** ...and where the dispatcher that owns a shard takes them from. */
   eventSource: EventSource;
@@ -73,8 +85,30 @@ export interface Infrastructure {
    * `pipeline()` (createRedisClient says why).
    */
   redis: Redis | null;
-  /** The key that encrypts secrets at rest (from JUMBE_SECRET_KEY or generated into the data dir). */
-  secretKey: string;
-  /** Closes everything, in reverse order of opening. */
-  close(): Promise<void>;
 }
+
+export type InfrastructurePart = keyof OptionalInfrastructure;
+
+/** Each optional part, once: a part added above and not here does not compile. */
+const EVERY_PART: Record<InfrastructurePart, true> = {
+  usageStore: true,
+  rateLimiter: true,
+  ownership: true,
+  events: true,
+  eventSource: true,
+  liveEvents: true,
+  media: true,
+  uploads: true,
+  redis: true,
+};
+
+/** Every optional part: what the all-in-one, which runs every service, asks for. */
+export const INFRASTRUCTURE_PARTS = Object.keys(EVERY_PART) as InfrastructurePart[];
+
+/**
+ * The connected adapters a process runs on: the core, and the parts `P` its composition root
+ * asked for (all of them by default). A service's bindings take the parts they use, so a process
+ * that does not ask for one cannot bind a service that needs it.
+ */
+export type Infrastructure<P extends InfrastructurePart = InfrastructurePart> = CoreInfrastructure &
+  Pick<OptionalInfrastructure, P>;

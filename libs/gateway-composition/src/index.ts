@@ -1,1 +1,2 @@
 export * from './gateway-bindings';
+export * from './gateway-infrastructure';

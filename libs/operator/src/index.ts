@@ -1,5 +1,6 @@
 export * from './operator.service';
 export * from './views';
+export * from './ports';
 export { backupDatabase, type BackupOptions, type BackupSummary } from './backup/database-backup';
 export {
   restoreDatabase,

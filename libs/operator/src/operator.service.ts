@@ -8,19 +8,9 @@ import {
   encodeAccessInvalidation,
   type UpdateAccountInput,
 } from '@jumbe/contracts';
-import type { InvalidationBus } from '@jumbe/coordination';
-import { billingCycleAt, displayPrefix, generateApiKey, hashApiKey } from '@jumbe/domain';
-import {
-  AccountRepository,
-  ApiKeyRepository,
-  DuplicateNameError,
-  PlanRepository,
-  type Plan,
-  SendFailureRepository,
-  SessionRepository,
-  UsageRepository,
-} from '@jumbe/persistence';
-import type { DataSource } from 'typeorm';
+import { billingCycleAt, displayPrefix, generateApiKey, hashApiKey, type Plan } from '@jumbe/domain';
+import type { OperatorPorts } from './ports/operator-ports';
+import { isDuplicatePlanName } from './ports/plan-store';
 import { type AccountView, accountView, type ApiKeyView, apiKeyView, type PlanView, planView } from './views';
 
 /**
@@ -29,30 +19,30 @@ import { type AccountView, accountView, type ApiKeyView, apiKeyView, type PlanVi
  * invalidation bus, so every gateway drops its cached copy at once.
  */
 export class OperatorService {
-  private readonly plans: PlanRepository;
-  private readonly accounts: AccountRepository;
-  private readonly keys: ApiKeyRepository;
-  private readonly usage: UsageRepository;
-  private readonly sessions: SessionRepository;
-  private readonly failures: SendFailureRepository;
+  private readonly plans: OperatorPorts['plans'];
+  private readonly accounts: OperatorPorts['accounts'];
+  private readonly keys: OperatorPorts['keys'];
+  private readonly usage: OperatorPorts['usage'];
+  private readonly sessions: OperatorPorts['sessions'];
+  private readonly failures: OperatorPorts['failures'];
+  private readonly invalidations: OperatorPorts['invalidations'];
 
-  constructor(
-    dataSource: DataSource,
-    private readonly invalidations: Pick<InvalidationBus, 'publish'>,
-  ) {
-    this.plans = new PlanRepository(dataSource);
-    this.accounts = new AccountRepository(dataSource);
-    this.keys = new ApiKeyRepository(dataSource);
-    this.usage = new UsageRepository(dataSource);
-    this.sessions = new SessionRepository(dataSource);
-    this.failures = new SendFailureRepository(dataSource);
+  /** Its stores come from a composition root, which shares them with the gateway's own ports. */
+  constructor(ports: OperatorPorts) {
+    this.plans = ports.plans;
+    this.accounts = ports.accounts;
+    this.keys = ports.keys;
+    this.usage = ports.usage;
+    this.sessions = ports.sessions;
+    this.failures = ports.failures;
+    this.invalidations = ports.invalidations;
   }
 
   async createPlan(input: CreatePlanInput): Promise<PlanView> {
     try {
       return planView(await this.plans.create(input));
     } catch (error) {
-      if (error instanceof DuplicateNameError) {
+      if (isDuplicatePlanName(error)) {
         throw new ApiError('conflict', `A plan named "${input.name}" already exists.`);
       }
       throw error;

@@ -1,4 +1,4 @@
-import type { Account, ApiKey, Plan } from '@jumbe/persistence';
+import type { Account, ApiKey, Plan } from '@jumbe/domain';
 
 /** Operator-facing shapes (CONTRACT §8): ISO times, plan by name, never a key hash. */
 export interface PlanView {

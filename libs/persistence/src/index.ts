@@ -16,6 +16,7 @@ export { WebhookDeliveryEntity } from './entities/webhook-delivery.entity';
 export { ALL_ENTITIES } from './entities/all-entities';
 export { bigintNumber } from './entities/bigint-number.transformer';
 export { ALL_MIGRATIONS } from './migrations/all-migrations';
+export { schemaMigrations } from './schema-migrations';
 
 export type { Plan } from './models/plan';
 export type { Account } from './models/account';

@@ -1,1 +1,2 @@
 export * from './session-worker-bindings';
+export * from './session-worker-infrastructure';

@@ -7,12 +7,12 @@ import {
 } from '@jumbe/persistence';
 import type { SessionWorkerPorts, WebhookSubscriptionLookup } from '@jumbe/session-worker';
 import { observeNetworkDriver } from '@jumbe/telemetry';
-import type { Infrastructure } from '@jumbe/composition';
+import type { SessionWorkerInfrastructure } from './session-worker-infrastructure';
 import { createNetworkDriver } from './network-driver-factory';
 import { MemorySandboxStore, RedisSandboxStore } from '@jumbe/network';
 
 /** The session worker's ports, bound to this process's network driver, stores and leases. */
-export function sessionWorkerBindings(infrastructure: Infrastructure): SessionWorkerPorts {
+export function sessionWorkerBindings(infrastructure: SessionWorkerInfrastructure): SessionWorkerPorts {
   const { config, dataSource, logger } = infrastructure;
   const ownership = infrastructure.ownership('session-worker');
   return {

@@ -1,1 +1,2 @@
 export * from './webhook-dispatcher-bindings';
+export * from './webhook-dispatcher-infrastructure';

@@ -1,10 +1,12 @@
 import { WebhookVault } from '@jumbe/domain';
 import { WebhookDeliveryRepository, WebhookRepository } from '@jumbe/persistence';
 import type { WebhookDispatcherPorts } from '@jumbe/webhook-dispatcher';
-import type { Infrastructure } from '@jumbe/composition';
+import type { WebhookDispatcherInfrastructure } from './webhook-dispatcher-infrastructure';
 
 /** The webhook dispatcher's ports, bound to this process's event stream, stores and leases. */
-export function webhookDispatcherBindings(infrastructure: Infrastructure): WebhookDispatcherPorts {
+export function webhookDispatcherBindings(
+  infrastructure: WebhookDispatcherInfrastructure,
+): WebhookDispatcherPorts {
   const { dataSource } = infrastructure;
   const ownership = infrastructure.ownership('webhook-dispatcher');
   return {

@@ -61,6 +61,13 @@ const forbidden: Array<[string, Fixture, string, string]> = [
     'tagged with "type:adapter" can only depend on',
   ],
   [
+    // The operator's service declares its ports; the composition roots bind them to repositories.
+    'a use-case importing an adapter',
+    importing('libs/operator/src/boundary-fixture.ts', '@jumbe/persistence'),
+    boundaryRule,
+    'tagged with "type:use-case" can only depend on',
+  ],
+  [
     'the domain importing a Node I/O module',
     importing('libs/domain/src/boundary-fixture.ts', 'node:fs'),
     importRule,
@@ -124,6 +131,10 @@ const allowed: Array<[string, Fixture]> = [
   [
     'a lib test importing the end-to-end test support lib',
     importing('libs/gateway/src/f.spec.ts', '@jumbe/testing'),
+  ],
+  [
+    "a use-case's test binding its ports to the real adapters",
+    importing('libs/operator/src/f.spec.ts', '@jumbe/persistence'),
   ],
   [
     'the WhatsApp driver importing Baileys',

@@ -3,6 +3,7 @@ import {
   createDataSource,
   createThrowawayDatabase,
   migrate,
+  schemaMigrations,
   TEST_SERVER_URL,
   type ThrowawayDatabase,
 } from '@jumbe/persistence';
@@ -64,7 +65,13 @@ describe('backupDatabase / restoreDatabase across a release', () => {
     const truncated = join(dir, 'truncated.backup');
     await writeFile(truncated, gzipSync(text.slice(0, text.indexOf('\\.'))));
     await expect(
-      restoreDatabase({ url: target.url, file: truncated, secretKey: null, force: false }),
+      restoreDatabase({
+        url: target.url,
+        file: truncated,
+        secretKey: null,
+        force: false,
+        migrations: schemaMigrations,
+      }),
     ).rejects.toThrow(/ends in the middle of table/);
     expect(await query(target.url, 'SELECT * FROM plans')).toEqual([]);
   });
@@ -74,7 +81,13 @@ describe('backupDatabase / restoreDatabase across a release', () => {
     const summary = await backupDatabase({ url: source.url, file, secretKey: null, productVersion: 'test' });
     expect(summary.migrations).toBe(older.length);
 
-    const restored = await restoreDatabase({ url: target.url, file, secretKey: null, force: false });
+    const restored = await restoreDatabase({
+      url: target.url,
+      file,
+      secretKey: null,
+      force: false,
+      migrations: schemaMigrations,
+    });
     expect(restored.migrationsApplied).toEqual([newest]);
     expect(restored.secretKey).toBe('not-recorded');
     expect(await query(target.url, 'SELECT name FROM plans')).toEqual([{ name: 'tab\tand\nnewline' }]);

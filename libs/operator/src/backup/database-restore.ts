@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { ALL_MIGRATIONS, createDataSource, migrate } from '@jumbe/persistence';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import type { SchemaMigrations } from '../ports/schema-migrations';
 import { type BackupHeader, backupHeaderSchema, END_OF_TABLE } from './backup-header';
 import { columnList, quoteIdentifier, tablesInDependencyOrder } from './database-tables';
 import { secretKeyFingerprint } from './secret-key-fingerprint';
@@ -17,6 +17,8 @@ export interface RestoreOptions {
   secretKey: string | null;
   /** Replace the data of a database that has some, and accept a different secret key. */
   force: boolean;
+  /** This release's migrations: the backup's schema is rebuilt with them, then brought up to date. */
+  migrations: SchemaMigrations;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface RestoreSummary {
 export async function restoreDatabase(options: RestoreOptions): Promise<RestoreSummary> {
   const lines = backupLines(options.file);
   try {
-    const header = await readHeader(lines, options.file);
+    const header = await readHeader(lines, options.file, options.migrations);
     const secretKey = checkSecretKey(header, options);
     const client = new Client({ connectionString: options.url, application_name: 'jumbe-restore' });
     await client.connect();
@@ -53,7 +55,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreS
     } finally {
       await client.end();
     }
-    const migrationsApplied = await migrateWith(options.url, ALL_MIGRATIONS);
+    const migrationsApplied = await options.migrations.applyTo(options.url, options.migrations.names);
     return {
       file: options.file,
       backupCreatedAt: header.createdAt,
@@ -75,7 +77,7 @@ function backupLines(file: string): Lines {
   return createInterface({ input, crlfDelay: Infinity })[Symbol.asyncIterator]();
 }
 
-async function readHeader(lines: Lines, file: string): Promise<BackupHeader> {
+async function readHeader(lines: Lines, file: string, migrations: SchemaMigrations): Promise<BackupHeader> {
   const first = await lines.next().catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'Z_DATA_ERROR') throw new Error(`${file} is not a Jumbe backup (not gzip)`);
     throw error;
@@ -88,7 +90,7 @@ async function readHeader(lines: Lines, file: string): Promise<BackupHeader> {
   }
   const parsed = backupHeaderSchema.safeParse(header);
   if (!parsed.success) throw new Error(`${file} is not a Jumbe backup this release can read`);
-  const known = new Set(ALL_MIGRATIONS.map(migrationName));
+  const known = new Set(migrations.names);
   const unknown = parsed.data.migrations.filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new Error(
@@ -138,9 +140,10 @@ async function prepareSchema(client: Client, options: RestoreOptions, header: Ba
       `the database's schema is newer than the backup's (migration ${beyond[0]}); restore into a fresh data directory or database, or use --force`,
     );
   }
-  await migrateWith(
+  const { migrations } = options;
+  await migrations.applyTo(
     options.url,
-    ALL_MIGRATIONS.filter((migration) => header.migrations.includes(migrationName(migration))),
+    migrations.names.filter((name) => header.migrations.includes(name)),
   );
 }
 
@@ -200,19 +203,4 @@ async function appliedMigrations(client: Client, tables: Array<{ name: string }>
   if (!tables.some((table) => table.name === 'migrations')) return [];
   const { rows } = await client.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
   return rows.map((row) => row.name);
-}
-
-type MigrationClass = (typeof ALL_MIGRATIONS)[number];
-
-const migrationName = (migration: MigrationClass): string => new migration().name ?? migration.name;
-
-async function migrateWith(url: string, migrations: MigrationClass[]): Promise<string[]> {
-  const dataSource = createDataSource(url, { applicationName: 'jumbe-restore', poolSize: 1 });
-  dataSource.setOptions({ migrations });
-  await dataSource.initialize();
-  try {
-    return (await migrate(dataSource)).applied;
-  } finally {
-    await dataSource.destroy();
-  }
 }

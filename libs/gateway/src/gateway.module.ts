@@ -40,7 +40,7 @@ import { UsageMeter } from './metering/usage-meter';
 import { DocsController } from './openapi/docs.controller';
 import { EventsController } from './events/events.controller';
 import { EventStreams } from './events/event-streams';
-import { LiveEventFeed } from './events/live-event-feed';
+import { LiveEventFeed } from './ports/live-event-feed';
 import { AccountLookup } from './ports/account-lookup';
 import { ApiKeyLookup } from './ports/api-key-lookup';
 import { DeliveryHistory } from './ports/delivery-history';

@@ -1,4 +1,5 @@
 export * from './auth/customer-auth.guard';
+export * from './auth/customer.decorator';
 export * from './auth/principal';
 export * from './bootstrap/create-http-app';
 export * from './gateway.module';

@@ -10,7 +10,7 @@ import { billingCycleAt, sessionView } from '@jumbe/domain';
 import { OperatorService } from '@jumbe/operator';
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiError } from '@jumbe/contracts';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ValidBody } from '../http/validated-input.decorators';
 import { UsageMeter } from '../metering/usage-meter';

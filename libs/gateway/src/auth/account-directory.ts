@@ -2,7 +2,7 @@ import { ACCESS_INVALIDATION_TOPIC, ApiError, decodeAccessInvalidation } from '@
 import type { InvalidationBus } from '@jumbe/coordination';
 import { LRUCache } from 'lru-cache';
 import type { AccountLookup } from '../ports/account-lookup';
-import { orUnavailable } from './dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import type { AccountAccess } from './principal';
 
 /**

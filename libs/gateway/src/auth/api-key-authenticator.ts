@@ -3,7 +3,7 @@ import type { InvalidationBus } from '@jumbe/coordination';
 import { hashApiKey, looksLikeApiKey } from '@jumbe/domain';
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyLookup } from '../ports/api-key-lookup';
-import { orUnavailable } from './dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import type { Principal } from './principal';
 
 /** How precise a key's "last used" time is. */

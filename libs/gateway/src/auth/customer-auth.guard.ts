@@ -12,7 +12,7 @@ import { AccountDirectory } from './account-directory';
 import { DashboardSessions } from './dashboard-sessions';
 import { presentedDashboardTokenHash } from './dashboard-token';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { orUnavailable } from './dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { presentedKeyHash } from './presented-key';
 import type { AccountAccess, CustomerContext, Principal } from './principal';
 

@@ -2,7 +2,7 @@ import { ApiError } from '@jumbe/contracts';
 import type { RateLimiter } from '@jumbe/coordination';
 import type { KeyScope } from '@jumbe/domain';
 import type { DashboardSessionStore } from '../ports/dashboard-session-store';
-import { orUnavailable } from './dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { generateDashboardToken, hashDashboardToken } from './dashboard-token';
 import { withinPerMinute } from './per-minute-limit';
 import type { Principal } from './principal';

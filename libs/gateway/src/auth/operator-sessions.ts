@@ -8,7 +8,7 @@ import {
   DASHBOARD_SESSIONS_PER_ACCOUNT,
   DASHBOARD_SIGN_INS_PER_MINUTE,
 } from './dashboard-sessions';
-import { orUnavailable } from './dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { generateDashboardToken, hashDashboardToken } from './dashboard-token';
 import { withinPerMinute } from './per-minute-limit';
 

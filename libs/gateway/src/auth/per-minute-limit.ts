@@ -1,6 +1,6 @@
 import { ApiError } from '@jumbe/contracts';
 import type { RateLimiter } from '@jumbe/coordination';
-import { orUnavailable } from './dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 
 /**
  * Counts one use of `bucket` against `limit` a minute (shared by every gateway through the rate

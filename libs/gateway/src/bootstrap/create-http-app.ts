@@ -20,7 +20,7 @@ import {
   MAX_PARAM_LENGTH,
   trustedProxies,
 } from '../http/connection-limits';
-import { installEarlyAuthentication } from '../http/early-auth';
+import { installEarlyAuthentication } from './early-auth';
 import { installWebSocketUpgrades } from '../events/websocket-upgrades';
 import { installProtocolRefusals } from '../http/protocol-refusals';
 import { dashboardDirectory, serveDashboard } from '../dashboard/dashboard-assets';

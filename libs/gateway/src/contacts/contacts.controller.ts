@@ -3,7 +3,8 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidQuery } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidQuery } from '../http/validated-input.decorators';
 import { NumberLookups } from './number-lookups';
 
 /** `GET /contacts/check` (extension): whether a number is on WhatsApp, and the id to send it to. */

@@ -3,7 +3,7 @@ import type { RateLimiter } from '@jumbe/coordination';
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { RATE_LIMITER } from '../gateway.tokens';
 import { SessionCommandClient } from '../sessions/session-command.client';
 

@@ -7,7 +7,7 @@ import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import { DashboardSessions } from '../auth/dashboard-sessions';
 import type { CustomerContext } from '../auth/principal';
 import { presentedKeyHash } from '../auth/presented-key';
-import { Customer } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
 
 /**
  * Signing in to the dashboard and out again (CONTRACT §11, README "The dashboard"). A sign-in is

@@ -11,13 +11,13 @@ import { AccountDirectory } from '../auth/account-directory';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator';
 import { DashboardSessions } from '../auth/dashboard-sessions';
 import type { PresentedCredential } from '../auth/presented-credential';
-import { orUnavailable, unavailable } from '../auth/dependency-failure';
+import { orUnavailable, unavailable } from '../http/dependency-failure';
 import { LOGGER } from '../gateway.tokens';
 import { WebhookStore } from '../ports/webhook-store';
 import { AccountStreamSlots, STREAMS_PER_ACCOUNT } from './account-stream-slots';
 import { lastSeenEventId, streamEventTypes } from './event-stream-query';
 import { MAX_UNSENT_BYTES, pumpEvents } from './event-pump';
-import { LiveEventFeed } from './live-event-feed';
+import { LiveEventFeed } from '../ports/live-event-feed';
 import { planResume, type ResumePlan } from './resume-plan';
 import type { StreamSink } from './stream-sink';
 

@@ -13,7 +13,8 @@ import { Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestj
 import { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidBody, ValidQuery } from '../http/validated-input.decorators';
 import { SessionCommandClient } from '../sessions/session-command.client';
 
 const groupPathSchema = z.strictObject({ groupId: groupIdField });

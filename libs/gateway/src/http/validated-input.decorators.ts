@@ -1,8 +1,6 @@
 import { parseInput } from '@jumbe/contracts';
-import { Body, createParamDecorator, type ExecutionContext, type PipeTransform, Query } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, type PipeTransform, Query } from '@nestjs/common';
 import type { z } from 'zod';
-import type { CustomerContext } from '../auth/principal';
 
 /** Validates a request part against a contract schema (400 listing every problem). */
 class ContractValidationPipe implements PipeTransform {
@@ -22,15 +20,3 @@ export const ValidBody = (schema: z.ZodType) => Body(new ContractValidationPipe(
 
 /** The query string, validated against a contract schema. */
 export const ValidQuery = (schema: z.ZodType) => Query(new ContractValidationPipe(schema, 'query'));
-
-/** The authenticated caller of a customer route (set by CustomerAuthGuard). */
-export const Customer = createParamDecorator((_: unknown, context: ExecutionContext): CustomerContext =>
-  customerOf(context.switchToHttp().getRequest<FastifyRequest & { customer?: CustomerContext }>()),
-);
-
-/** The caller CustomerAuthGuard admitted; a route without the guard is a programming error. */
-export function customerOf(request: FastifyRequest & { customer?: CustomerContext }): CustomerContext {
-  const customer = request.customer;
-  if (!customer) throw new Error('Customer() used on a route without CustomerAuthGuard');
-  return customer;
-}

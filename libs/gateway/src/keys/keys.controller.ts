@@ -3,7 +3,8 @@ import { OperatorService } from '@jumbe/operator';
 import { Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidBody } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidBody } from '../http/validated-input.decorators';
 
 /**
  * The account's own API keys (`/keys`), so a customer manages keys without the operator. Only a

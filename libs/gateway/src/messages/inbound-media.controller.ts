@@ -4,7 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidQuery } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidQuery } from '../http/validated-input.decorators';
 import { InboundMediaFiles } from './inbound-media-files';
 
 /** `GET /messages/media` (extension): the file of a media message a session received. */

@@ -13,7 +13,7 @@ import type { JumbeConfig } from '@jumbe/config';
 import type { Logger } from 'pino';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
 import { CONFIG, LOGGER } from '../gateway.tokens';
 import { UsageMeter } from '../metering/usage-meter';

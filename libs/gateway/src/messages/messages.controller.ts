@@ -4,9 +4,10 @@ import { Controller, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/comm
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CustomerAuthGuard, type CustomerRequest } from '../auth/customer-auth.guard';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, customerOf, ValidQuery } from '../http/validated-input.decorators';
+import { Customer, customerOf } from '../auth/customer.decorator';
+import { ValidQuery } from '../http/validated-input.decorators';
 import { CONFIG } from '../gateway.tokens';
 import { SendFailureLog } from '../ports/send-failure-log';
 import { UploadStore } from '../ports/upload-store';

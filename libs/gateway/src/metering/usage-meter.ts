@@ -2,7 +2,7 @@ import { ApiError } from '@jumbe/contracts';
 import type { UsageCounterStore } from '@jumbe/coordination';
 import { type BillingCycle, billingCycleAt, type DailyHits, type UsageCounters } from '@jumbe/domain';
 import type { Logger } from 'pino';
-import { orUnavailable, unavailable } from '../auth/dependency-failure';
+import { orUnavailable, unavailable } from '../http/dependency-failure';
 import type { DailyUsageLedger, UsageLedger } from '../ports/usage-ledger';
 
 export interface HitResult {

@@ -1,4 +1,4 @@
-import type { DeliveryRecord } from '@jumbe/domain';
+import type { DeliveryRecord } from '@jumbe/contracts';
 
 /** The account's recent webhook deliveries, as `GET /webhook` lists them. */
 export abstract class DeliveryHistory {

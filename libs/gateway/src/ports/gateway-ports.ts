@@ -8,7 +8,7 @@ import type { HealthProbes } from '@jumbe/platform';
 import type { Logger } from 'pino';
 import type { AccountLookup } from './account-lookup';
 import type { ApiKeyLookup } from './api-key-lookup';
-import type { LiveEventFeed } from '../events/live-event-feed';
+import type { LiveEventFeed } from './live-event-feed';
 import type { DashboardSessionStore } from './dashboard-session-store';
 import type { DeliveryHistory } from './delivery-history';
 import type { IdempotencyStore } from './idempotency-store';

@@ -3,7 +3,8 @@ import { Controller, Get, Put, UseGuards } from '@nestjs/common';
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidBody, ValidQuery } from '../http/validated-input.decorators';
 import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 

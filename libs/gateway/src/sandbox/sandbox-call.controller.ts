@@ -3,7 +3,8 @@ import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidBody } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidBody } from '../http/validated-input.decorators';
 import { forwardCommand } from '../sessions/forward-command';
 import { SessionCommandClient } from '../sessions/session-command.client';
 

@@ -3,7 +3,7 @@ import type { JumbeConfig } from '@jumbe/config';
 import { maskProxyUrl, parseSessionProxyUrl, SessionProxyVault } from '@jumbe/domain';
 import { checkHost } from '@jumbe/egress';
 import { Inject, Injectable } from '@nestjs/common';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { CONFIG } from '../gateway.tokens';
 import { SessionProxyStore, type StoredSessionProxy } from '../ports/session-proxy-store';
 import { SessionCommandClient } from './session-command.client';

@@ -3,7 +3,8 @@ import { Controller, Delete, Get, HttpCode, Put, UseGuards } from '@nestjs/commo
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidBody, ValidQuery } from '../http/validated-input.decorators';
 import { SessionProxySettings } from './session-proxy-settings';
 
 /** A session's own proxy (CONTRACT §11, docs/session-proxy.md): set, read masked, cleared. */

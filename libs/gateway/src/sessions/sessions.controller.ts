@@ -12,9 +12,10 @@ import { Controller, Delete, Get, HttpCode, Post, Res, UseGuards } from '@nestjs
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import type { CustomerContext } from '../auth/principal';
-import { Customer, ValidBody, ValidQuery } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidBody, ValidQuery } from '../http/validated-input.decorators';
 import { SessionCatalogue } from '../ports/session-catalogue';
 import { renderQr } from './qr-image';
 import { forwardCommand } from './forward-command';

@@ -1,10 +1,10 @@
 import { loadConfig } from '@jumbe/config';
 import { MemoryInvalidationBus, MemoryRateLimiter, MemoryUsageCounterStore } from '@jumbe/coordination';
+import type { DeliveryRecord } from '@jumbe/contracts';
 import {
   type Account,
   type ActiveKey,
   type DailyHits,
-  type DeliveryRecord,
   generateApiKey,
   hashApiKey,
   type KeyScope,

@@ -1,8 +1,8 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
-import { Customer } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
 import { UsageMeter } from '../metering/usage-meter';
 import { SessionCatalogue } from '../ports/session-catalogue';
 

@@ -11,7 +11,7 @@ import { UrlPolicy } from '@jumbe/egress';
 import type { JumbeConfig } from '@jumbe/config';
 import type { InvalidationBus } from '@jumbe/coordination';
 import { Inject, Injectable } from '@nestjs/common';
-import { orUnavailable } from '../auth/dependency-failure';
+import { orUnavailable } from '../http/dependency-failure';
 import { CONFIG, INVALIDATIONS, WEBHOOK_SECRETS } from '../gateway.tokens';
 import { DeliveryHistory } from '../ports/delivery-history';
 import { WebhookStore } from '../ports/webhook-store';

@@ -13,7 +13,8 @@ import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuard
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
 import { BUS } from '../gateway.tokens';
-import { Customer, ValidBody } from '../http/validated-input.decorators';
+import { Customer } from '../auth/customer.decorator';
+import { ValidBody } from '../http/validated-input.decorators';
 import { requestCommand } from '../bus/command-requester';
 import { WebhookSettings } from './webhook-settings';
 import { z } from 'zod';

@@ -7,7 +7,7 @@ import { presentedDashboardTokenHash } from '../auth/dashboard-token';
 import type { OperatorSessions } from '../auth/operator-sessions';
 import { presentedKeyHash } from '../auth/presented-key';
 import { ROUTES, type RouteAuth } from '../openapi/route-catalogue';
-import { lingerAfterAnswer } from './linger-after-answer';
+import { lingerAfterAnswer } from '../http/linger-after-answer';
 
 /** `GET /api/v1/webhook/deliveries/:id/redeliver` → its auth, keyed as Fastify names the route. */
 const AUTH_BY_ROUTE = new Map<string, RouteAuth>(

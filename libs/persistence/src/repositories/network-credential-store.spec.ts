@@ -63,6 +63,30 @@ describe('NetworkCredentialStore', () => {
     expect(await store.write(ref, 1, [{ kind: 'session', keyId: 'y', value: value('late') }])).toBe('fenced');
   });
 
+  it('a write that arrives while a take-over holds the session row waits for it, then writes nothing', async () => {
+    const ref = await account.session('held', { state: 'starting', ownerToken: 1 });
+    const takeOver = db.dataSource.createQueryRunner();
+    await takeOver.connect();
+    await takeOver.startTransaction();
+    try {
+      await takeOver.query(`UPDATE sessions SET owner_token = 2 WHERE account_id = $1 AND session_id = $2`, [
+        ref.accountId,
+        ref.sessionId,
+      ]);
+      let settled = false;
+      const write = store
+        .write(ref, 1, [{ kind: 'session', keyId: 'x', value: value('stale') }])
+        .finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(settled).toBe(false); // held back by the take-over's row lock
+      await takeOver.commitTransaction();
+      expect(await write).toBe('fenced');
+      expect(await store.count(ref)).toBe(0);
+    } finally {
+      await takeOver.release();
+    }
+  });
+
   it('refuses sessions that do not exist, and clear removes everything of one session only', async () => {
     expect(await store.write({ accountId: account.accountId, sessionId: 'ghost' }, 1, [])).toBe('fenced');
     expect(await store.write({ accountId: 'not-a-uuid', sessionId: 'x' }, 1, [])).toBe('fenced');

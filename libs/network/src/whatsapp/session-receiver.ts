@@ -1,0 +1,248 @@
+import type { InboundNetworkMessage } from '@jumbe/domain';
+import { isJidStatusBroadcast, type proto, type WAMessage } from '@whiskeysockets/baileys';
+import { InboundRedelivery } from '../inbound-redelivery';
+import { ArrivalOrder } from './arrival-order';
+import { incomingCallOf } from './call-offer';
+import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
+import { phoneDigits } from './phone-digits';
+import { decryptedVote, pollUpdateOf } from './poll-votes';
+import { undecryptableReason } from './undecryptable';
+import type { WhatsAppSessionContext } from './whatsapp-session-context';
+import type { WhatsAppSocket } from './whatsapp-socket';
+
+/** What receiving needs to know of the session's connection. */
+export interface ReceivingConnection {
+  /** Whether `socket` is still the session's socket (an old one's events are ignored). */
+  isCurrent(socket: WhatsAppSocket): boolean;
+  /** The connection is closing or closed: no more retries for ever. */
+  hasEnded(): boolean;
+  /** The one `disconnected` has been (or is being) emitted. */
+  hasFinished(): boolean;
+}
+
+type ReceiverContext = Pick<
+  WhatsAppSessionContext,
+  'ref' | 'events' | 'settings' | 'auth' | 'memory' | 'sent' | 'inbox' | 'quotes' | 'media' | 'logger'
+>;
+
+/**
+ * Takes what one session receives (messages, poll votes, calls): every message is stored in the
+ * durable outbox first, in the order it arrived, and then handed to the session's owner
+ * (`onInbound`) by delivery rounds that retry until it is taken.
+ */
+export class SessionReceiver {
+  /** Received batches being written to the outbox, in arrival order. */
+  private receiving: Promise<void> = Promise.resolve();
+  /** Once the session is closing: when storing a received message stops being retried. */
+  private storeGiveUpAt: number | null = null;
+  private readonly redelivery: InboundRedelivery;
+  /** Hands the current socket's received messages on in the order they arrived (ArrivalOrder). */
+  private arrivals: ArrivalOrder | null = null;
+
+  constructor(
+    private readonly context: ReceiverContext,
+    private readonly connection: ReceivingConnection,
+  ) {
+    this.redelivery = new InboundRedelivery(() => this.deliverRound(), context.settings.redeliveryIntervalMs);
+  }
+
+  /** Takes the messages and calls `socket` receives. */
+  listenTo(socket: WhatsAppSocket): void {
+    const arrivals = new ArrivalOrder((messages) => void this.receive(socket, messages), ARRIVAL_WAIT_MS);
+    this.arrivals = arrivals;
+    // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
+    socket.ws?.on('CB:message', (node) => {
+      // A stanza already handed on (WhatsApp sends again what a dropped socket never receipted)
+      // may never become a message again: not waited for.
+      const id = node.attrs.id;
+      if (isJidStatusBroadcast(node.attrs.from ?? '') || (id && this.context.memory.delivered.has(id)))
+        return;
+      arrivals.arrived(id, !!node.attrs.offline);
+    });
+    socket.ws?.on('CB:ib,,offline', () => arrivals.backlogArrived());
+    socket.ev.on('messages.upsert', ({ messages, type }) => {
+      if (!this.connection.isCurrent(socket) || (type !== 'notify' && type !== 'append')) return;
+      arrivals.emitted(messages);
+    });
+    socket.ev.on('call', (calls) => {
+      if (!this.connection.isCurrent(socket)) return;
+      for (const call of calls) {
+        const offer = incomingCallOf(call);
+        if (offer) this.context.events.onCall?.(offer);
+      }
+    });
+  }
+
+  /** The socket is let go: what its buffer gave up (drained before this) goes on, in arrival order. */
+  letGo(): void {
+    this.arrivals?.flush();
+    this.arrivals = null;
+  }
+
+  /** Hands on what the outbox holds (after a (re)connect, or what a previous owner left). */
+  deliverStored(): void {
+    void this.redelivery.kick();
+  }
+
+  /** Resolves once every batch received so far is stored (or given up on). */
+  stored(): Promise<void> {
+    return this.receiving;
+  }
+
+  /** No more delivery rounds (the session ended). */
+  stop(): void {
+    this.redelivery.stop();
+  }
+
+  /**
+   * Baileys acknowledges a message to WhatsApp before it emits it, so the driver cannot hold the
+   * network's ack back. Instead each message is written to the durable outbox before anything
+   * else happens to it, batches one after another in arrival order (`receiving`); a write that
+   * fails is retried while the session lives, holding the later ones back.
+   */
+  private receive(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
+    this.receiving = this.receiving.then(() => this.keepAll(socket, messages));
+    return this.receiving;
+  }
+
+  private async keepAll(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
+    for (const raw of messages) {
+      const id = raw.key?.id;
+      if (!id || this.context.memory.delivered.has(id)) continue;
+      if (this.undecryptable(raw, id)) continue;
+      const pollUpdate = pollUpdateOf(raw);
+      if (pollUpdate) {
+        await this.receiveVote(socket, raw, pollUpdate);
+        continue;
+      }
+      let message;
+      try {
+        const sender = await resolveSenderPhoneJid(raw, (lid) =>
+          socket.signalRepository.lidMapping.getPNForLID(lid),
+        );
+        message = toInboundMessage(raw, sender);
+      } catch (error) {
+        this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
+        continue;
+      }
+      if (message === null) continue;
+      await this.keepUntilStored(message, this.context.quotes.sealReceived(raw, message));
+      // Inbound media hook, after the message is durable and before this batch is delivered (the
+      // kick below), so a bot that fetches the file as soon as it hears of it finds it.
+      if (message.media) await this.context.media.remember(this.context.ref, raw);
+    }
+    void this.redelivery.kick();
+  }
+
+  /**
+   * A vote on a poll: Baileys hands it on encrypted (its own decryption is switched off), so it is
+   * opened here with the secret of the poll's creation message, which this session kept when it
+   * sent the poll. A vote on a poll it has no record of is dropped.
+   */
+  private async receiveVote(
+    socket: WhatsAppSocket,
+    raw: WAMessage,
+    update: proto.Message.IPollUpdateMessage,
+  ): Promise<void> {
+    const pollId = update.pollCreationMessageKey?.id;
+    const creation = pollId ? await this.context.sent.find(pollId) : undefined;
+    if (!creation) {
+      this.context.logger.info(
+        { messageId: raw.key.id, pollId },
+        'a vote on a poll this session does not keep; dropped',
+      );
+      return;
+    }
+    const key = raw.key;
+    const inGroup = (key.remoteJid ?? '').endsWith('@g.us');
+    let phoneJid: string | null = null;
+    try {
+      phoneJid = await resolveSenderPhoneJid(raw, (lid) =>
+        socket.signalRepository.lidMapping.getPNForLID(lid),
+      );
+    } catch {
+      // Unresolved: the voter is named by the id WhatsApp gave.
+    }
+    const sender = inGroup ? key.participant : key.remoteJid;
+    phoneJid ??= sender?.endsWith('@s.whatsapp.net') ? sender : null;
+    const me = socket.user ?? this.context.auth.state.creds.me;
+    const vote = decryptedVote(
+      raw,
+      update,
+      creation,
+      {
+        creators: [me?.id, me?.lid],
+        voters: [sender, inGroup ? key.participantAlt : key.remoteJidAlt, phoneJid],
+      },
+      phoneJid ? phoneDigits(phoneJid) : null,
+    );
+    if (!vote) {
+      this.context.logger.warn({ messageId: key.id, pollId }, 'a poll vote could not be decrypted; dropped');
+      return;
+    }
+    this.context.memory.delivered.set(vote.id, true);
+    this.context.events.onPollVote?.(vote);
+  }
+
+  /** Counts and logs (without content or sender) a message Baileys could not decrypt. */
+  private undecryptable(raw: WAMessage, messageId: string): boolean {
+    const reason = undecryptableReason(raw);
+    if (reason === null) return false;
+    this.context.settings.onUndecryptable?.();
+    this.context.logger.warn(
+      { messageId, reason },
+      'a received message could not be decrypted (Baileys asked the sender to retry); not delivered',
+    );
+    return true;
+  }
+
+  private async keepUntilStored(message: InboundNetworkMessage, quote: Buffer | undefined): Promise<void> {
+    for (;;) {
+      try {
+        return await this.context.inbox.keep(message, quote);
+      } catch (error) {
+        // Closing (`close()` waits for this before it finishes): retried for a grace, not forever,
+        // or a close during a PostgreSQL outage never returns and the shard never moves (issue 28).
+        if (this.connection.hasEnded()) this.storeGiveUpAt ??= Date.now() + CLOSE_STORE_GRACE_MS;
+        if (
+          this.connection.hasFinished() ||
+          (this.storeGiveUpAt !== null && Date.now() >= this.storeGiveUpAt)
+        ) {
+          this.context.logger.error(
+            { err: error, messageId: message.id },
+            'inbound message could not be stored',
+          );
+          return;
+        }
+        this.context.logger.warn(
+          { err: error, messageId: message.id },
+          'inbound message not stored yet; retrying',
+        );
+        await new Promise((resolve) => setTimeout(resolve, this.context.settings.redeliveryIntervalMs));
+      }
+    }
+  }
+
+  /** False when a message is still waiting and needs a retry. */
+  private async deliverRound(): Promise<boolean> {
+    try {
+      return await this.context.inbox.deliver(
+        (message) => this.context.events.onInbound(message),
+        () => this.connection.hasEnded(),
+      );
+    } catch (error) {
+      this.context.logger.warn({ err: error }, 'inbound delivery failed; retrying');
+      return false;
+    }
+  }
+}
+
+/**
+ * How long a received message waits for one that arrived before it and has not come out of
+ * Baileys yet (its backlog queue, a slow key store); a stanza that never becomes a message holds
+ * the later ones this long at most.
+ */
+const ARRIVAL_WAIT_MS = 30_000;
+
+/** How long a closing session still retries storing a received message (PostgreSQL down). */
+const CLOSE_STORE_GRACE_MS = 10_000;

@@ -1,4 +1,4 @@
-import type { DeliveryRecord } from '@jumbe/domain';
+import type { DeliveryRecord } from '@jumbe/contracts';
 import { MicroBatcher } from '@jumbe/messaging';
 import type { Logger } from 'pino';
 import type { DeliveryLog } from './ports/delivery-log';

@@ -1,10 +1,5 @@
-import type { StreamEvent } from '@jumbe/contracts';
-import {
-  DEFAULT_RETRY_BASE_MS,
-  deliveryIdForEvent,
-  type DeliveryRecord,
-  type LastAttempt,
-} from '@jumbe/domain';
+import type { DeliveryRecord, LastAttempt, StreamEvent } from '@jumbe/contracts';
+import { DEFAULT_RETRY_BASE_MS, deliveryIdForEvent } from '@jumbe/domain';
 import { type DeliverableEvent, MicroBatcher } from '@jumbe/messaging';
 import { countRetryDecision } from '@jumbe/telemetry';
 import type { Logger } from 'pino';

@@ -1,4 +1,5 @@
-import { DEFAULT_RETRY_BASE_MS, type LastAttempt, nextAttemptAt, type RetrySetting } from '@jumbe/domain';
+import type { LastAttempt } from '@jumbe/contracts';
+import { DEFAULT_RETRY_BASE_MS, nextAttemptAt, type RetrySetting } from '@jumbe/domain';
 
 /** What to do next with a stream event, given its latest recorded attempt. */
 export type NextStep =

@@ -1,6 +1,6 @@
 import { maskWebhookUrl, signWebhook } from '@jumbe/domain';
 import { ConnectionPool, EgressError, safeFetch } from '@jumbe/egress';
-import type { DeliveryRecord } from '@jumbe/domain';
+import type { DeliveryRecord } from '@jumbe/contracts';
 
 /** CONTRACT §6: 10 s per attempt, and at most 1 KiB of the receiver's answer is kept. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -1,23 +1,18 @@
 import { maskWebhookUrl } from '@jumbe/domain';
+import type { z } from 'zod';
+import type { deliverySchema } from './schemas/responses';
 
-/** What a delivery view is made from (a stored delivery record). */
-export interface DeliveryFacts {
-  id: string;
-  event: string;
-  sessionId: string;
-  url: string;
-  status: 'success' | 'failed';
-  statusCode: number | null;
-  error: string | null;
-  response: string | null;
-  durationMs: number;
+/** The Delivery object of CONTRACT §6, as `deliverySchema` says. */
+export type DeliveryView = z.output<typeof deliverySchema>;
+
+/** What a delivery view is made from (a stored delivery record): the view's fields, its times as dates. */
+export type DeliveryFacts = Omit<DeliveryView, 'createdAt' | 'attemptedAt'> & {
   createdAt: Date;
   attemptedAt: Date;
-  attempt: number;
-}
+};
 
 /** The Delivery object of CONTRACT §6. */
-export function deliveryView(record: DeliveryFacts) {
+export function deliveryView(record: DeliveryFacts): DeliveryView {
   return {
     id: record.id,
     event: record.event,

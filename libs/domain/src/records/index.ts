@@ -6,7 +6,6 @@ export type { SessionRecord } from './session-record';
 export type { NewSendFailure, SendFailure } from './send-failure';
 export type { IdempotencyClaim } from './idempotency-claim';
 export type { StoredWebhook } from './stored-webhook';
-export type { DeliveryRecord, LastAttempt } from './delivery-record';
 export type { UsageSnapshot, DailyHits } from './usage-records';
 export type { SessionRef, SessionStatePatch, FencedWriteResult, StartClaim } from './session-writes';
 export type { CredentialChange, CredentialWriteResult } from './credential-change';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { isUuid } from '../is-uuid';
-import type { DeliveryRecord, LastAttempt } from '@jumbe/domain';
+import type { DeliveryRecord, LastAttempt } from '@jumbe/contracts';
 export type { DeliveryRecord, LastAttempt };
 
 interface DeliveryRow {

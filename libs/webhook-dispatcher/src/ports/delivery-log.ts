@@ -1,4 +1,4 @@
-import type { DeliveryRecord, LastAttempt } from '@jumbe/domain';
+import type { DeliveryRecord, LastAttempt } from '@jumbe/contracts';
 
 /** Every delivery attempt, recorded before its event is acknowledged (CONTRACT §6 Delivery). */
 export abstract class DeliveryLog {

@@ -14,3 +14,4 @@ export * from './sender-fields';
 export * from './call-received.event';
 export * from './group-participants.event';
 export * from './group-updated.event';
+export * from './delivery-record';

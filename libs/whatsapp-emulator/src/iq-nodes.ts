@@ -45,3 +45,8 @@ export function bigEndian(value: number, length: number): Buffer {
   out.writeUIntBE(value, 0, length);
   return out;
 }
+
+/** Now in Unix seconds, as a node's `t` attribute. */
+export function unixNow(): string {
+  return String(Math.floor(Date.now() / 1000));
+}

@@ -43,3 +43,8 @@ export function takePreKeyBundle(device: LinkedDevice): PreKeyBundle {
     ...(first ? { preKey: { keyId: first[0], publicKey: first[1] } } : {}),
   };
 }
+
+/** `user:3@server` → 3; no device part → 0 (the phone). */
+export function deviceNumberOf(jid: string): number {
+  return Number(jid.split('@')[0]?.split(':')[1] ?? 0);
+}

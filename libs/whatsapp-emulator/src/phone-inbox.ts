@@ -1,0 +1,184 @@
+import type { BinaryNode, proto } from '@whiskeysockets/baileys';
+import type { NetworkDirectory } from './directory';
+import type { EmulatedConnection } from './emulator';
+import type { EmulatedUser } from './emulated-user';
+import { bigEndian, bytesOf, child, children, unixNow } from './iq-nodes';
+import { deviceJid, deviceNumberOf, type LinkedDevice } from './linked-device';
+import { unpaddedMessage } from './message-stanzas';
+import type { SignalQueue } from './signal-queue';
+import type { SignalMessageType } from './signal-party';
+
+/** A message a linked device sent, as the recipient's phone decrypted it. */
+export interface ReceivedMessage {
+  readonly id: string;
+  /** The linked device that sent it (`<phone>:<device>@s.whatsapp.net`). */
+  readonly sender: string;
+  /** The stanza's `to`: the chat it was sent to. */
+  readonly chat: string;
+  /** The user whose phone decrypted it. */
+  readonly recipient: EmulatedUser;
+  readonly message: proto.Message;
+  /** The whole stanza the device sent (its `biz` node, `device-identity`, ...). */
+  readonly stanza: BinaryNode;
+}
+
+/** What the phones' inbox needs from the rest of the network. */
+export interface InboxDeps {
+  readonly directory: NetworkDirectory;
+  readonly signal: SignalQueue;
+  /** A stanza the emulator could not read (kept in the network's `failures`). */
+  fail(stanza: BinaryNode, error: unknown): void;
+  /** A phone read a message (the network emits `received`). */
+  onReceived(received: ReceivedMessage): void;
+}
+
+/**
+ * The recipients' phones (device 0) reading what linked devices send: each decrypts its copy
+ * (or, in a group, the `skmsg` with the sender key), the server acks to the sender and each phone
+ * sends a delivery receipt. A phone can be made to fail decryptions and ask for the message again
+ * with retry receipts.
+ */
+export class PhoneInbox {
+  /** Everything linked devices sent that a phone decrypted, oldest first. */
+  readonly received: ReceivedMessage[] = [];
+  /** Stanzas a phone failed to decrypt on purpose (failToDecrypt), oldest first. */
+  readonly undecryptable: { recipient: EmulatedUser; stanza: BinaryNode }[] = [];
+  /** Recipients whose phone fails to decrypt the next N messages from devices (see failToDecrypt). */
+  private readonly decryptionFailures = new Map<EmulatedUser, number>();
+  /** Retry receipts each phone sent, per message id (their `count`). */
+  private readonly retriesSent = new Map<string, number>();
+
+  constructor(private readonly deps: InboxDeps) {}
+
+  /** What a user's phone received from linked devices. */
+  receivedBy(user: EmulatedUser): ReceivedMessage[] {
+    return this.received.filter((message) => message.recipient === user);
+  }
+
+  /**
+   * `recipient`'s phone says it could not decrypt `message` (a retry receipt, count 1, with its
+   * registration id): the sending device is expected to send it again, which lands in `received`
+   * once more. Returns false when the sending device is not connected.
+   */
+  requestRetry(recipient: EmulatedUser, message: ReceivedMessage): boolean {
+    const sender = this.deps.directory.device(message.sender);
+    const connection = sender ? this.deps.directory.connectionOf(sender) : undefined;
+    if (!connection) return false;
+    this.sendRetryReceipt(connection, recipient, message.id);
+    return true;
+  }
+
+  /**
+   * `recipient`'s phone fails to decrypt the next `times` messages linked devices send it (as after
+   * a lost session): it keeps no plaintext, records the stanza in `undecryptable`, and answers
+   * each with a retry receipt (count 1, 2, ... per message), so the device must send it again.
+   */
+  failToDecrypt(recipient: EmulatedUser, times = 1): void {
+    this.decryptionFailures.set(recipient, times);
+  }
+
+  /**
+   * A device sent a message: every recipient phone (device 0) decrypts its copy; the server acks
+   * to the sender and each recipient's phone sends a delivery receipt. A group message carries the
+   * content once, as an `skmsg`, and pre-key copies of the sender key for members who lack it.
+   */
+  async receiveFromDevice(
+    device: LinkedDevice,
+    connection: EmulatedConnection,
+    node: BinaryNode,
+  ): Promise<void> {
+    const { directory, signal } = this.deps;
+    const copies = children(child(node, 'participants')).map((to) => ({
+      jid: to.attrs.jid ?? '',
+      enc: child(to, 'enc'),
+    }));
+    const direct = child(node, 'enc');
+    const skmsg = direct?.attrs.type === 'skmsg' ? direct : undefined;
+    if (direct && !skmsg) copies.push({ jid: node.attrs.to ?? '', enc: direct });
+    const chat = node.attrs.to ?? '';
+    const id = node.attrs.id ?? '';
+    const sender = deviceJid(device);
+    connection.send({ tag: 'ack', attrs: { class: 'message', id, from: chat, t: unixNow() } });
+    const readers = new Set<EmulatedUser>();
+    for (const { jid, enc } of copies) {
+      const recipient = directory.findUser(jid);
+      const ciphertext = bytesOf(enc);
+      if (!recipient || !ciphertext || deviceNumberOf(jid) !== 0) continue;
+      if (recipient !== device.user && this.failsDecryption(recipient)) {
+        this.undecryptable.push({ recipient, stanza: node });
+        this.sendRetryReceipt(connection, recipient, id);
+        continue;
+      }
+      try {
+        const type = enc?.attrs.type as SignalMessageType;
+        const plaintext = await signal.serially(() => recipient.phone.decrypt(sender, type, ciphertext));
+        const message = unpaddedMessage(plaintext);
+        const distribution = message.senderKeyDistributionMessage?.axolotlSenderKeyDistributionMessage;
+        if (skmsg && distribution) {
+          await signal.serially(() => recipient.phone.processSenderKey(chat, sender, distribution));
+          readers.add(recipient);
+        } else this.keepReceived({ id, sender, chat, recipient, message, stanza: node }, device, connection);
+      } catch (error) {
+        this.deps.fail(node, error);
+      }
+    }
+    const ciphertext = bytesOf(skmsg);
+    if (!ciphertext) return;
+    // Members who got the sender key with an earlier message read this one with it too.
+    for (const member of directory.groups.get(chat)?.members ?? []) {
+      if (member.phone.hasSenderKey(chat, sender)) readers.add(member);
+    }
+    for (const recipient of readers) {
+      try {
+        const plaintext = await signal.serially(() =>
+          recipient.phone.decryptFromGroup(chat, sender, ciphertext),
+        );
+        const message = unpaddedMessage(plaintext);
+        this.keepReceived({ id, sender, chat, recipient, message, stanza: node }, device, connection);
+      } catch (error) {
+        this.deps.fail(node, error);
+      }
+    }
+  }
+
+  /** A recipient's phone read a device's message: kept for assertions, and the phone's delivery receipt. */
+  private keepReceived(
+    received: ReceivedMessage,
+    device: LinkedDevice,
+    connection: EmulatedConnection,
+  ): void {
+    this.received.push(received);
+    this.deps.onReceived(received);
+    if (received.recipient === device.user) return;
+    const { id, chat, recipient } = received;
+    connection.send({
+      tag: 'receipt',
+      attrs: chat.endsWith('@g.us')
+        ? { from: chat, participant: recipient.jid, id, t: unixNow() }
+        : { from: recipient.jid, id, t: unixNow() },
+    });
+  }
+
+  private sendRetryReceipt(connection: EmulatedConnection, recipient: EmulatedUser, id: string): void {
+    const key = `${recipient.phoneNumber}/${id}`;
+    const count = (this.retriesSent.get(key) ?? 0) + 1;
+    this.retriesSent.set(key, count);
+    const t = unixNow();
+    connection.send({
+      tag: 'receipt',
+      attrs: { from: recipient.jid, id, type: 'retry', t },
+      content: [
+        { tag: 'retry', attrs: { count: String(count), id, t, v: '1' } },
+        { tag: 'registration', attrs: {}, content: bigEndian(recipient.phone.registrationId, 4) },
+      ],
+    });
+  }
+
+  /** True (once per remaining failure) when `recipient`'s phone must fail this decryption. */
+  private failsDecryption(recipient: EmulatedUser): boolean {
+    const remaining = this.decryptionFailures.get(recipient) ?? 0;
+    if (remaining <= 0) return false;
+    this.decryptionFailures.set(recipient, remaining - 1);
+    return true;
+  }
+}

@@ -26,7 +26,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 /** Configs that mutate a part of another one's files: run only when asked for by name. */
-const SUBSETS = new Set(['ownership', 'gateway-metering']);
+const SUBSETS = new Set(['ownership', 'gateway-metering', 'gateway-auth']);
 const libs = asked.length > 0 ? asked : known.filter((name) => !SUBSETS.has(name));
 
 /** Mutation score as Stryker computes it: detected / (detected + undetected), errors excluded. */

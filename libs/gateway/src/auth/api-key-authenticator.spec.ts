@@ -133,6 +133,42 @@ describe('ApiKeyAuthenticator (PostgreSQL)', () => {
     expect((await apiErrorOf(authenticator.authenticate(key.slice(0, -1)))).status).toBe(401);
   });
 
+  it('stops accepting a rotated key when its grace period ends, with no invalidation, though it was cached', async () => {
+    const authenticator = await started();
+    const { key, id } = await issueKey();
+    const graceEnds = Date.now() + 1_500;
+    await keys.scheduleRevoke(account.id, id, new Date(graceEnds));
+
+    await expect(authenticator.authenticate(key)).resolves.toEqual(expect.objectContaining({ keyId: id }));
+    await new Promise((resolve) => setTimeout(resolve, graceEnds - Date.now() + 50));
+
+    expect((await apiErrorOf(authenticator.authenticate(key))).status).toBe(401);
+  });
+
+  it('tries again to record the last use when the write failed', async () => {
+    let failures = 1;
+    const marked: string[] = [];
+    const authenticator = new ApiKeyAuthenticator(
+      {
+        findActiveByHash: (hash) => keys.findActiveByHash(hash),
+        markUsed: async (keyId) => {
+          marked.push(keyId);
+          if (failures-- > 0) throw new Error('Connection terminated unexpectedly');
+          await keys.markUsed(keyId);
+        },
+      },
+      new MemoryInvalidationBus(),
+    );
+    const { key, id } = await issueKey();
+
+    await authenticator.authenticate(key); // its write fails, in the background
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await authenticator.authenticate(key);
+    await authenticator.authenticate(key);
+
+    expect(marked).toEqual([id, id]);
+  });
+
   it('stops accepting a revoked key at once when its invalidation is published', async () => {
     const bus = new MemoryInvalidationBus();
     const authenticator = await started(bus);

@@ -27,6 +27,8 @@ class EdgeStore implements UsageCounterStore {
   private readFailures = 0;
   private addFailures = 0;
   private hitFailures = 0;
+  private seedFailures = 0;
+  private afterSeed: 'lose' | 'failHit' | null = null;
   private held: { accountId: string; reached: () => void; gate: Promise<void> } | null = null;
 
   failNextRead(): void {
@@ -39,6 +41,16 @@ class EdgeStore implements UsageCounterStore {
 
   failNextHit(): void {
     this.hitFailures += 1;
+  }
+
+  /** The next seed fails (Redis unreachable). */
+  failNextSeed(): void {
+    this.seedFailures += 1;
+  }
+
+  /** The next seed is acknowledged but gone at once (a failover lost it); or the hit after it fails. */
+  afterNextSeed(what: 'lose' | 'failHit'): void {
+    this.afterSeed = what;
   }
 
   /** Holds the next `add` for `accountId`; `reached` resolves when it is waiting. */
@@ -73,8 +85,15 @@ class EdgeStore implements UsageCounterStore {
     return this.inner.add(accountId, cycleId, field, amount);
   }
 
-  seed(accountId: string, cycleId: string, counters: UsageCounters) {
-    return this.inner.seed(accountId, cycleId, counters);
+  async seed(accountId: string, cycleId: string, counters: UsageCounters) {
+    if (this.seedFailures > 0) {
+      this.seedFailures -= 1;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    }
+    const after = this.afterSeed;
+    this.afterSeed = null;
+    if (after === 'failHit') this.hitFailures += 1;
+    if (after !== 'lose') await this.inner.seed(accountId, cycleId, counters);
   }
 
   async read(accountId: string, cycleId: string) {
@@ -87,6 +106,13 @@ class EdgeStore implements UsageCounterStore {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A real pino logger whose warnings are kept as parsed lines: what an operator reads. */
+function warningsLogger(): { logger: pino.Logger; warnings: Array<Record<string, unknown>> } {
+  const warnings: Array<Record<string, unknown>> = [];
+  const recording = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+  return { logger: recording, warnings };
+}
 
 describe('UsageMeter (PostgreSQL)', () => {
   let db: MigratedTestDatabase;
@@ -171,6 +197,18 @@ describe('UsageMeter (PostgreSQL)', () => {
       expect(hit.counters).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
     });
 
+    it('counts a hit in the cycle of its own moment when a later hit was counted first', async () => {
+      const account = await newAccount();
+      const meter = newMeter();
+      // Two requests around midnight of the 1st: the later one reached the meter first.
+      await meter.countHit(account, 50, new Date('2031-04-01T00:00:00.000Z'));
+
+      const earlier = await meter.countHit(account, 50, new Date('2031-03-31T23:59:59.999Z'));
+
+      expect(earlier.cycle.id).toBe('2031-03-01');
+      expect(earlier.counters.apiHits).toBe(1);
+    });
+
     it('moves a running gateway to the new cycle at the first hit past midnight UTC of the 1st', async () => {
       const account = await newAccount();
       const meter = newMeter();
@@ -183,6 +221,57 @@ describe('UsageMeter (PostgreSQL)', () => {
       expect(nextMonth.allowed).toBe(true);
       expect(nextMonth.counters.apiHits).toBe(1);
       expect(nextMonth.cycle.id).toBe('2031-04-01');
+    });
+  });
+
+  describe('a store failing while the counters are re-seeded (503 naming what is unreachable)', () => {
+    const unreachable = (what: string) => ({
+      status: 503,
+      code: 'unavailable',
+      message: `Service temporarily unavailable (${what} unreachable). Retry shortly.`,
+      headers: { 'Retry-After': '2' },
+    });
+
+    it('names the database when the saved counters cannot be loaded', async () => {
+      const account = await newAccount();
+      const down = {
+        load: async () => {
+          throw new Error('Connection terminated unexpectedly');
+        },
+        saveManyAtLeast: (rows: Parameters<UsageRepository['saveManyAtLeast']>[0]) =>
+          usage.saveManyAtLeast(rows),
+      };
+      const meter = newMeter(new MemoryUsageCounterStore(), down as unknown as UsageRepository);
+
+      await expect(meter.countHit(account, 50, NOW)).rejects.toMatchObject(unreachable('database'));
+    });
+
+    it('names the coordination store when it refuses the seed, and counts the hit once it is back', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      store.failNextSeed();
+
+      await expect(meter.countHit(account, 50, NOW)).rejects.toMatchObject(unreachable('coordination store'));
+      expect((await meter.countHit(account, 50, NOW)).counters.apiHits).toBe(1);
+    });
+
+    it('names the coordination store when the hit after the seed fails', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      store.afterNextSeed('failHit');
+
+      await expect(meter.countHit(account, 50, NOW)).rejects.toMatchObject(unreachable('coordination store'));
+    });
+
+    it('names the coordination store when the seeded counters are gone at once', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      store.afterNextSeed('lose');
+
+      await expect(meter.countHit(account, 50, NOW)).rejects.toMatchObject(unreachable('coordination store'));
     });
   });
 
@@ -336,15 +425,18 @@ describe('UsageMeter (PostgreSQL)', () => {
       const meter = newMeter(store);
       meter.count(account, 'messagesSent', NOW);
       meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'sendFailures', NOW);
       const held = store.holdNextAdd(account);
       store.failNextAdd();
       const refused = meter.current(account, NOW);
       await held.reached;
-      meter.count(account, 'messagesSent', NOW); // arrives while the add is on its way
+      meter.count(account, 'messagesSent', NOW); // arrive while the add is on its way
+      meter.count(account, 'sendFailures', NOW);
       held.release();
       expect((await refused).messagesSent).toBe(0);
 
       expect((await meter.current(account, NOW)).messagesSent).toBe(3);
+      expect((await meter.current(account, NOW)).sendFailures).toBe(2);
     });
 
     it('writes the counters to PostgreSQL on its own, about once per flush interval', async () => {
@@ -400,6 +492,79 @@ describe('UsageMeter (PostgreSQL)', () => {
     });
   });
 
+  describe('warnings an operator sees when a write-behind fails (each retried later)', () => {
+    it('warns with the error and the accounts pending when the counters cannot be saved', async () => {
+      const [first, second] = [await newAccount(), await newAccount()];
+      const store = new EdgeStore();
+      const { logger: recording, warnings } = warningsLogger();
+      const meter = new UsageMeter(store, usage, recording, 60_000);
+      meters.push(meter);
+      await meter.countHit(first, 50, NOW);
+      await meter.countHit(second, 50, NOW);
+      store.failNextRead();
+
+      await meter.flush();
+
+      expect(warnings).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'usage flush failed; will retry',
+          pending: 2,
+          err: expect.objectContaining({ message: 'connect ECONNREFUSED 127.0.0.1:6379' }),
+        }),
+      ]);
+    });
+
+    it('warns with the error when send counts cannot be added to the store', async () => {
+      const account = await newAccount();
+      const store = new EdgeStore();
+      const { logger: recording, warnings } = warningsLogger();
+      const meter = new UsageMeter(store, usage, recording, 60_000);
+      meters.push(meter);
+      meter.count(account, 'messagesSent', NOW);
+      store.failNextAdd();
+
+      await meter.current(account, NOW);
+
+      expect(warnings).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'could not add send counts; will retry',
+          err: expect.objectContaining({
+            message: expect.stringContaining('coordination store unreachable'),
+          }),
+        }),
+      ]);
+    });
+
+    it('warns with the error and the days pending when the per-day hits cannot be saved', async () => {
+      const account = await newAccount();
+      const real = new DailyUsageRepository(db.dataSource);
+      const down = {
+        addHits: async () => {
+          throw new Error('Connection terminated unexpectedly');
+        },
+        hitsBetween: real.hitsBetween.bind(real),
+      };
+      const { logger: recording, warnings } = warningsLogger();
+      const meter = new UsageMeter(new MemoryUsageCounterStore(), usage, recording, 60_000, down);
+      meters.push(meter);
+      await meter.countHit(account, 50, NOW);
+      await meter.countHit(account, 50, new Date('2031-03-16T10:00:00.000Z'));
+
+      await meter.flush();
+
+      expect(warnings).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'daily usage flush failed; will retry',
+          pending: 2,
+          err: expect.objectContaining({ message: 'Connection terminated unexpectedly' }),
+        }),
+      ]);
+    });
+  });
+
   describe('hitsPerDay', () => {
     const daily = () => new DailyUsageRepository(db.dataSource);
 
@@ -424,6 +589,40 @@ describe('UsageMeter (PostgreSQL)', () => {
       expect(days.reduce((sum, day) => sum + day.apiHits, 0)).toBe(50);
     });
 
+    it('counts a hit on the UTC day of its own moment when a later hit was counted first', async () => {
+      const account = await newAccount();
+      const meter = new UsageMeter(new MemoryUsageCounterStore(), usage, logger, 60_000, daily());
+      meters.push(meter);
+      // Two requests around midnight: the later one's hit came back from the store first.
+      await meter.countHit(account, 50, new Date('2031-03-15T00:00:00.001Z'));
+      await meter.countHit(account, 50, new Date('2031-03-14T23:59:59.999Z'));
+
+      const days = await meter.hitsPerDay(account, NOW);
+
+      expect(days.slice(-2)).toEqual([
+        { date: '2031-03-14', apiHits: 1 },
+        { date: '2031-03-15', apiHits: 1 },
+      ]);
+    });
+
+    it('answers 503 naming the database when the days cannot be read', async () => {
+      const account = await newAccount();
+      const real = daily();
+      const down = {
+        addHits: real.addHits.bind(real),
+        hitsBetween: async () => {
+          throw new Error('Connection terminated unexpectedly');
+        },
+      };
+      const meter = new UsageMeter(new MemoryUsageCounterStore(), usage, logger, 60_000, down);
+      meters.push(meter);
+
+      await expect(meter.hitsPerDay(account, NOW)).rejects.toMatchObject({
+        status: 503,
+        message: 'Service temporarily unavailable (database unreachable). Retry shortly.',
+      });
+    });
+
     it('keeps the hits of a failed write and adds them on the next flush', async () => {
       const account = await newAccount();
       let failures = 1;
@@ -442,6 +641,38 @@ describe('UsageMeter (PostgreSQL)', () => {
       await meter.countHit(account, 50, NOW);
 
       expect((await meter.hitsPerDay(account, NOW)).at(-1)).toEqual({ date: '2031-03-15', apiHits: 2 });
+    });
+
+    it('adds the hits counted while a daily write was failing to the failed ones', async () => {
+      const account = await newAccount();
+      const real = daily();
+      let writing: () => void = () => undefined;
+      const writeReached = new Promise<void>((resolve) => (writing = resolve));
+      let fail: () => void = () => undefined;
+      let failures = 1;
+      const flaky = {
+        addHits: async (rows: Parameters<DailyUsageRepository['addHits']>[0]) => {
+          if (failures-- > 0) {
+            // A slow write that fails at last: hits keep coming in meanwhile.
+            writing();
+            await new Promise<void>((resolve) => (fail = resolve));
+            throw new Error('Connection terminated unexpectedly');
+          }
+          return real.addHits(rows);
+        },
+        hitsBetween: real.hitsBetween.bind(real),
+      };
+      const meter = new UsageMeter(new MemoryUsageCounterStore(), usage, logger, 60_000, flaky);
+      meters.push(meter);
+      await meter.countHit(account, 50, NOW);
+      await meter.countHit(account, 50, NOW);
+      const failedFlush = meter.flush();
+      await writeReached;
+      await meter.countHit(account, 50, NOW);
+      fail();
+      await failedFlush;
+
+      expect((await meter.hitsPerDay(account, NOW)).at(-1)).toEqual({ date: '2031-03-15', apiHits: 3 });
     });
   });
 });

@@ -1,4 +1,4 @@
-import { type InboundNetworkMessage, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { type InboundNetworkMessage, inboundMessageBinding, SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
 import { InboundInbox } from './inbound-inbox';
 import { ProcessInboundOutbox } from './inbound-outbox';
 import { SessionMemory } from './session-memory';
@@ -19,8 +19,10 @@ const message = (id: string): InboundNetworkMessage => ({
   timestamp: new Date('2030-01-01T00:00:00Z'),
 });
 
+const cipherOf = (secretKey: string) => new SecretBox(secretKey, SECRET_PURPOSES.networkCredentials);
+
 function inbox(outbox: ProcessInboundOutbox, secretKey: string, errors: unknown[] = []) {
-  const cipher = new SecretBox(secretKey, SECRET_PURPOSES.networkCredentials);
+  const cipher = cipherOf(secretKey);
   return new InboundInbox(REF, outbox, cipher, new SessionMemory(), {
     error: (...args: unknown[]) => void errors.push(args),
   });
@@ -61,5 +63,63 @@ describe('InboundInbox', () => {
       ),
     ).rejects.toThrow('down');
     expect((await outbox.oldest(REF, 10)).map((entry) => entry.messageId)).toEqual(['A', 'B']);
+  });
+
+  /** Everything `deliver` hands up, by id, until the outbox is empty. */
+  async function deliverAll(session: InboundInbox): Promise<InboundNetworkMessage[]> {
+    const delivered: InboundNetworkMessage[] = [];
+    expect(
+      await session.deliver(
+        async (m) => void delivered.push(m),
+        () => false,
+      ),
+    ).toBe(true);
+    return delivered;
+  }
+
+  it('sets aside, with an error line, a row that opens but is no received message, and delivers the next one', async () => {
+    const key = 'one-key-for-this-test-0123456789';
+    const outbox = new ProcessInboundOutbox();
+    // Sealed like a real row (same key, same binding), but in a shape no worker reads: an older
+    // or damaged row whose JSON lacks the sender and the time.
+    const bad = { id: 'BAD', chat: '254711111111@s.whatsapp.net', text: 'no sender, no time' };
+    const sealed = cipherOf(key).sealBytes(
+      Buffer.from(JSON.stringify(bad), 'utf8'),
+      inboundMessageBinding(REF, 'BAD'),
+    );
+    await outbox.add(REF, 'BAD', sealed);
+    await outbox.add(
+      REF,
+      'NOT-JSON',
+      cipherOf(key).sealBytes(Buffer.from('{', 'utf8'), inboundMessageBinding(REF, 'NOT-JSON')),
+    );
+    const errors: unknown[] = [];
+    const session = inbox(outbox, key, errors);
+    await session.keep(message('GOOD'));
+
+    const delivered = await deliverAll(session);
+
+    expect(delivered.map((m) => m.id)).toEqual(['GOOD']);
+    expect(delivered[0]).toEqual(message('GOOD'));
+    expect(errors).toHaveLength(2);
+    expect(JSON.stringify(errors[0])).toContain('BAD');
+    expect(await outbox.oldest(REF, 10)).toEqual([]);
+  });
+
+  it('keeps a time the driver could not read unreadable (not 1970) through the outbox', async () => {
+    const outbox = new ProcessInboundOutbox();
+    const session = inbox(outbox, 'one-key-for-this-test-0123456789');
+    await session.keep({ ...message('NO-TIME'), timestamp: new Date(Number.NaN) });
+    const [delivered] = await deliverAll(session);
+    expect(delivered?.id).toBe('NO-TIME');
+    expect(Number.isNaN(delivered?.timestamp.getTime())).toBe(true);
+  });
+
+  it('carries what a change says through the outbox', async () => {
+    const outbox = new ProcessInboundOutbox();
+    const session = inbox(outbox, 'one-key-for-this-test-0123456789');
+    const edit = { ...message('EDIT'), change: { kind: 'edit' as const, messageId: 'A', text: 'new' } };
+    await session.keep(edit);
+    expect(await deliverAll(session)).toEqual([edit]);
   });
 });

@@ -1,3 +1,4 @@
+import { parseStoredInboundMessage, storedInboundMessageJson } from '@jumbe/contracts';
 import { type InboundNetworkMessage, inboundMessageBinding, type SecretBox } from '@jumbe/domain';
 import type { Logger } from 'pino';
 import type { SessionRef } from '../session-ref';
@@ -30,7 +31,7 @@ export class InboundInbox {
   async keep(message: InboundNetworkMessage, quote?: Buffer): Promise<void> {
     if (this.memory.delivered.has(message.id)) return;
     const sealed = this.cipher.sealBytes(
-      Buffer.from(JSON.stringify(message), 'utf8'),
+      Buffer.from(storedInboundMessageJson(message), 'utf8'),
       this.boundTo(message.id),
     );
     await this.outbox.add(this.ref, message.id, sealed, quote);
@@ -63,8 +64,9 @@ export class InboundInbox {
 
   /**
    * The stored message, or null when it can never be opened (sealed under another secret key, or
-   * damaged): retrying could not help, so it is set aside, loudly, instead of holding up every
-   * later message of the session for good.
+   * damaged) or is not a received message (its JSON fails the schema: a bad row): retrying could
+   * not help, so it is set aside, loudly, instead of holding up every later message of the
+   * session for good.
    */
   private openOrNull(messageId: string, sealed: Buffer): InboundNetworkMessage | null {
     try {
@@ -72,17 +74,14 @@ export class InboundInbox {
     } catch (error) {
       this.logger.error(
         { err: error, messageId, sessionId: this.ref.sessionId },
-        'a received message could not be opened and was set aside (was JUMBE_SECRET_KEY changed?)',
+        'a received message could not be opened or read and was set aside (was JUMBE_SECRET_KEY changed?)',
       );
       return null;
     }
   }
 
   private open(messageId: string, sealed: Buffer): InboundNetworkMessage {
-    const message = JSON.parse(
-      this.cipher.openBytes(sealed, this.boundTo(messageId)).toString('utf8'),
-    ) as Omit<InboundNetworkMessage, 'timestamp'> & { timestamp: string };
-    return { ...message, timestamp: new Date(message.timestamp) };
+    return parseStoredInboundMessage(this.cipher.openBytes(sealed, this.boundTo(messageId)).toString('utf8'));
   }
 
   /** Associated data: a sealed message only opens for the session and id it was stored under. */

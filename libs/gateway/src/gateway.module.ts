@@ -1,7 +1,5 @@
 import { UploadStore } from './ports/upload-store';
 import type { JumbeConfig } from '@jumbe/config';
-import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
-import { OperatorService } from '@jumbe/operator';
 import { HealthModule } from '@jumbe/platform';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
@@ -41,7 +39,11 @@ import { DocsController } from './openapi/docs.controller';
 import { EventsController } from './events/events.controller';
 import { EventStreams } from './events/event-streams';
 import { LiveEventFeed } from './ports/live-event-feed';
+import { AccountAdministration } from './ports/account-administration';
 import { AccountLookup } from './ports/account-lookup';
+import type { InvalidationBus } from './ports/invalidation-bus';
+import type { RateLimiter } from './ports/rate-limiter';
+import type { UsageCounterStore } from './ports/usage-counter-store';
 import { ApiKeyLookup } from './ports/api-key-lookup';
 import { DeliveryHistory } from './ports/delivery-history';
 import type { GatewayPorts } from './ports/gateway-ports';
@@ -87,7 +89,7 @@ function portProviders(ports: GatewayPorts): Provider[] {
     { provide: IdempotencyStore, useValue: ports.idempotency },
     { provide: WebhookStore, useValue: ports.webhooks },
     { provide: DeliveryHistory, useValue: ports.deliveries },
-    { provide: OperatorService, useValue: ports.operator },
+    { provide: AccountAdministration, useValue: ports.operator },
     { provide: MediaFileReader, useValue: ports.mediaFiles },
     { provide: UploadStore, useValue: ports.uploads },
     { provide: SessionProxyStore, useValue: ports.sessionProxies },

@@ -7,7 +7,7 @@ import {
   type UpdateAccountInput,
 } from '@jumbe/contracts';
 import { billingCycleAt, sessionView } from '@jumbe/domain';
-import { OperatorService } from '@jumbe/operator';
+import { AccountAdministration } from '../ports/account-administration';
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiError } from '@jumbe/contracts';
 import { orUnavailable } from '../http/dependency-failure';
@@ -21,7 +21,7 @@ import { SessionCatalogue } from '../ports/session-catalogue';
 @UseGuards(AdminTokenGuard)
 export class AdminAccountsController {
   constructor(
-    private readonly operator: OperatorService,
+    private readonly operator: AccountAdministration,
     private readonly meter: UsageMeter,
     private readonly accounts: AccountLookup,
     private readonly sessions: SessionCatalogue,

@@ -4,7 +4,7 @@ import {
   updatePlanSchema,
   type UpdatePlanInput,
 } from '@jumbe/contracts';
-import { OperatorService } from '@jumbe/operator';
+import { AccountAdministration } from '../ports/account-administration';
 import { Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ValidBody } from '../http/validated-input.decorators';
@@ -12,7 +12,7 @@ import { ValidBody } from '../http/validated-input.decorators';
 @Controller('api/v1/admin/plans')
 @UseGuards(AdminTokenGuard)
 export class AdminPlansController {
-  constructor(private readonly operator: OperatorService) {}
+  constructor(private readonly operator: AccountAdministration) {}
 
   @Post()
   @HttpCode(201)

@@ -1,5 +1,5 @@
 import { ACCESS_INVALIDATION_TOPIC, ApiError, decodeAccessInvalidation } from '@jumbe/contracts';
-import type { InvalidationBus } from '@jumbe/coordination';
+import type { InvalidationBus } from '../ports/invalidation-bus';
 import { LRUCache } from 'lru-cache';
 import type { AccountLookup } from '../ports/account-lookup';
 import { orUnavailable } from '../http/dependency-failure';

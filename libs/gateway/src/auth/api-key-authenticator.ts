@@ -1,5 +1,5 @@
 import { ACCESS_INVALIDATION_TOPIC, ApiError, decodeAccessInvalidation } from '@jumbe/contracts';
-import type { InvalidationBus } from '@jumbe/coordination';
+import type { InvalidationBus } from '../ports/invalidation-bus';
 import { hashApiKey, looksLikeApiKey } from '@jumbe/domain';
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyLookup } from '../ports/api-key-lookup';

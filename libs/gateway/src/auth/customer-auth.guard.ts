@@ -1,6 +1,6 @@
 import { ApiError } from '@jumbe/contracts';
 import { requestIdOf } from '@jumbe/telemetry';
-import type { RateLimiter } from '@jumbe/coordination';
+import type { RateLimiter } from '../ports/rate-limiter';
 import { billingCycleAt, scopeAllows } from '@jumbe/domain';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 import { ApiError } from '@jumbe/contracts';
-import type { RateLimiter } from '@jumbe/coordination';
+import type { RateLimiter } from '../ports/rate-limiter';
 import { orUnavailable } from '../http/dependency-failure';
 
 /**

@@ -1,5 +1,6 @@
 import { ApiError, commandReplySchema } from '@jumbe/contracts';
-import { BusNoResponderError, BusTimeoutError, type MessageBus, replyWithinHeaders } from '@jumbe/messaging';
+import { BusNoResponderError, BusTimeoutError, replyWithinHeaders } from '@jumbe/messaging';
+import type { CommandBus } from '../ports/command-bus';
 import { observeBusCommand, requestIdHeaders } from '@jumbe/telemetry';
 
 /** Who answers a kind of command, named in the errors a client sees when they do not. */
@@ -29,7 +30,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * X-Request-Id) travels with the command as a header, for the responder's logs and records.
  */
 export async function requestCommand(
-  bus: MessageBus,
+  bus: CommandBus,
   subject: string,
   command: object,
   timeoutMs: number,
@@ -65,7 +66,7 @@ class HandOverError extends Error {
 }
 
 async function requestOnce(
-  bus: MessageBus,
+  bus: CommandBus,
   subject: string,
   command: object,
   timeoutMs: number,

@@ -1,5 +1,5 @@
 import { ApiError, type contactCheckResultSchema } from '@jumbe/contracts';
-import type { RateLimiter } from '@jumbe/coordination';
+import type { RateLimiter } from '../ports/rate-limiter';
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';

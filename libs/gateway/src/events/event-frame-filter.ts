@@ -1,6 +1,6 @@
 import { streamEventSchema } from '@jumbe/contracts';
 import { deliveryIdForEvent } from '@jumbe/domain';
-import type { LiveEvent } from '@jumbe/messaging';
+import type { LiveEvent } from '../ports/live-event-feed';
 import type { EventFrame } from './stream-frame';
 
 /**

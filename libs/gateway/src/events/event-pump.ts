@@ -1,4 +1,4 @@
-import type { LiveEventCursor } from '@jumbe/messaging';
+import type { LiveEventCursor } from '../ports/live-event-feed';
 import { eventFrameFor } from './event-frame-filter';
 import type { StreamSink } from './stream-sink';
 

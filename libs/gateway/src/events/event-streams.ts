@@ -1,5 +1,5 @@
 import { ApiError } from '@jumbe/contracts';
-import { type LiveEventCursor, type LiveEventPosition, LiveEventsLostError } from '@jumbe/messaging';
+import { LiveEventsLostError } from '@jumbe/messaging';
 import {
   type BeforeApplicationShutdown,
   Inject,
@@ -17,7 +17,7 @@ import { WebhookStore } from '../ports/webhook-store';
 import { AccountStreamSlots, STREAMS_PER_ACCOUNT } from './account-stream-slots';
 import { lastSeenEventId, streamEventTypes } from './event-stream-query';
 import { MAX_UNSENT_BYTES, pumpEvents } from './event-pump';
-import { LiveEventFeed } from '../ports/live-event-feed';
+import { type LiveEventCursor, LiveEventFeed, type LiveEventPosition } from '../ports/live-event-feed';
 import { planResume, type ResumePlan } from './resume-plan';
 import type { StreamSink } from './stream-sink';
 

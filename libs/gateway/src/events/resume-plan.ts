@@ -1,4 +1,4 @@
-import type { LiveEventPosition } from '@jumbe/messaging';
+import type { LiveEventPosition } from '../ports/live-event-feed';
 
 /**
  * How a stream starts, told to the client in its first frame (`stream.start`):

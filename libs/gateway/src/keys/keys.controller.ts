@@ -1,5 +1,5 @@
 import { ApiError, createKeySchema, type CreateKeyInput } from '@jumbe/contracts';
-import { OperatorService } from '@jumbe/operator';
+import { AccountAdministration } from '../ports/account-administration';
 import { Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
@@ -13,7 +13,7 @@ import { ValidBody } from '../http/validated-input.decorators';
 @Controller('api/v1/keys')
 @UseGuards(CustomerAuthGuard)
 export class KeysController {
-  constructor(private readonly operator: OperatorService) {}
+  constructor(private readonly operator: AccountAdministration) {}
 
   @Get()
   async list(@Customer() customer: CustomerContext) {

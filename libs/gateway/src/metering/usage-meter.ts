@@ -1,5 +1,5 @@
 import { ApiError } from '@jumbe/contracts';
-import type { UsageCounterStore } from '@jumbe/coordination';
+import type { UsageCounterStore } from '../ports/usage-counter-store';
 import { type BillingCycle, billingCycleAt, type DailyHits, type UsageCounters } from '@jumbe/domain';
 import type { Logger } from 'pino';
 import { orUnavailable, unavailable } from '../http/dependency-failure';

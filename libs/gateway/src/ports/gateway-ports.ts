@@ -1,12 +1,14 @@
 import type { UploadStore } from './upload-store';
 import type { JumbeConfig } from '@jumbe/config';
-import type { InvalidationBus, RateLimiter, UsageCounterStore } from '@jumbe/coordination';
 import type { SessionProxyVault, WebhookVault } from '@jumbe/domain';
-import type { MessageBus } from '@jumbe/messaging';
-import type { OperatorService } from '@jumbe/operator';
 import type { HealthProbes } from '@jumbe/platform';
 import type { Logger } from 'pino';
+import type { AccountAdministration } from './account-administration';
 import type { AccountLookup } from './account-lookup';
+import type { CommandBus } from './command-bus';
+import type { InvalidationBus } from './invalidation-bus';
+import type { RateLimiter } from './rate-limiter';
+import type { UsageCounterStore } from './usage-counter-store';
 import type { ApiKeyLookup } from './api-key-lookup';
 import type { LiveEventFeed } from './live-event-feed';
 import type { DashboardSessionStore } from './dashboard-session-store';
@@ -39,12 +41,13 @@ export interface GatewayPorts {
   deliveries: DeliveryHistory;
   /** Seals webhook signing secrets, and URLs that carry credentials, at rest. */
   webhookSecrets: WebhookVault;
-  operator: OperatorService;
+  /** The operator's operations the admin API and `/keys` expose. */
+  operator: AccountAdministration;
   /** Received media files workers downloaded, streamed by `GET /messages/media`. */
   mediaFiles: MediaFileReader;
   /** Files customers upload to send, on their way to the worker (multipart media sends). */
   uploads: UploadStore;
-  bus: MessageBus;
+  bus: CommandBus;
   usageCounters: UsageCounterStore;
   invalidations: InvalidationBus;
   rateLimiter: RateLimiter;

@@ -10,10 +10,10 @@ import {
 } from '@jumbe/contracts';
 import { shardOf, shardSubject } from '@jumbe/domain';
 import type { JumbeConfig } from '@jumbe/config';
-import type { MessageBus } from '@jumbe/messaging';
 import { Inject, Injectable } from '@nestjs/common';
 import { requestCommand } from '../bus/command-requester';
 import { BUS, CONFIG } from '../gateway.tokens';
+import type { CommandBus } from '../ports/command-bus';
 
 export type Unversioned<C> = C extends unknown ? Omit<C, 'v'> : never;
 
@@ -28,7 +28,7 @@ const WORKER = {
 @Injectable()
 export class SessionCommandClient {
   constructor(
-    @Inject(BUS) private readonly bus: MessageBus,
+    @Inject(BUS) private readonly bus: CommandBus,
     @Inject(CONFIG) private readonly config: JumbeConfig,
   ) {}
 

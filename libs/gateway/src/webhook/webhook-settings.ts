@@ -9,11 +9,11 @@ import {
 import { generateWebhookSecret, maskWebhookUrl, type StoredWebhook, type WebhookVault } from '@jumbe/domain';
 import { UrlPolicy } from '@jumbe/egress';
 import type { JumbeConfig } from '@jumbe/config';
-import type { InvalidationBus } from '@jumbe/coordination';
 import { Inject, Injectable } from '@nestjs/common';
 import { orUnavailable } from '../http/dependency-failure';
 import { CONFIG, INVALIDATIONS, WEBHOOK_SECRETS } from '../gateway.tokens';
 import { DeliveryHistory } from '../ports/delivery-history';
+import type { InvalidationBus } from '../ports/invalidation-bus';
 import { WebhookStore } from '../ports/webhook-store';
 
 /** GET /webhook lists this many deliveries (spec "Limits"). */

@@ -8,7 +8,6 @@ import {
   updateWebhookSchema,
   type UpdateWebhookInput,
 } from '@jumbe/contracts';
-import type { MessageBus } from '@jumbe/messaging';
 import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CustomerAuthGuard } from '../auth/customer-auth.guard';
 import type { CustomerContext } from '../auth/principal';
@@ -16,6 +15,7 @@ import { BUS } from '../gateway.tokens';
 import { Customer } from '../auth/customer.decorator';
 import { ValidBody } from '../http/validated-input.decorators';
 import { requestCommand } from '../bus/command-requester';
+import type { CommandBus } from '../ports/command-bus';
 import { WebhookSettings } from './webhook-settings';
 import { z } from 'zod';
 
@@ -37,7 +37,7 @@ const DISPATCHER = { name: 'The webhook dispatcher', absence: 'none is running, 
 export class WebhookController {
   constructor(
     private readonly settings: WebhookSettings,
-    @Inject(BUS) private readonly bus: MessageBus,
+    @Inject(BUS) private readonly bus: CommandBus,
   ) {}
 
   @Get()

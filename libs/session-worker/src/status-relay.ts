@@ -1,5 +1,6 @@
 import {
   callReceivedEvent,
+  groupChangeEvent,
   inboundEventSubject,
   messagePollVoteEvent,
   messageStatusEvent,
@@ -19,7 +20,6 @@ import type {
 } from '@jumbe/network';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
-import { groupWebhookEvent } from './group-events';
 import { EVERY_EVENT, type EventTypeFilter } from './subscription-filter';
 
 export interface StatusRelayOptions {
@@ -103,7 +103,7 @@ export class StatusRelay {
 
   /** A change to a group the number is in (`group.participants` / `group.updated`, opt-in). */
   async groupChanged(ref: SessionRef, change: GroupEvent): Promise<void> {
-    const event = groupWebhookEvent(ref, change, new Date());
+    const event = groupChangeEvent(ref.accountId, ref.sessionId, change, new Date());
     if (!(await this.wanted.wants(ref.accountId, event.event))) return;
     const fact = createHash('sha256')
       .update(`${event.timestamp}:${JSON.stringify(event.group)}`)

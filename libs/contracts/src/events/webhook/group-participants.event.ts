@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventEnvelopeFields } from './event-envelope';
+import { type EventEnvelope, eventEnvelopeFields } from './event-envelope';
 
 export const GROUP_PARTICIPANT_CHANGES = ['add', 'remove', 'promote', 'demote'] as const;
 
@@ -22,3 +22,29 @@ export const groupParticipantsEventSchema = z.object({
 });
 
 export type GroupParticipantsEventV1 = z.output<typeof groupParticipantsEventSchema>;
+
+/** What a driver reports of a group's members changing (libs/network's GroupEvent `participants`). */
+export interface GroupParticipantsChange {
+  kind: 'participants';
+  groupId: string;
+  action: (typeof GROUP_PARTICIPANT_CHANGES)[number];
+  participants: string[];
+  author: string | null;
+}
+
+/** The `group.participants` body for a change of a group's members (see `groupChangeEvent`). */
+export function groupParticipantsEvent(
+  envelope: EventEnvelope,
+  change: GroupParticipantsChange,
+): GroupParticipantsEventV1 {
+  return {
+    event: 'group.participants',
+    ...envelope,
+    group: {
+      id: change.groupId,
+      action: change.action,
+      participants: change.participants,
+      author: change.author,
+    },
+  };
+}

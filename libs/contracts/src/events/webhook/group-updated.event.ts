@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventEnvelopeFields } from './event-envelope';
+import { type EventEnvelope, eventEnvelopeFields } from './event-envelope';
 
 /**
  * `group.updated` v1 (opt-in): a group the session's number is in changed its subject,
@@ -24,3 +24,21 @@ export const groupUpdatedEventSchema = z.object({
 });
 
 export type GroupUpdatedEventV1 = z.output<typeof groupUpdatedEventSchema>;
+
+/** What a driver reports of a group's own change (libs/network's GroupEvent `updated`). */
+export interface GroupUpdatedChange {
+  kind: 'updated';
+  groupId: string;
+  /** Only what changed. */
+  changes: Omit<GroupUpdatedEventV1['group'], 'id' | 'author'>;
+  author: string | null;
+}
+
+/** The `group.updated` body for a change of a group's subject, description or settings (see `groupChangeEvent`). */
+export function groupUpdatedEvent(envelope: EventEnvelope, change: GroupUpdatedChange): GroupUpdatedEventV1 {
+  return {
+    event: 'group.updated',
+    ...envelope,
+    group: { id: change.groupId, ...change.changes, author: change.author },
+  };
+}

@@ -14,4 +14,5 @@ export * from './sender-fields';
 export * from './call-received.event';
 export * from './group-participants.event';
 export * from './group-updated.event';
+export * from './group-change-event';
 export * from './delivery-record';

@@ -3,7 +3,7 @@ import { type SessionConnection, stopSocket } from './session-connection';
 import type { SessionLinkEvents } from './session-link-events';
 import type { SessionLogin } from './session-login';
 import type { SessionReceiver } from './session-receiver';
-import type { SessionSender } from './session-sender';
+import type { UnackedResender } from './unacked-resender';
 import { unlinkDevice } from './unlink-device';
 import type { WhatsAppSessionContext } from './whatsapp-session-context';
 import { withTimeout } from './with-timeout';
@@ -23,7 +23,7 @@ export interface EndingParts {
   >;
   login: Pick<SessionLogin, 'offersPairingCode' | 'clearTimer' | 'wakeWaiters'>;
   receiver: Pick<SessionReceiver, 'stored' | 'stop'>;
-  sender: Pick<SessionSender, 'failUnacked'>;
+  unacked: Pick<UnackedResender, 'failAll'>;
   link: SessionLinkEvents;
 }
 
@@ -110,7 +110,7 @@ export class SessionEnding {
    */
   async finish(reason: DisconnectReason, options: { clearCredentials: boolean }): Promise<void> {
     if (this.finished) return;
-    const { connection, login, receiver, sender, link } = this.parts;
+    const { connection, login, receiver, unacked, link } = this.parts;
     this.finished = true;
     connection.markEnded();
     stopSocket(connection.detachSocket());
@@ -118,7 +118,7 @@ export class SessionEnding {
     receiver.stop();
     login.wakeWaiters();
     this.onEnded();
-    sender.failUnacked();
+    unacked.failAll();
     if (options.clearCredentials) await this.discardCredentials();
     this.context.logger.info({ reason }, 'WhatsApp session ended');
     link.emit({ type: 'disconnected', reason });

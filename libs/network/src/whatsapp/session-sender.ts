@@ -24,8 +24,7 @@ import type { SentKey } from '../sent-key';
 import { messageOf } from './error-message';
 import { buildInteractiveContent, nativeFlowStanzaNodes } from './interactive-mapper';
 import { type FetchedMedia, fetchMedia, mediaMessageContent, readUpload } from './media-content';
-import { NodeCarryingResends } from './node-carrying-resends';
-import { type UnackedSend, UnackedSends } from './unacked-sends';
+import type { UnackedResender } from './unacked-resender';
 import type { WhatsAppSessionContext } from './whatsapp-session-context';
 import type { WhatsAppSocket } from './whatsapp-socket';
 import { withTimeout } from './with-timeout';
@@ -34,20 +33,15 @@ import { withTimeout } from './with-timeout';
 export interface SendingConnection {
   /** The socket of the connected session; `session_not_connected` when there is none. */
   connectedSocket(): WhatsAppSocket;
-  /** Whether `socket` is still the session's socket, and connected. */
-  isConnectedOn(socket: WhatsAppSocket): boolean;
   /** An interactive message went out on `socket`: its retries are ours (NodeCarryingResends), not Baileys'. */
   resendsCarryNodes(socket: WhatsAppSocket, messageId: string): void;
 }
 
-type SenderContext = Pick<
-  WhatsAppSessionContext,
-  'settings' | 'sent' | 'quotes' | 'memory' | 'auth' | 'logger' | 'events'
->;
+type SenderContext = Pick<WhatsAppSessionContext, 'settings' | 'sent' | 'quotes' | 'memory' | 'auth'>;
 
 /**
- * Sends one session's messages of every kind, records what went out (for retries, quotes,
- * statuses), and sends again on a new socket what WhatsApp's server never acknowledged.
+ * Sends one session's messages of every kind, and records what went out (for retry receipts,
+ * quotes, statuses, and a resend when WhatsApp's server never acknowledges it).
  */
 export class SessionSender {
   /**
@@ -56,12 +50,11 @@ export class SessionSender {
    * taken for a message sent from the phone.
    */
   private readonly unrecordedSends = new Set<Promise<unknown>>();
-  /** Sends WhatsApp's server has not acknowledged: they go out again on the next socket. */
-  private readonly unacked = new UnackedSends();
-
   constructor(
     private readonly context: SenderContext,
     private readonly connection: SendingConnection,
+    /** Sends WhatsApp's server has not acknowledged: they go out again on the next socket. */
+    private readonly unacked: Pick<UnackedResender, 'sent'>,
   ) {}
 
   send(message: OutboundMessage): Promise<SentKey> {
@@ -107,63 +100,6 @@ export class SessionSender {
   /** Sends being handed to Baileys now (a status arriving meanwhile may be about one of them). */
   inFlight(): Promise<unknown>[] {
     return [...this.unrecordedSends];
-  }
-
-  /** WhatsApp's server took message `id` (from any socket of this session). */
-  acked(id: string): void {
-    this.unacked.acked(id);
-  }
-
-  /** The session ended: nothing will send them again, so the customer hears so (message.status failed). */
-  failUnacked(): void {
-    for (const send of this.unacked.takeAll()) this.reportFailed(send, 'the session ended');
-  }
-
-  /**
-   * A new socket opened: what earlier sockets sent and WhatsApp never acknowledged (a connection
-   * that went quiet took the stanza and carried it nowhere) goes out again on it, in send order and
-   * under the same id, so the contact gets it once; after MAX_UNACKED_RESENDS tries it is reported
-   * failed instead. A resend that fails stays for the next socket.
-   */
-  async resendUnacked(socket: WhatsAppSocket): Promise<void> {
-    const { resend, giveUp } = this.unacked.dueOn(socket);
-    for (const send of giveUp) this.reportFailed(send, 'WhatsApp never acknowledged it');
-    for (const send of resend) {
-      if (!this.connection.isConnectedOn(socket)) return;
-      send.socket = socket;
-      send.resends += 1;
-      this.context.logger.info(
-        { messageId: send.id, attempt: send.resends },
-        'sending again a message WhatsApp did not acknowledge before the connection dropped',
-      );
-      try {
-        await withTimeout(
-          socket.relayMessage(send.to, send.message, {
-            messageId: send.id,
-            ...(send.statusJidList ? { statusJidList: send.statusJidList } : {}),
-            ...(NodeCarryingResends.handles(send.message)
-              ? { additionalNodes: nativeFlowStanzaNodes(send.to, Date.now()) }
-              : {}),
-          }),
-          this.context.settings.sendTimeoutMs,
-        );
-      } catch (error) {
-        this.context.logger.warn(
-          { err: error, messageId: send.id },
-          'sending an unacknowledged message again failed',
-        );
-      }
-    }
-  }
-
-  private reportFailed(send: UnackedSend, why: string): void {
-    this.context.logger.warn({ messageId: send.id, resends: send.resends }, `message not delivered: ${why}`);
-    this.context.events.onMessageStatus({
-      messageId: send.id,
-      to: send.to,
-      status: 'failed',
-      at: new Date(),
-    });
   }
 
   /** A status goes to status@broadcast, encrypted for each listed contact's devices (a sender key). */
@@ -345,7 +281,7 @@ export class SessionSender {
     const id = sent?.key.id;
     if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
     const remoteJid = sent?.key.remoteJid ?? to;
-    if (sent?.message) this.unacked.record(id, remoteJid, sent.message, socket, status?.statusJidList);
+    if (sent?.message) this.unacked.sent(id, remoteJid, sent.message, socket, status?.statusJidList);
     await this.context.sent.remember(id, sent?.message, remoteJid);
     this.context.memory.sentTo.set(id, remoteJid);
     return { remoteJid, fromMe: true, id };

@@ -15,6 +15,7 @@ import { SessionReceiver } from './session-receiver';
 import { SessionSender } from './session-sender';
 import { SessionStatuses } from './session-statuses';
 import { statusOfAck } from './status-mapper';
+import { UnackedResender } from './unacked-resender';
 import type { WhatsAppSessionContext } from './whatsapp-session-context';
 import type { WhatsAppSocket } from './whatsapp-socket';
 
@@ -24,14 +25,16 @@ export type { WhatsAppSessionContext } from './whatsapp-session-context';
  * One session's connection to WhatsApp through Baileys. It outlives Baileys sockets: every
  * reconnect is a new socket over the same credentials, caches and inbound queue, and events of an
  * old socket are ignored once it was replaced. This class only composes the session's parts:
- * its sockets (SessionConnection), login (SessionLogin), sending (SessionSender), other chat
- * actions (SessionChatActions), statuses of sent messages (SessionStatuses), what it receives
- * (SessionReceiver) and how it ends (SessionEnding).
+ * its sockets (SessionConnection), login (SessionLogin), sending (SessionSender; UnackedResender
+ * for what WhatsApp never acknowledged), other chat actions (SessionChatActions), statuses of
+ * sent messages (SessionStatuses), what it receives (SessionReceiver) and how it ends
+ * (SessionEnding).
  */
 export class WhatsAppSession implements NetworkSession {
   private readonly link: SessionLinkEvents;
   private readonly login: SessionLogin;
   private readonly connection: SessionConnection;
+  private readonly unacked: UnackedResender;
   private readonly sender: SessionSender;
   private readonly chat: SessionChatActions;
   private readonly statuses: SessionStatuses;
@@ -53,13 +56,14 @@ export class WhatsAppSession implements NetworkSession {
       lettingGo: () => this.receiver.letGo(),
       opened: (socket) => {
         this.receiver.deliverStored();
-        void this.sender.resendUnacked(socket);
+        void this.unacked.resendOn(socket);
       },
       deliverStored: () => this.receiver.deliverStored(),
       end: (reason, options) => void this.ending.finish(reason, options),
       hasFinished: () => this.ending.hasFinished,
     });
-    this.sender = new SessionSender(context, this.connection);
+    this.unacked = new UnackedResender(context, (socket) => this.connection.isConnectedOn(socket));
+    this.sender = new SessionSender(context, this.connection, this.unacked);
     this.chat = new SessionChatActions(context, () => this.connection.connectedSocket());
     this.statuses = new SessionStatuses(
       context,
@@ -77,7 +81,7 @@ export class WhatsAppSession implements NetworkSession {
         connection: this.connection,
         login: this.login,
         receiver: this.receiver,
-        sender: this.sender,
+        unacked: this.unacked,
         link: this.link,
       },
       () => context.onEnded(this),
@@ -169,7 +173,7 @@ export class WhatsAppSession implements NetworkSession {
     this.statuses.listenTo(socket);
     socket.ws?.on('CB:ack,class:message', (node) => {
       // Taken from any socket of this session: the server got the message, whichever carried it.
-      if (node.attrs.id) this.sender.acked(node.attrs.id);
+      if (node.attrs.id) this.unacked.acked(node.attrs.id);
       if (this.connection.isCurrent(socket)) this.statuses.report(statusOfAck(node, new Date()));
     });
   }

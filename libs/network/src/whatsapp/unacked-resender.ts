@@ -1,0 +1,92 @@
+import type { proto } from '@whiskeysockets/baileys';
+import { nativeFlowStanzaNodes } from './interactive-mapper';
+import { NodeCarryingResends } from './node-carrying-resends';
+import { type UnackedSend, UnackedSends } from './unacked-sends';
+import type { WhatsAppSessionContext } from './whatsapp-session-context';
+import type { WhatsAppSocket } from './whatsapp-socket';
+import { withTimeout } from './with-timeout';
+
+type ResenderContext = Pick<WhatsAppSessionContext, 'settings' | 'events' | 'logger'>;
+
+/**
+ * Sends of one session that WhatsApp's server has not acknowledged (UnackedSends): they go out
+ * again on the next socket, and are reported failed when they cannot (too many tries, the session
+ * ended).
+ */
+export class UnackedResender {
+  private readonly unacked = new UnackedSends();
+
+  constructor(
+    private readonly context: ResenderContext,
+    /** Whether `socket` is still the session's socket, and connected. */
+    private readonly isConnectedOn: (socket: WhatsAppSocket) => boolean,
+  ) {}
+
+  /** A send that went out on `socket`; `statusJidList`: a status post's audience, which a resend needs again. */
+  sent(
+    id: string,
+    to: string,
+    message: proto.IMessage,
+    socket: WhatsAppSocket,
+    statusJidList?: string[],
+  ): void {
+    this.unacked.record(id, to, message, socket, statusJidList);
+  }
+
+  /** WhatsApp's server took message `id` (from any socket of this session). */
+  acked(id: string): void {
+    this.unacked.acked(id);
+  }
+
+  /** The session ended: nothing will send them again, so the customer hears so (message.status failed). */
+  failAll(): void {
+    for (const send of this.unacked.takeAll()) this.reportFailed(send, 'the session ended');
+  }
+
+  /**
+   * A new socket opened: what earlier sockets sent and WhatsApp never acknowledged (a connection
+   * that went quiet took the stanza and carried it nowhere) goes out again on it, in send order and
+   * under the same id, so the contact gets it once; after MAX_UNACKED_RESENDS tries it is reported
+   * failed instead. A resend that fails stays for the next socket.
+   */
+  async resendOn(socket: WhatsAppSocket): Promise<void> {
+    const { resend, giveUp } = this.unacked.dueOn(socket);
+    for (const send of giveUp) this.reportFailed(send, 'WhatsApp never acknowledged it');
+    for (const send of resend) {
+      if (!this.isConnectedOn(socket)) return;
+      send.socket = socket;
+      send.resends += 1;
+      this.context.logger.info(
+        { messageId: send.id, attempt: send.resends },
+        'sending again a message WhatsApp did not acknowledge before the connection dropped',
+      );
+      try {
+        await withTimeout(
+          socket.relayMessage(send.to, send.message, {
+            messageId: send.id,
+            ...(send.statusJidList ? { statusJidList: send.statusJidList } : {}),
+            ...(NodeCarryingResends.handles(send.message)
+              ? { additionalNodes: nativeFlowStanzaNodes(send.to, Date.now()) }
+              : {}),
+          }),
+          this.context.settings.sendTimeoutMs,
+        );
+      } catch (error) {
+        this.context.logger.warn(
+          { err: error, messageId: send.id },
+          'sending an unacknowledged message again failed',
+        );
+      }
+    }
+  }
+
+  private reportFailed(send: UnackedSend, why: string): void {
+    this.context.logger.warn({ messageId: send.id, resends: send.resends }, `message not delivered: ${why}`);
+    this.context.events.onMessageStatus({
+      messageId: send.id,
+      to: send.to,
+      status: 'failed',
+      at: new Date(),
+    });
+  }
+}

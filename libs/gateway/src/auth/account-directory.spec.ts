@@ -123,6 +123,18 @@ describe('AccountDirectory (PostgreSQL)', () => {
     for (const id of ids) expect((await directory.get(id)).plan.monthlyApiHits).toBe(20);
   });
 
+  it('drops every cached account on an invalidation message it cannot read (a newer publisher)', async () => {
+    const bus = new MemoryInvalidationBus();
+    const directory = await started(bus);
+    const id = await newAccount();
+    await directory.get(id);
+    await accounts.update(id, { suspended: true });
+
+    await bus.publish(ACCESS_INVALIDATION_TOPIC, JSON.stringify({ v: 2, kind: 'account', accountIds: [id] }));
+
+    expect((await directory.get(id)).suspended).toBe(true);
+  });
+
   it('drops everything it cached when invalidations may have been lost', async () => {
     const bus = new LossyInvalidationBus();
     const directory = await started(bus);

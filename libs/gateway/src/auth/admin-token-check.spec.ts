@@ -39,6 +39,53 @@ describe('AdminTokenCheck', () => {
     expect(errorOf(() => subject.verify(`Bearer ${TOKEN}`, '10.0.0.3'))).toBeNull();
   });
 
+  it('reads the token after "Bearer" in any case, with any spaces around it', () => {
+    const subject = check();
+    for (const header of [`bearer ${TOKEN}`, `BEARER   ${TOKEN}`, `Bearer ${TOKEN}  `, `Bearer\t${TOKEN}`]) {
+      expect(errorOf(() => subject.verify(header, '10.0.1.1'))).toBeNull();
+    }
+    for (const header of [`x Bearer ${TOKEN}`, `Bearer ${TOKEN} extra`, `Bearer${TOKEN}`, `Bearer  `]) {
+      expect(errorOf(() => subject.verify(header, '10.0.1.2'))?.code).toBe('unauthorized');
+    }
+  });
+
+  it('tells a blocked address how many seconds of its window are left, at least 1', () => {
+    const subject = check();
+    const started = now;
+    for (let attempt = 0; attempt < ADMIN_FAILURES_PER_WINDOW; attempt++) {
+      errorOf(() => subject.verify('Bearer wrong', '10.0.2.1'));
+    }
+    now = started + 20_400;
+    const limited = errorOf(() => subject.verify(`Bearer ${TOKEN}`, '10.0.2.1'));
+    expect(limited?.status).toBe(429);
+    expect(limited?.headers['Retry-After']).toBe('40');
+    expect(limited?.message).toBe('Too many failed admin token attempts from this address. Retry in 40 s.');
+    now = started + ADMIN_FAILURE_WINDOW_MS - 1;
+    expect(errorOf(() => subject.verify(`Bearer ${TOKEN}`, '10.0.2.1'))?.headers['Retry-After']).toBe('1');
+  });
+
+  it('warns with the address and its failures so far at each refused token', () => {
+    const warnings: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+    const subject = new AdminTokenCheck(TOKEN, logger, () => now);
+    errorOf(() => subject.verify('Bearer wrong', '10.0.3.1'));
+    errorOf(() => subject.verify(undefined, '10.0.3.1'));
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'admin token refused',
+        clientAddress: '10.0.3.1',
+        failures: 1,
+      }),
+      expect.objectContaining({
+        level: 40,
+        msg: 'admin token refused',
+        clientAddress: '10.0.3.1',
+        failures: 2,
+      }),
+    ]);
+  });
+
   it('answers 404 when the admin API is off', () => {
     const subject = new AdminTokenCheck(null, pino({ level: 'silent' }));
     expect(errorOf(() => subject.verify(`Bearer ${TOKEN}`, '10.0.0.1'))?.code).toBe('not_found');

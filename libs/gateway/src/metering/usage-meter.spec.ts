@@ -23,13 +23,18 @@ const CYCLE = '2031-03-01';
  * unreachable for a moment) and hold an account's next `add` until released (a slow round trip).
  */
 class EdgeStore implements UsageCounterStore {
-  readonly inner = new MemoryUsageCounterStore();
+  inner = new MemoryUsageCounterStore();
   private readFailures = 0;
   private addFailures = 0;
   private hitFailures = 0;
   private seedFailures = 0;
   private afterSeed: 'lose' | 'failHit' | null = null;
   private held: { accountId: string; reached: () => void; gate: Promise<void> } | null = null;
+
+  /** Redis restarted: every counter it held is gone until seeded again. */
+  restart(): void {
+    this.inner = new MemoryUsageCounterStore();
+  }
 
   failNextRead(): void {
     this.readFailures += 1;
@@ -325,6 +330,32 @@ describe('UsageMeter (PostgreSQL)', () => {
       await meter.flush();
 
       expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 10, messagesSent: 2, sendFailures: 4 });
+    });
+
+    it('saves the sends of an account that made no counted API hit (a dashboard’s sends)', async () => {
+      const account = await newAccount();
+      const meter = newMeter();
+      meter.count(account, 'messagesSent', NOW);
+      meter.count(account, 'sendFailures', NOW);
+
+      await meter.stop();
+
+      expect(await usage.load(account, CYCLE)).toEqual({ apiHits: 0, messagesSent: 1, sendFailures: 1 });
+    });
+
+    it('still saves the accounts counted after a Redis restart that lost another’s counters', async () => {
+      const [lost, counted] = [await newAccount(), await newAccount()];
+      const store = new EdgeStore();
+      const meter = newMeter(store);
+      await meter.countHit(lost, 50, NOW);
+      await meter.countHit(counted, 50, NOW);
+      store.restart();
+      await meter.countHit(counted, 50, NOW); // re-seeded from PostgreSQL, which had nothing yet
+
+      await meter.flush();
+
+      expect(await usage.load(counted, CYCLE)).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
+      expect(await usage.load(lost, CYCLE)).toEqual(ZERO_USAGE);
     });
 
     it('keeps the counters when the store fails during a flush, and writes them on the next flush', async () => {

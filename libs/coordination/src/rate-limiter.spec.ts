@@ -124,6 +124,33 @@ describe('MemoryRateLimiter with a controlled clock', () => {
     now = 1_000;
     expect(await limiter.consume('k', 1, 1_000)).toEqual({ allowed: true, retryAfterMs: 0 });
   });
+
+  // An all-in-one gateway limits per key (API key, IP): keys that stop sending must not stay in
+  // memory forever, and the sweep walks every window, so it runs once a minute, not per request.
+  it('drops the ended windows of keys that stopped sending once a minute, and keeps live ones', async () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter(() => now);
+    const windowsHeld = () => (limiter as unknown as { windows: Map<string, unknown> }).windows.size;
+    await limiter.consume('gone-early', 5, 1_000);
+    await limiter.consume('live', 1, 120_000);
+    now = 30_000;
+    await limiter.consume('live', 1, 120_000);
+    expect(windowsHeld()).toBe(2); // gone-early ended, but the minute is not over
+    now = 59_000;
+    await limiter.consume('gone-on-time', 5, 1_000); // ends exactly when the sweep comes
+
+    now = 60_000;
+    await limiter.consume('newcomer', 5, 1_000);
+    expect(windowsHeld()).toBe(2); // live and newcomer
+    now = 100_000;
+    // The live window kept its count; newcomer's has ended, but the next sweep is a minute away.
+    expect(await limiter.consume('live', 1, 120_000)).toEqual({ allowed: false, retryAfterMs: 20_000 });
+    expect(windowsHeld()).toBe(2);
+
+    now = 120_000;
+    expect(await limiter.consume('live', 1, 120_000)).toEqual({ allowed: true, retryAfterMs: 0 });
+    expect(windowsHeld()).toBe(1); // live's new window
+  });
 });
 
 describe('RedisRateLimiter storage', () => {

@@ -37,14 +37,15 @@ describe.each([
     );
     try {
       const store = new RedisUsageCounterStore(redis);
+      // Each failure names its operation: the 503's log line tells the operator what could not run.
       const operations: Array<[string, () => Promise<unknown>]> = [
-        ['tryHit', () => store.tryHit('acc', CYCLE, 10)],
-        ['add', () => store.add('acc', CYCLE, 'messagesSent', 1)],
-        ['seed', () => store.seed('acc', CYCLE, ZERO_USAGE)],
-        ['read', () => store.read('acc', CYCLE)],
-        ['consume', () => new RedisRateLimiter(redis).consume('key', 1, 1_000)],
-        ['publish', () => new RedisInvalidationBus(redis, () => redis).publish('topic', 'x')],
-        ['health', () => new RedisCoordinationHealth(redis).check()],
+        ['usage tryHit', () => store.tryHit('acc', CYCLE, 10)],
+        ['usage add', () => store.add('acc', CYCLE, 'messagesSent', 1)],
+        ['usage seed', () => store.seed('acc', CYCLE, ZERO_USAGE)],
+        ['usage read', () => store.read('acc', CYCLE)],
+        ['rate limit consume', () => new RedisRateLimiter(redis).consume('key', 1, 1_000)],
+        ['invalidation publish', () => new RedisInvalidationBus(redis, () => redis).publish('topic', 'x')],
+        ['health check', () => new RedisCoordinationHealth(redis).check()],
       ];
       // Let it fail to connect (and start backing off) first: the refusal is logged when it has.
       await eventually('the refused connection reported', () =>
@@ -53,6 +54,7 @@ describe.each([
       for (const [name, operation] of operations) {
         const { error, ms } = await failureOf(operation);
         expect([name, error]).toEqual([name, expect.any(CoordinationUnavailableError)]);
+        expect((error as Error).message).toContain(`Redis unavailable during ${name}`);
         expect(ms).toBeLessThan(1_000);
       }
       // Refused connections were reported to the logger, once, not once per attempt.

@@ -32,9 +32,8 @@ export interface WebhookMedia {
   seconds: number | null;
 }
 
-export interface ReceivedMessage {
-  /** Network message id. */
-  id: string | null;
+/** Who sent a received message, a reaction, a deletion or an edit, and where a reply goes. */
+export interface WebhookSender {
   from: string | null;
   /** The `to` of a reply: the direct conversation, or the group. */
   replyTo: string | null;
@@ -43,8 +42,13 @@ export interface ReceivedMessage {
   participant: string | null;
   rawFrom: string | null;
   rawChat: string | null;
-  fromMe: false;
   pushName: string | null;
+}
+
+export interface ReceivedMessage extends WebhookSender {
+  /** Network message id. */
+  id: string | null;
+  fromMe: false;
   /** `conversation`, `extendedTextMessage`, `imageMessage`, `interactiveResponseMessage`, … */
   type: string;
   /** Text, selected id, or caption; `''` when there is none. */
@@ -59,31 +63,22 @@ export interface MessageReceivedEvent extends WebhookEventBase {
   message: ReceivedMessage;
 }
 
-/** Who sent a reaction, a deletion or an edit: the same fields as in `message.received`. */
-export interface WebhookSender {
-  from: string | null;
-  /** The `to` of a reply: the direct conversation, or the group. */
-  replyTo: string | null;
-  phoneNumber: string | null;
-  chat: string | null;
-  participant: string | null;
-  rawFrom: string | null;
-  rawChat: string | null;
-  pushName: string | null;
-}
-
 /** A contact reacted to a message (opt-in: subscribe to `message.reaction`). */
 export interface MessageReactionEvent extends WebhookEventBase {
   event: 'message.reaction';
   reaction: WebhookReaction;
 }
 
-export interface WebhookReaction extends WebhookSender {
-  /** Network id of the reaction itself. */
+/** A received message that changes an earlier one: its own id and time, and the message it changes. */
+export interface WebhookChange extends WebhookSender {
+  /** Network id of the message that carried the change (the reaction, deletion or edit itself). */
   id: string;
   messageTimestamp: string;
-  /** The message reacted to. */
+  /** The message reacted to, deleted or edited. */
   messageId: string;
+}
+
+export interface WebhookReaction extends WebhookChange {
   /** `''` when the reaction was removed. */
   emoji: string;
 }
@@ -94,12 +89,7 @@ export interface MessageRevokedEvent extends WebhookEventBase {
   revoked: WebhookRevocation;
 }
 
-export interface WebhookRevocation extends WebhookSender {
-  id: string;
-  messageTimestamp: string;
-  /** The deleted message. */
-  messageId: string;
-}
+export type WebhookRevocation = WebhookChange;
 
 /** A contact edited a message (opt-in: subscribe to `message.edited`). */
 export interface MessageEditedEvent extends WebhookEventBase {
@@ -107,11 +97,7 @@ export interface MessageEditedEvent extends WebhookEventBase {
   edited: WebhookEdit;
 }
 
-export interface WebhookEdit extends WebhookSender {
-  id: string;
-  messageTimestamp: string;
-  /** The edited message. */
-  messageId: string;
+export interface WebhookEdit extends WebhookChange {
   /** Its new text. */
   text: string;
 }

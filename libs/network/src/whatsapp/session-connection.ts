@@ -1,25 +1,17 @@
-import {
-  Browsers,
-  type ConnectionState,
-  type GroupMetadata,
-  isJidStatusBroadcast,
-  proto,
-  type UserFacingSocketConfig,
-} from '@whiskeysockets/baileys';
+import type { ConnectionState } from '@whiskeysockets/baileys';
 import type { DisconnectReason } from '../disconnect-reason';
 import { NetworkSendError } from '../network-send-error';
 import { guardFramesByDeadline } from './deadline-guard';
 import { decideAfterClose, WA_STATUS } from './disconnect-policy';
-import { durableEncryptions } from './durable-encryptions';
 import { messageOf } from './error-message';
 import { EventBufferDrain } from './event-buffer-drain';
 import type { MediaReupload } from './inbound-media-reupload';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { phoneDigits } from './phone-digits';
-import { proxySocketOptions } from './proxy-agents';
 import { ReconnectPolicy } from './reconnect-policy';
 import type { SessionLinkEvents } from './session-link-events';
 import type { SessionLogin } from './session-login';
+import { socketConfigOf } from './socket-config';
 import { participantsEventOf, updatedEventOf } from './whatsapp-group-events';
 import type { WhatsAppSessionContext } from './whatsapp-session-context';
 import type { WhatsAppSocket } from './whatsapp-socket';
@@ -197,7 +189,11 @@ export class SessionConnection {
     this.login.socketChanged();
     let socket: WhatsAppSocket;
     try {
-      socket = this.context.socketFactory({ ...this.socketConfig(), ...(version ? { version } : {}) });
+      const config = socketConfigOf(this.context, {
+        currentSocket: () => this.socket,
+        resendsCarryNodes: () => this.resends !== null,
+      });
+      socket = this.context.socketFactory({ ...config, ...(version ? { version } : {}) });
     } catch (error) {
       this.context.logger.warn({ err: error }, 'could not create a WhatsApp socket; retrying');
       this.onSocketClosed(undefined, messageOf(error));
@@ -229,7 +225,7 @@ export class SessionConnection {
 
   /**
    * Fills the group-metadata cache Baileys reads before a group send: from the groups the server
-   * announces, and on a miss from one lookup of ours that later sends reuse;
+   * announces, and on a miss from one lookup of ours (socket-config.ts) that later sends reuse;
    * any change to a group drops its entry, so the next send reads it anew.
    */
   private keepGroupMetadata(socket: WhatsAppSocket): void {
@@ -250,56 +246,6 @@ export class SessionConnection {
 
   private reportGroupEvent(event: ReturnType<typeof participantsEventOf>): void {
     if (event) this.context.events.onGroupEvent?.(event);
-  }
-
-  private async groupMetadata(jid: string): Promise<GroupMetadata | undefined> {
-    const { groups } = this.context.memory;
-    const cached = groups.get<GroupMetadata>(jid);
-    if (cached || !this.socket) return cached;
-    try {
-      const fetched = await this.socket.groupMetadata(jid);
-      groups.set(jid, fetched);
-      return fetched;
-    } catch {
-      return undefined; // Baileys asks the server itself and reports its own error.
-    }
-  }
-
-  private socketConfig(): UserFacingSocketConfig {
-    const { memory, auth } = this.context;
-    return {
-      auth: auth.state,
-      // A send's Signal state is stored before its stanza leaves (Baileys commits it after).
-      makeSignalRepository: durableEncryptions(auth.state.keys),
-      logger: this.context.baileysLogger,
-      browser: Browsers.ubuntu('Chrome'),
-      ...(this.context.settings.webSocketUrl ? { waWebSocketUrl: this.context.settings.webSocketUrl } : {}),
-      ...(this.context.settings.keepAliveIntervalMs
-        ? { keepAliveIntervalMs: this.context.settings.keepAliveIntervalMs }
-        : {}),
-      ...(this.context.proxy ? proxySocketOptions(this.context.proxy) : {}),
-      // A server, not a phone: no full history, not shown online, no link previews. The small
-      // initial syncs stay on: they carry the LID ↔ phone-number mappings Baileys needs.
-      syncFullHistory: false,
-      shouldSyncHistoryMessage: ({ syncType }) => !SKIPPED_HISTORY.has(syncType ?? -1),
-      markOnlineOnConnect: false,
-      emitOwnEvents: false,
-      generateHighQualityLinkPreview: false,
-      // Status updates are dropped anyway: never spend a decryption (and a retry) on them.
-      shouldIgnoreJid: (jid) => isJidStatusBroadcast(jid),
-      // Without it, every group send asks the server for the group's participants first.
-      cachedGroupMetadata: (jid) => this.groupMetadata(jid),
-      // Serves a recipient's retry request for a message this session sent.
-      // An interactive message is resent by NodeCarryingResends (with its <biz> node), never by Baileys.
-      getMessage: async (key) => {
-        const message = key.id ? await this.context.sent.find(key.id) : undefined;
-        return this.resends && NodeCarryingResends.handles(message) ? undefined : message;
-      },
-      msgRetryCounterCache: memory.retryCounters,
-      userDevicesCache: memory.userDevices,
-      placeholderResendCache: memory.placeholderResends,
-      callOfferCache: memory.callOffers,
-    };
   }
 
   private onConnectionUpdate(socket: WhatsAppSocket, update: Partial<ConnectionState>): void {
@@ -382,12 +328,6 @@ export class SessionConnection {
     this.scheduleConnect(delay);
   }
 }
-
-/** History the phone would upload that a gateway never needs. */
-const SKIPPED_HISTORY = new Set<number>([
-  proto.HistorySync.HistorySyncType.FULL,
-  proto.HistorySync.HistorySyncType.ON_DEMAND,
-]);
 
 /** Ends `socket` without waiting for it (its `close` is ignored: it is no longer the session's). */
 export function stopSocket(socket: WhatsAppSocket | null): void {

@@ -279,6 +279,26 @@ describe('extractApiKey', () => {
   });
 });
 
+describe('ApiKeyAuthenticator and the clock', () => {
+  it("refuses a key whose revocation time has passed by the gateway's clock, though the database's lags", async () => {
+    const key = generateApiKey();
+    const authenticator = new ApiKeyAuthenticator(
+      {
+        // The database (its clock a second behind) still counts the key as active.
+        findActiveByHash: async () => ({
+          id: 'key-1',
+          accountId: 'account-1',
+          scope: 'full',
+          revokesAt: new Date(Date.now() - 500),
+        }),
+      },
+      new MemoryInvalidationBus(),
+    );
+
+    expect((await apiErrorOf(authenticator.authenticate(key))).status).toBe(401);
+  });
+});
+
 describe('ApiKeyAuthenticator negative cache', () => {
   it('remembers an unknown key briefly, so replaying it costs no lookup', async () => {
     let lookups = 0;

@@ -4,6 +4,7 @@ import type { ActiveKey } from '@jumbe/domain';
 import { MemoryDashboardSessionStore } from '../test-support/memory-dashboard-session-store';
 import { MemoryOperatorSessionStore } from '../test-support/memory-operator-session-store';
 import {
+  DASHBOARD_REQUESTS_PER_MINUTE,
   DASHBOARD_SESSION_TTL_MS,
   DASHBOARD_SIGN_INS_PER_MINUTE,
   DashboardSessions,
@@ -33,7 +34,8 @@ const unreachableLimiter: RateLimiter = {
 
 /**
  * Signing in to the dashboard (CONTRACT §11), by a key or by the operator: what a sign-in stores
- * and answers, and the per-minute limit on sign-ins that keeps a script from minting sessions.
+ * and answers, the per-minute limit on sign-ins that keeps a script from minting sessions, and the
+ * human pace each signed-in session is held to.
  * Real memory stores with the PostgreSQL ones' rules, and the real memory rate limiter on a clock
  * the test moves.
  */
@@ -144,6 +146,28 @@ describe('dashboard sign-ins', () => {
 
       expect(error.status).toBe(503);
       expect(error.message).toBe('Service temporarily unavailable (database unreachable). Retry shortly.');
+    });
+  });
+
+  describe("a signed-in session's pace", () => {
+    it(`allows each session ${DASHBOARD_REQUESTS_PER_MINUTE} requests a minute, on its own, then 429 naming the session`, async () => {
+      const limiter = new MemoryRateLimiter(clock);
+      const customer = new DashboardSessions(new MemoryDashboardSessionStore(keys), limiter, clock);
+      const operator = new OperatorSessions(new MemoryOperatorSessionStore(), limiter, ADMIN_TOKEN, clock);
+      for (let i = 0; i < DASHBOARD_REQUESTS_PER_MINUTE; i++) {
+        await customer.admitRequest('session-a');
+        await operator.admitRequest('session-c');
+      }
+
+      for (const refused of [customer.admitRequest('session-a'), operator.admitRequest('session-c')]) {
+        const error = await apiErrorOf(refused);
+        expect(error.status).toBe(429);
+        expect(error.message).toBe(
+          'Too many requests of this dashboard session: at most 120 a minute. Retry in 60 s.',
+        );
+      }
+      await expect(customer.admitRequest('session-b')).resolves.toBeUndefined();
+      await expect(operator.admitRequest('session-d')).resolves.toBeUndefined();
     });
   });
 

@@ -3,15 +3,14 @@ import { EventEmitter } from 'node:events';
 import { EmulatedCalls } from './calls';
 import { ContactResends } from './contact-resends';
 import { DeviceDelivery } from './delivery';
-import { answerDeviceIq } from './device-iqs';
 import { DeviceLogin } from './device-login';
 import { DevicePairing } from './device-pairing';
+import { type DeviceNodeHandlers, routeDeviceNode } from './device-routing';
 import { NetworkDirectory } from './directory';
 import type { EmulatedConnection, WhatsAppEmulator } from './emulator';
 import type { EmulatedUser } from './emulated-user';
 import type { EmulatedGroup } from './groups';
 import { GroupAdmin } from './group-admin';
-import { child, iqResult } from './iq-nodes';
 import { LidAddressing } from './lid-addressing';
 import { deviceJid, type LinkedDevice, takePreKeyBundle } from './linked-device';
 import { downloadAndDecrypt } from './media-download';
@@ -36,8 +35,8 @@ export type { SendOptions } from './phone-sends';
  * A facade: each concern lives in a part of its own (who is on the network: NetworkDirectory;
  * linking: DevicePairing; logging in and login faults: DeviceLogin; delivery and the offline
  * backlog: DeviceDelivery; phones sending: PhoneSends; phones reading what devices send:
- * PhoneInbox; stream faults: StreamFaults). This class wires them together, routes what each
- * logged-in device sends to the part that answers it, and keeps the methods tests call.
+ * PhoneInbox; stream faults: StreamFaults; what a device sends, to whom: device-routing.ts). This
+ * class wires them together and keeps the methods tests call.
  */
 export class EmulatedNetwork extends EventEmitter {
   /** Stanzas from devices the emulator could not read (decryption failures), for assertions. */
@@ -51,7 +50,7 @@ export class EmulatedNetwork extends EventEmitter {
     directory: this.directory,
     isOpen: (connection) => this.emulator.connections.has(connection),
     route: (device, connection) =>
-      connection.on('node', (node: BinaryNode) => this.onDeviceNode(device, connection, node)),
+      connection.on('node', (node: BinaryNode) => routeDeviceNode(this.routing, device, connection, node)),
     welcome: (device, connection) => this.welcome(device, connection),
   });
   private readonly inbox = new PhoneInbox({
@@ -103,6 +102,19 @@ export class EmulatedNetwork extends EventEmitter {
     lidAddressing: this.lidAddressing,
     deliver: (device, stanza) => this.deliver(device, stanza),
   });
+  /** The parts that answer what a logged-in device sends (device-routing.ts). */
+  private readonly routing: DeviceNodeHandlers = {
+    directory: this.directory,
+    inbox: this.inbox,
+    delivery: this.delivery,
+    mediaReupload: this.mediaReupload,
+    contactResends: this.contactResends,
+    media: this.media,
+    groupAdmin: this.groupAdmin,
+    profiles: this.profiles,
+    calls: this.calls,
+    fail: (stanza, error) => this.failures.push({ stanza, error }),
+  };
 
   /** Everything linked devices sent that a phone decrypted, oldest first. */
   readonly received: ReceivedMessage[] = this.inbox.received;
@@ -345,50 +357,6 @@ export class EmulatedNetwork extends EventEmitter {
       this.sends
         .sendPeerMessage(device, initialHistoryBootstrap())
         .catch((error: unknown) => this.failures.push({ stanza: { tag: 'peer', attrs: {} }, error }));
-    }
-  }
-
-  /** Routes what a logged-in device sends to the part of the network that answers it. */
-  private onDeviceNode(device: LinkedDevice, connection: EmulatedConnection, node: BinaryNode): void {
-    if (node.tag === 'message') {
-      void this.inbox.receiveFromDevice(device, connection, node);
-      return;
-    }
-    if (node.tag === 'receipt' || (node.tag === 'ack' && node.attrs.class === 'message')) {
-      this.delivery.answered(device, node);
-      if (node.tag === 'receipt' && !this.mediaReupload.onReceipt(device, node))
-        this.contactResends
-          .onReceipt(device, node)
-          .catch((error: unknown) => this.failures.push({ stanza: node, error }));
-      return;
-    }
-    if (node.tag === 'iq' && node.attrs.xmlns === 'w:m' && child(node, 'media_conn')) {
-      void this.media.mediaConnNode().then((mediaConn) => connection.send(iqResult(node, [mediaConn])));
-      return;
-    }
-    if (node.tag === 'iq' && node.attrs.xmlns === 'w:g2') {
-      connection.send(this.groupAdmin.answer(node, device.user));
-      return;
-    }
-    if (node.tag === 'presence') return this.profiles.onPresence(device.user, node);
-    if (node.tag === 'call') {
-      const answer = this.calls.onDeviceCall(device, node);
-      if (answer) connection.send(answer);
-      return;
-    }
-    const profileAnswer = node.tag === 'iq' ? this.profiles.answer(node, device.user) : null;
-    if (profileAnswer) return connection.send(profileAnswer);
-    if (node.tag === 'iq' && (node.attrs.type === 'get' || node.attrs.type === 'set')) {
-      connection.send(
-        answerDeviceIq(node, {
-          device,
-          findUser: (jid) => this.findUser(jid),
-          deviceNumbers: (user) => this.deviceNumbers(user),
-          statusNode: (user) => this.profiles.statusNode(user),
-          bundleOf: (jid) => this.bundleOf(jid),
-          unlink: (removed) => this.directory.unlink(removed),
-        }),
-      );
     }
   }
 }

@@ -160,6 +160,18 @@ export function restrictImports(files, patterns) {
   ];
 }
 
+/** Tests read loosely-typed HTTP bodies and assert on them; `any` there is the honest type. */
+const looseTypes = {
+  '@typescript-eslint/no-explicit-any': 'off',
+  '@typescript-eslint/no-non-null-assertion': 'off',
+};
+
+/**
+ * For a project that is all tests or test support (e2e, libs/testing): its own config's globs
+ * are relative to its folder, where the root's `e2e/**` and `libs/testing/**` match nothing.
+ */
+export const testProject = [{ files: ['**/*.ts'], rules: looseTypes }];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -175,8 +187,7 @@ export default [
   // Only the WhatsApp driver may speak Baileys; everything else sees our NetworkDriver port.
   ...restrictImports(['**/*.ts'], [restricted.baileys]),
   {
-    // Tests read loosely-typed HTTP bodies and assert on them; `any` there is the honest type.
     files: ['**/*.spec.ts', 'e2e/**/*.ts', 'libs/testing/**/*.ts', '**/test-support/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: looseTypes,
   },
 ];

@@ -1,1 +1,3 @@
-export { default } from '../../eslint.config.mjs';
+import root, { testProject } from '../../eslint.config.mjs';
+
+export default [...root, ...testProject];

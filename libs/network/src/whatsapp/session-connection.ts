@@ -119,7 +119,11 @@ export class SessionConnection {
     return this.socket;
   }
 
-  resendsCarryNodes(socket: WhatsAppSocket, messageId: string): void {
+  /**
+   * Retries of an interactive message sent on the current socket are answered by
+   * NodeCarryingResends (with its <biz> node), not by Baileys.
+   */
+  interactiveSent(socket: WhatsAppSocket, messageId: string): void {
     if (this.socket === socket) this.resends?.forgetInBaileys(messageId);
   }
 

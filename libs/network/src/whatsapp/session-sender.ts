@@ -33,8 +33,8 @@ import { withTimeout } from './with-timeout';
 export interface SendingConnection {
   /** The socket of the connected session; `session_not_connected` when there is none. */
   connectedSocket(): WhatsAppSocket;
-  /** An interactive message went out on `socket`: its retries are ours (NodeCarryingResends), not Baileys'. */
-  resendsCarryNodes(socket: WhatsAppSocket, messageId: string): void;
+  /** An interactive message went out on `socket`: its retries are NodeCarryingResends', not Baileys'. */
+  interactiveSent(socket: WhatsAppSocket, messageId: string): void;
 }
 
 type SenderContext = Pick<WhatsAppSessionContext, 'settings' | 'sent' | 'quotes' | 'memory' | 'auth'>;
@@ -240,7 +240,7 @@ export class SessionSender {
         messageId: built.key.id ?? undefined,
         additionalNodes: nativeFlowStanzaNodes(message.to, Date.now()),
       });
-      if (built.key.id) this.connection.resendsCarryNodes(socket, built.key.id);
+      if (built.key.id) this.connection.interactiveSent(socket, built.key.id);
       return built;
     });
   }

@@ -22,7 +22,7 @@ export class UnackedResender {
     private readonly isConnectedOn: (socket: WhatsAppSocket) => boolean,
   ) {}
 
-  /** A send that went out on `socket`; `statusJidList`: a status post's audience, which a resend needs again. */
+  /** A send that went out on `socket`; `statusJidList`: a status post's audience (a resend needs it). */
   sent(
     id: string,
     to: string,

@@ -6,12 +6,13 @@ import type { DashboardSessions } from '../auth/dashboard-sessions';
 import { presentedDashboardTokenHash } from '../auth/dashboard-token';
 import type { OperatorSessions } from '../auth/operator-sessions';
 import { presentedKeyHash } from '../auth/presented-key';
-import { ROUTES, type RouteAuth } from '../openapi/route-catalogue';
+import type { RouteAuth } from '../http/route-description';
+import { GATEWAY_ROUTES } from '../openapi/gateway-routes';
 import { lingerAfterAnswer } from '../http/linger-after-answer';
 
 /** `GET /api/v1/webhook/deliveries/:id/redeliver` → its auth, keyed as Fastify names the route. */
 const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
-  ROUTES.map((route) => [`${route.method} ${route.path.replace(/\{(\w+)\}/g, ':$1')}`, route.auth]),
+  GATEWAY_ROUTES.map((route) => [`${route.method} ${route.path.replace(/\{(\w+)\}/g, ':$1')}`, route.auth]),
 );
 
 /**
@@ -21,7 +22,7 @@ const AUTH_BY_ROUTE = new Map<string, RouteAuth>(
  * The route guards check again with the rest of CONTRACT §2's order (suspension, quota, scope,
  * body), against the same revocable cache, so a key revoked while its body uploads is refused.
  *
- * Each route gets the check its catalogue entry names when it is registered, so a request pays
+ * Each route gets the check its route description names when it is registered, so a request pays
  * no lookup of its route; and the check is a callback hook, not an async one: a key the cache
  * knows (nearly every request) is settled without a promise, only a miss waits for the database.
  */

@@ -1,6 +1,6 @@
 // The typed client (packages/client) and its Postman collection are generated from this document
 // by tools/openapi-client.mjs (run by `node tools/build.mjs`). Regenerated here in memory, they must
-// equal the committed files: a route, schema or error added to the catalogue without rebuilding
+// equal the committed files: a route, schema or error added to a feature's routes without rebuilding
 // the client fails here.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

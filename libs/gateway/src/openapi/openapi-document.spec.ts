@@ -1,8 +1,8 @@
 import { WEBHOOK_EVENT_SCHEMAS } from '@jumbe/contracts';
 import { buildOpenApiDocument } from './openapi-document';
-import { ROUTES } from './route-catalogue';
+import { GATEWAY_ROUTES as ROUTES } from './gateway-routes';
 
-// On the sandbox network every catalogued route is served, so this document describes them all.
+// On the sandbox network every described route is served, so this document describes them all.
 const document = buildOpenApiDocument('9.9.9-test', 'sandbox') as any;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -50,7 +50,7 @@ describe('buildOpenApiDocument', () => {
     expect(document.info).toEqual(expect.objectContaining({ title: 'Jumbe API', version: '9.9.9-test' }));
   });
 
-  it('describes every route of the catalogue under its path and method', () => {
+  it('describes every route the features describe under its path and method', () => {
     const missing = ROUTES.filter(
       (route) => document.paths[route.path]?.[route.method.toLowerCase()] === undefined,
     );
@@ -71,7 +71,7 @@ describe('buildOpenApiDocument', () => {
     );
   });
 
-  it('describes nothing beyond the catalogue, and no route twice', () => {
+  it("describes nothing beyond the features' routes, and no route twice", () => {
     const described = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     const catalogued = ROUTES.map((route) => `${route.method} ${route.path}`);
     expect(new Set(catalogued).size).toBe(catalogued.length);

@@ -8,7 +8,8 @@ import {
   sendMediaUploadFieldsSchema,
 } from '@jumbe/contracts';
 import { z } from 'zod';
-import { type NetworkName, type RouteDescription, routesOn } from './route-catalogue';
+import type { NetworkName, RouteDescription } from '../http/route-description';
+import { routesOn } from './gateway-routes';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -32,8 +33,8 @@ const COMMON_ERRORS: Record<RouteDescription['auth'], ErrorCode[]> = {
 };
 
 /**
- * The OpenAPI 3.1 document of a deployment on `network`, generated from the route catalogue and
- * its validation schemas.
+ * The OpenAPI 3.1 document of a deployment on `network`, generated from the routes each feature
+ * describes beside its controller (`*.routes.ts`) and their validation schemas.
  */
 export function buildOpenApiDocument(version: string, network: NetworkName): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};

@@ -7,10 +7,10 @@ import { RoutePathFactory } from '@nestjs/core/router/route-path-factory';
 import { GatewayModule } from '../gateway.module';
 import type { GatewayPorts } from '../ports/gateway-ports';
 import { buildOpenApiDocument } from './openapi-document';
-import type { NetworkName } from './route-catalogue';
+import type { NetworkName } from '../http/route-description';
 
-// The OpenAPI document is written from the route catalogue, the routes from controllers'
-// decorators: this proves they name the same routes, both ways. Routes are read from the metadata
+// The OpenAPI document is written from the features' route descriptions (`*.routes.ts`), the
+// routes from controllers' decorators: this proves they name the same routes, both ways. Routes are read from the metadata
 // Nest registers them from, with Nest's own path rules, so nothing is started. (Fastify plugins add
 // /docs, /dashboard and /metrics beside Nest; they are pages and a scrape target, not API routes.)
 

@@ -15,7 +15,7 @@ import {
   sessionQuerySchema,
 } from '@jumbe/contracts';
 import { z } from 'zod';
-import type { RouteDescription } from './route-catalogue';
+import type { RouteDescription } from '../http/route-description';
 
 /** What a group action answers when the session or network cannot do it (as chat actions). */
 const ACTION_ERRORS: ErrorCode[] = [

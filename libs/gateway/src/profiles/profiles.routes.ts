@@ -1,6 +1,4 @@
 import {
-  callSettingsBodySchema,
-  callSettingsSchema,
   contactBlockResultSchema,
   contactBlockSchema,
   contactProfileQuerySchema,
@@ -10,11 +8,9 @@ import {
   profileSchema,
   profileUpdateResultSchema,
   profileUpdateSchema,
-  sandboxCallSchema,
   sessionQuerySchema,
 } from '@jumbe/contracts';
-import { z } from 'zod';
-import type { RouteDescription } from './route-catalogue';
+import type { RouteDescription } from '../http/route-description';
 
 /** What a profile action answers when the session or network cannot do it (as chat actions). */
 const ACTION_ERRORS: ErrorCode[] = [
@@ -26,8 +22,8 @@ const ACTION_ERRORS: ErrorCode[] = [
   'unavailable',
 ];
 
-/** Profiles and calls (CONTRACT §11, README "Profiles" and "Calls"). */
-export const PROFILE_CALL_ROUTES: RouteDescription[] = [
+/** The number's profile and contacts' profiles and blocking (CONTRACT §11, README "Profiles"), as ProfileController and ContactProfileController serve them. */
+export const PROFILE_ROUTES: RouteDescription[] = [
   {
     method: 'GET',
     path: '/api/v1/profile',
@@ -79,37 +75,5 @@ export const PROFILE_CALL_ROUTES: RouteDescription[] = [
     body: contactBlockSchema,
     response: envelope(contactBlockResultSchema),
     errors: [...ACTION_ERRORS, 'invalid_phone'],
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/session/calls',
-    tag: 'Calls',
-    summary: "A session's calls setting: whether it rejects calls, and its reply text (extension)",
-    auth: 'key',
-    query: sessionQuerySchema,
-    response: envelope(callSettingsSchema),
-    errors: ['invalid_session_id', 'timeout', 'unavailable'],
-  },
-  {
-    method: 'PUT',
-    path: '/api/v1/session/calls',
-    tag: 'Calls',
-    summary:
-      'Reject incoming calls automatically, and optionally send the caller a text; the opt-in `call.received` event says whether a call was rejected (extension)',
-    auth: 'key',
-    body: callSettingsBodySchema,
-    response: envelope(callSettingsSchema),
-    errors: ['validation_error', 'invalid_session_id', 'timeout', 'unavailable'],
-  },
-  {
-    method: 'POST',
-    path: '/api/v1/sandbox/call',
-    tag: 'Sandbox',
-    network: 'sandbox',
-    summary: 'Sandbox: a contact calls the number (a `call.received` event follows)',
-    auth: 'key',
-    body: sandboxCallSchema,
-    response: envelope(z.object({ callId: z.string() })),
-    errors: ['validation_error', 'invalid_session_id', 'invalid_phone', 'session_not_connected'],
   },
 ];

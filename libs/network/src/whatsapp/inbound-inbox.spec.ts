@@ -65,6 +65,33 @@ describe('InboundInbox', () => {
     expect((await outbox.oldest(REF, 10)).map((entry) => entry.messageId)).toEqual(['A', 'B']);
   });
 
+  it('removes what the stream accepted before one it refused, so the next owner starts at the refused one', async () => {
+    const outbox = new ProcessInboundOutbox();
+    const session = inbox(outbox, 'one-key-for-this-test-0123456789');
+    for (const id of ['A', 'B', 'C']) await session.keep(message(id));
+    await expect(
+      session.deliver(
+        async (m) => {
+          if (m.id === 'C') throw new Error('the event stream is down');
+        },
+        () => false,
+      ),
+    ).rejects.toThrow('down');
+    expect((await outbox.oldest(REF, 10)).map((entry) => entry.messageId)).toEqual(['C']);
+
+    const nextOwner = inbox(outbox, 'one-key-for-this-test-0123456789');
+    expect((await deliverAll(nextOwner)).map((m) => m.id)).toEqual(['C']);
+  });
+
+  it('drains more than one read of the outbox in order, each message once', async () => {
+    const outbox = new ProcessInboundOutbox();
+    const session = inbox(outbox, 'one-key-for-this-test-0123456789');
+    const ids = Array.from({ length: 120 }, (_, i) => `M${i}`);
+    for (const id of ids) await session.keep(message(id));
+    expect((await deliverAll(session)).map((m) => m.id)).toEqual(ids);
+    expect(await outbox.oldest(REF, 10)).toEqual([]);
+  });
+
   /** Everything `deliver` hands up, by id, until the outbox is empty. */
   async function deliverAll(session: InboundInbox): Promise<InboundNetworkMessage[]> {
     const delivered: InboundNetworkMessage[] = [];

@@ -38,9 +38,14 @@ export class InboundInbox {
   }
 
   /**
-   * Hands waiting messages to `onInbound` in order, removing each once accepted. False when one
-   * was refused or the outbox could not be read (the caller retries later); true when empty or
-   * asked to stop.
+   * Hands waiting messages to `onInbound` in order; those accepted leave the outbox together, in
+   * one write per batch (also when a later one is refused or the session stops). False when one
+   * was refused or the outbox could not be read (the caller retries later); true when it is
+   * drained or asked to stop.
+   *
+   * A batch shorter than BATCH drained the outbox: a message stored after it was read kicks
+   * another round (InboundRedelivery), so the extra read that would find the outbox empty is
+   * not made (issue 32: a round trip per drain).
    */
   async deliver(
     onInbound: (message: InboundNetworkMessage) => Promise<void>,
@@ -49,17 +54,30 @@ export class InboundInbox {
     for (;;) {
       const batch = await this.outbox.oldest(this.ref, BATCH);
       if (batch.length === 0) return true;
-      for (const entry of batch) {
-        if (stopped()) return true;
-        if (!this.memory.delivered.has(entry.messageId)) {
-          const message = this.openOrNull(entry.messageId, entry.value);
-          // Refused by the stream (a dependency down): kept, and tried again later, in order.
-          if (message) await onInbound(message);
-          this.memory.delivered.set(entry.messageId, true);
+      const accepted: string[] = [];
+      try {
+        for (const entry of batch) {
+          if (stopped()) return true;
+          await this.handOver(entry, onInbound);
+          accepted.push(entry.messageId);
         }
-        await this.outbox.remove(this.ref, entry.messageId);
+      } finally {
+        await this.outbox.remove(this.ref, accepted);
       }
+      if (batch.length < BATCH) return true;
     }
+  }
+
+  /** One stored message to `onInbound`, unless this process delivered it already. */
+  private async handOver(
+    entry: { messageId: string; value: Buffer },
+    onInbound: (message: InboundNetworkMessage) => Promise<void>,
+  ): Promise<void> {
+    if (this.memory.delivered.has(entry.messageId)) return;
+    const message = this.openOrNull(entry.messageId, entry.value);
+    // Refused by the stream (a dependency down): it throws, stays stored and is tried again later.
+    if (message) await onInbound(message);
+    this.memory.delivered.set(entry.messageId, true);
   }
 
   /**

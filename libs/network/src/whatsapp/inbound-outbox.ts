@@ -11,7 +11,8 @@ export interface InboundOutbox {
    */
   add(ref: SessionRef, messageId: string, value: Buffer, quote?: Buffer): Promise<void>;
   oldest(ref: SessionRef, limit: number): Promise<{ messageId: string; value: Buffer }[]>;
-  remove(ref: SessionRef, messageId: string): Promise<void>;
+  /** Removes delivered messages (a batch at a time: one write, not one per message). */
+  remove(ref: SessionRef, messageIds: readonly string[]): Promise<void>;
 }
 
 /**
@@ -31,8 +32,9 @@ export class ProcessInboundOutbox implements InboundOutbox {
     return [...this.session(ref)].slice(0, limit).map(([messageId, value]) => ({ messageId, value }));
   }
 
-  async remove(ref: SessionRef, messageId: string): Promise<void> {
-    this.session(ref).delete(messageId);
+  async remove(ref: SessionRef, messageIds: readonly string[]): Promise<void> {
+    const session = this.session(ref);
+    for (const messageId of messageIds) session.delete(messageId);
   }
 
   private session(ref: SessionRef): Map<string, Buffer> {

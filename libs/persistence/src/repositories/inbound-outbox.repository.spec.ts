@@ -20,8 +20,20 @@ describe('InboundOutboxRepository', () => {
     await outbox.add(support, 'other', Buffer.from('other'));
     expect((await outbox.oldest(sales, 10)).map((entry) => entry.messageId)).toEqual(['m1', 'm2', 'm3']);
     expect((await outbox.oldest(sales, 2)).map((entry) => entry.value.toString())).toEqual(['m1', 'm2']);
-    await outbox.remove(sales, 'm1');
+    await outbox.remove(sales, ['m1']);
     expect((await outbox.oldest(sales, 10)).map((entry) => entry.messageId)).toEqual(['m2', 'm3']);
     expect((await outbox.oldest(support, 10)).map((entry) => entry.messageId)).toEqual(['other']);
+  });
+
+  it('removes a delivered batch in one call, of that session only', async () => {
+    const outbox = new InboundOutboxRepository(db.dataSource);
+    const sales = await account.session('sales-batch');
+    const support = await account.session('support-batch');
+    for (const id of ['b1', 'b2', 'b3']) await outbox.add(sales, id, Buffer.from(id));
+    await outbox.add(support, 'b1', Buffer.from('theirs'));
+    await outbox.remove(sales, ['b1', 'b2']);
+    await outbox.remove(sales, []);
+    expect((await outbox.oldest(sales, 10)).map((entry) => entry.messageId)).toEqual(['b3']);
+    expect((await outbox.oldest(support, 10)).map((entry) => entry.messageId)).toEqual(['b1']);
   });
 });

@@ -51,11 +51,12 @@ export class InboundOutboxRepository {
     return rows.map((row) => ({ messageId: row.message_id, value: row.value }));
   }
 
-  async remove(ref: SessionRef, messageId: string): Promise<void> {
-    if (!isUuid(ref.accountId)) return;
+  /** Removes these delivered messages: one statement for a whole delivered batch. */
+  async remove(ref: SessionRef, messageIds: readonly string[]): Promise<void> {
+    if (!isUuid(ref.accountId) || messageIds.length === 0) return;
     await this.dataSource.query(
-      `DELETE FROM inbound_outbox WHERE account_id = $1 AND session_id = $2 AND message_id = $3`,
-      [ref.accountId, ref.sessionId, messageId],
+      `DELETE FROM inbound_outbox WHERE account_id = $1 AND session_id = $2 AND message_id = ANY($3::text[])`,
+      [ref.accountId, ref.sessionId, messageIds],
     );
   }
 }

@@ -38,7 +38,7 @@ describe('ReceivedMessageRepository', () => {
     expect(await received.find(support, 'IN1')).toBeNull();
     expect(await received.find(elsewhere, 'IN1')).toBeNull();
     // Draining the outbox keeps the quotable copy.
-    await outbox.remove(sales, 'IN1');
+    await outbox.remove(sales, ['IN1']);
     expect(await received.find(sales, 'IN1')).toEqual(Buffer.from('quote'));
   });
 

@@ -359,8 +359,8 @@ describe('SessionHost on real Baileys under faults (issue 28)', () => {
     // send, waiting for a key read behind the cut-off commit of the history notification's
     // decryption) kept that address's queue forever, and the next owner's decryption of the same
     // notification queued behind it; holding Baileys' message mutex, it kept the contact's answer
-    // from ever being decrypted (lost in about half the runs after the stale-worker case, which
-    // only changed the timing).
+    // from ever being decrypted (lost in 3 of 12 runs after the stale-worker case, which only
+    // changed the timing).
     it("a first message to a contact: the next owner decrypts the contact's answer, and the contact the next owner's send", async () => {
       const ref = await newSession();
       let dead = false;

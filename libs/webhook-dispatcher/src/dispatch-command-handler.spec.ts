@@ -275,6 +275,27 @@ describe('DispatchCommandHandler', () => {
       },
     );
 
+    it('answers conflict for a delivery recorded without its body, without a request or a record', async () => {
+      const { accountId, path, url, secret } = await subscribedAccount();
+      const original = await recordedEventDelivery(accountId, url, secret);
+      // As the recorder keeps an attempt whose payload the database refused (delivery-recorder).
+      const bodiless = { ...original, id: randomUUID(), eventId: null, payload: { unrecordable: true } };
+      await deliveries.record(bodiless);
+
+      const reply = await handler.handle({
+        v: 1,
+        type: 'webhook.redeliver',
+        accountId,
+        deliveryId: bodiless.id,
+      });
+
+      expect(errorOf(reply).code).toBe('conflict');
+      expect(receiver.at(path)).toHaveLength(1);
+      expect((await deliveries.latest(accountId, 10)).map((d) => d.id).sort()).toEqual(
+        [original.id, bodiless.id].sort(),
+      );
+    });
+
     it('answers webhook_not_enabled once the webhook is disabled, without a request or a record', async () => {
       const { accountId, path, url, secret } = await subscribedAccount();
       const original = await recordedEventDelivery(accountId, url, secret);

@@ -3,6 +3,7 @@ import {
   type CommandReply,
   deliveryView,
   dispatchCommandSchema,
+  recordedPayloadSchema,
   replyError,
   replyOk,
   webhookTestEvent,
@@ -69,16 +70,21 @@ export class DispatchCommandHandler {
     return webhook;
   }
 
-  /** The recorded event's body, with a fresh timestamp-independent copy (the new delivery id is added when posting). */
+  /**
+   * The recorded event's body without its delivery id (the new one is added when posting); a
+   * record kept without its body (the database refused it) cannot be sent again.
+   */
   private async recordedPayload(accountId: string, deliveryId: string) {
     const recorded = await this.deliveries.find(accountId, deliveryId);
     if (!recorded) throw new ApiError('not_found', `No delivery ${deliveryId} on this account.`);
-    const { deliveryId: _previous, ...payload } = recorded.payload as {
-      deliveryId?: string;
-      event: string;
-      sessionId: string;
-      timestamp: string;
-    };
+    const parsed = recordedPayloadSchema.safeParse(recorded.payload);
+    if (!parsed.success) {
+      throw new ApiError(
+        'conflict',
+        `Delivery ${deliveryId} was recorded without its event body, so it cannot be redelivered.`,
+      );
+    }
+    const { deliveryId: _previous, ...payload } = parsed.data;
     return payload;
   }
 }

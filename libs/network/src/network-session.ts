@@ -11,12 +11,21 @@ export interface NumberLookup {
   recipientId: string | null;
 }
 
+/** How one send is to be made. */
+export interface SendOptions {
+  /**
+   * When the caller stops waiting (epoch ms): nothing of the send may leave after it, so a caller
+   * that gave up (504: outcome unknown) never finds it delivered after all. Undefined: no limit.
+   */
+  readonly replyBy?: number;
+}
+
 /** One open connection of one session to the network, as returned by NetworkDriver.open. */
 export interface NetworkSession {
   /** Switches a session waiting for a QR scan to pairing-code login; emits `pairing_code`. */
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** Sends one message of any kind; fails with NetworkSendError. */
-  send(message: OutboundMessage): Promise<SentKey>;
+  send(message: OutboundMessage, options?: SendOptions): Promise<SentKey>;
   /** Marks received messages of `chat` as read (blue ticks); `chat` is a JID. */
   markRead(chat: string, messageIds: string[]): Promise<void>;
   /** Shows "typing…" or "recording audio…" in `chat`, or stops showing it. */

@@ -11,6 +11,7 @@ import type {
   NetworkDriver,
   NetworkSession,
   NumberLookup,
+  SendOptions,
   SentKey,
   SessionRef,
 } from '@jumbe/network';
@@ -165,10 +166,10 @@ export class LiveSession {
   }
 
   /** Sends any kind as it is, to the recipient as a JID (the API also takes phone numbers). */
-  send(message: OutboundMessage): Promise<SentKey> {
+  send(message: OutboundMessage, options?: SendOptions): Promise<SentKey> {
     // A status has no `to`: it goes to status@broadcast, to the contacts it lists.
-    if (!('to' in message)) return this.connection().send(message);
-    return this.connection().send({ ...message, to: recipientJid(message.to) });
+    if (!('to' in message)) return this.connection().send(message, options);
+    return this.connection().send({ ...message, to: recipientJid(message.to) }, options);
   }
 
   markRead(chat: string, messageIds: string[]): Promise<void> {

@@ -19,7 +19,6 @@ import {
   SandboxNetworkDriver,
   type SandboxControl,
   type SessionRef,
-  withSendDeadline,
 } from '@jumbe/network';
 import { CallAnswerer } from './call-answerer';
 import { LiveSession, type LiveSessionDeps } from './live-session';
@@ -410,9 +409,9 @@ export class SessionHost {
       );
     }
     try {
-      // Run under the caller's deadline: a send still waiting when it passes (the key store down,
-      // say) is answered "not sent" and never leaves, rather than leave after the gateway's 504.
-      return { key: await withSendDeadline(replyBy, () => live.send(command.message)) };
+      // Under the caller's deadline: a send still waiting when it passes (the key store down, say)
+      // is answered "not sent" and never leaves, rather than leave after the gateway's 504.
+      return { key: await live.send(command.message, { replyBy }) };
     } catch (error) {
       if (error instanceof NetworkSendError) throw failed(error.code, error.message);
       throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);

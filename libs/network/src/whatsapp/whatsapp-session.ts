@@ -1,6 +1,7 @@
 import type { DisconnectReason } from '../disconnect-reason';
 import type { NetworkGroups } from '../network-groups';
-import type { ChatPresence, NetworkSession, NumberLookup } from '../network-session';
+import type { ChatPresence, NetworkSession, NumberLookup, SendOptions } from '../network-session';
+import { withSendDeadline } from '../send-deadline';
 import type { OutboundMessage } from '../outbound-message';
 import type { ContactProfile, IncomingCall, OwnProfile, ProfileUpdate } from '../profile';
 import type { SentKey } from '../sent-key';
@@ -111,8 +112,11 @@ export class WhatsAppSession implements NetworkSession {
     return this.login.requestPairingCode(phoneNumber);
   }
 
-  send(message: OutboundMessage): Promise<SentKey> {
-    return this.sender.send(message);
+  send(message: OutboundMessage, options?: SendOptions): Promise<SentKey> {
+    // The deadline rides in an async context because Baileys writes the frames deep inside; only
+    // this driver needs it, and a process without Baileys should not pay for AsyncLocalStorage's
+    // hooks on every promise (the sandbox send path ran 1.46x the CPU with it: BENCHMARKS.md).
+    return withSendDeadline(options?.replyBy, () => this.sender.send(message));
   }
 
   markRead(chat: string, messageIds: string[]): Promise<void> {

@@ -20,9 +20,8 @@ export function resolvedSender(message: InboundNetworkMessage): string | null {
   return message.senderPhoneJid ?? (raw !== null && phoneDigitsOf(raw) !== null ? raw : null);
 }
 
-/** The sender's number, digits only, when known. */
-export function senderPhoneNumber(message: InboundNetworkMessage): string | null {
-  const resolved = resolvedSender(message);
+/** The number of a sender `resolvedSender` gave, digits only; null when the sender is unknown. */
+export function senderPhoneNumber(resolved: string | null): string | null {
   return resolved === null ? null : phoneDigitsOf(resolved);
 }
 

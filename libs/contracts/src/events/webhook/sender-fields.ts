@@ -38,10 +38,11 @@ export const changeMessageFields = {
 
 /** The sender fields of a received message, by libs/domain's reply-routing rules. */
 export function inboundSender(message: InboundNetworkMessage): SenderFields {
+  const resolved = resolvedSender(message);
   return {
-    from: resolvedSender(message) ?? rawSender(message),
+    from: resolved ?? rawSender(message),
     replyTo: replyAddress(message),
-    phoneNumber: senderPhoneNumber(message),
+    phoneNumber: senderPhoneNumber(resolved),
     chat: message.chat,
     participant: message.participant,
     rawFrom: message.participant ?? message.chat,

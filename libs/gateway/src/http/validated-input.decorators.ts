@@ -2,10 +2,13 @@ import { parseInput } from '@jumbe/contracts';
 import { Body, type PipeTransform, Query } from '@nestjs/common';
 import type { z } from 'zod';
 
-/** Validates a request part against a contract schema (400 listing every problem). */
-class ContractValidationPipe implements PipeTransform {
+/**
+ * Validates a request part against a contract schema (400 listing every problem). The schema is
+ * readable so a test can hold each route's OpenAPI description to what the route validates with.
+ */
+export class ContractValidationPipe implements PipeTransform {
   constructor(
-    private readonly schema: z.ZodType,
+    readonly schema: z.ZodType,
     private readonly what: string,
   ) {}
 

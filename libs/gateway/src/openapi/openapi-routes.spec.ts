@@ -1,12 +1,15 @@
 import { type DynamicModule, RequestMethod, type Type } from '@nestjs/common';
-import { MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { MODULE_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { addLeadingSlash } from '@nestjs/common/utils/shared.utils';
 import { ApplicationConfig, MetadataScanner } from '@nestjs/core';
 import { PathsExplorer } from '@nestjs/core/router/paths-explorer';
 import { RoutePathFactory } from '@nestjs/core/router/route-path-factory';
 import { GatewayModule } from '../gateway.module';
+import { ContractValidationPipe } from '../http/validated-input.decorators';
 import type { GatewayPorts } from '../ports/gateway-ports';
 import { buildOpenApiDocument } from './openapi-document';
+import { routesOn } from './gateway-routes';
 import type { NetworkName } from '../http/route-description';
 
 // The OpenAPI document is written from the features' route descriptions (`*.routes.ts`), the
@@ -46,6 +49,23 @@ function controllersOf(module: Type | DynamicModule, seen = new Set<unknown>()):
 
 /** `METHOD /path` of each route Nest registers for `controller` (no global prefix, no versioning). */
 function routesOf(controller: Type): string[] {
+  return handlersOf(controller).map(({ route }) => route);
+}
+
+/** The contract schema a handler's body or query is validated with (ValidBody, ValidQuery), if any. */
+function validatedWith(controller: Type, methodName: string, part: RouteParamtypes): unknown {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, methodName) ?? {}) as Record<
+    string,
+    { pipes?: unknown[] }
+  >;
+  const pipes = Object.entries(args)
+    .filter(([key]) => key.split(':')[0] === String(part))
+    .flatMap(([, arg]) => arg.pipes ?? []);
+  return pipes.find((pipe) => pipe instanceof ContractValidationPipe)?.schema;
+}
+
+/** Each route of `controller` (`METHOD /path`), with the schemas it validates its body and query with. */
+function handlersOf(controller: Type): { route: string; body: unknown; query: unknown }[] {
   const paths = new RoutePathFactory(new ApplicationConfig());
   const controllerPaths = [Reflect.getMetadata(PATH_METADATA, controller) as string | string[]]
     .flat()
@@ -54,12 +74,14 @@ function routesOf(controller: Type): string[] {
     Object.create(controller.prototype as object) as object,
     controller.prototype as object,
   );
-  return handlers.flatMap(({ path: methodPaths, requestMethod }) =>
+  return handlers.flatMap(({ path: methodPaths, requestMethod, methodName }) =>
     controllerPaths.flatMap((ctrlPath) =>
       methodPaths.flatMap((methodPath) =>
-        paths
-          .create({ ctrlPath, methodPath }, requestMethod)
-          .map((path) => `${RequestMethod[requestMethod]} ${path.replace(/:(\w+)/g, '{$1}')}`),
+        paths.create({ ctrlPath, methodPath }, requestMethod).map((path) => ({
+          route: `${RequestMethod[requestMethod]} ${path.replace(/:(\w+)/g, '{$1}')}`,
+          body: validatedWith(controller, methodName, RouteParamtypes.BODY),
+          query: validatedWith(controller, methodName, RouteParamtypes.QUERY),
+        })),
       ),
     ),
   );
@@ -82,6 +104,21 @@ describe.each<NetworkName>(['sandbox', 'whatsapp'])('the gateway on the %s netwo
       registeredButUndocumented: registered.filter((route) => !documented.includes(route)).sort(),
       documentedButNotRegistered: documented.filter((route) => !registered.includes(route)).sort(),
     }).toEqual({ registeredButUndocumented: [], documentedButNotRegistered: [] });
+  });
+
+  it('describes each route with the schemas its controller validates the body and query with', () => {
+    const described = new Map(routesOn(network).map((route) => [`${route.method} ${route.path}`, route]));
+    const validated = controllersOf(gatewayModuleOn(network)).flatMap(handlersOf);
+    const differing = validated.filter(({ route, body, query }) => {
+      const description = described.get(route);
+      return (
+        (body !== undefined && description?.body !== body) ||
+        (query !== undefined && description?.query !== query)
+      );
+    });
+    expect(differing.map(({ route }) => route)).toEqual([]);
+    // Most routes validate their input this way (the sends validate in MessageSender): not a vacuous check.
+    expect(validated.filter(({ body, query }) => body ?? query).length).toBeGreaterThan(30);
   });
 
   it('registers no route twice', () => {

@@ -157,6 +157,49 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     ]);
   });
 
+  it('sends a retried send id once: a retry (even while the first is under way) gets the first key, another id sends again', async () => {
+    const ref = await newSession();
+    const w = worker(new MemorySandboxStore());
+    await w.adopt(ref.shard, 1);
+    await connect(w, ref, newNumber());
+    const send = (sendId: string) =>
+      ({ ...sendText(ref, '255711111111', 'once only'), sendId }) as SessionCommand;
+
+    const [first, concurrentRetry] = (await Promise.all([
+      w.host.execute(send('send-a')),
+      w.host.execute(send('send-a')),
+    ])) as { key: { id: string } }[];
+    const laterRetry = (await w.host.execute(send('send-a'))) as { key: { id: string } };
+    const other = (await w.host.execute(send('send-b'))) as { key: { id: string } };
+
+    expect(concurrentRetry!.key.id).toBe(first!.key.id);
+    expect(laterRetry.key.id).toBe(first!.key.id);
+    expect(other.key.id).not.toBe(first!.key.id);
+    const outbox = (await w.host.execute({ ...cmd(ref), type: 'sandbox.outbox', limit: 10 })) as {
+      id: string;
+    }[];
+    expect(outbox.map((entry) => entry.id).sort()).toEqual([first!.key.id, other.key.id].sort());
+  });
+
+  it("a send id is per session: the same id from another account's session is another send", async () => {
+    const w = worker(new MemorySandboxStore());
+    const keys: string[] = [];
+    for (const ref of [await newSession(), await newSession()]) {
+      await w.adopt(ref.shard, 1);
+      await connect(w, ref, newNumber());
+      const sent = (await w.host.execute({
+        ...sendText(ref, '255711111111', 'mine'),
+        sendId: 'same-id',
+      } as SessionCommand)) as { key: { id: string } };
+      const outbox = (await w.host.execute({ ...cmd(ref), type: 'sandbox.outbox', limit: 10 })) as {
+        id: string;
+      }[];
+      expect(outbox.map((entry) => entry.id)).toEqual([sent.key.id]);
+      keys.push(sent.key.id);
+    }
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
   it('refuses to send while not connected, with session_not_connected and the state in its message', async () => {
     const ref = await newSession();
     const w = worker(new MemorySandboxStore());

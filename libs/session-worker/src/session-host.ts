@@ -21,6 +21,7 @@ import {
   type SessionRef,
 } from '@jumbe/network';
 import { CallAnswerer } from './call-answerer';
+import { SendReplays } from './send-replays';
 import { LiveSession, type LiveSessionDeps } from './live-session';
 import type { CallSettingsStore } from './ports/call-settings-store';
 import type { MediaFetcher } from './media-fetcher';
@@ -90,6 +91,8 @@ export class SessionHost {
   /** Per session, when a 440 was taken for a stale twin's and the session reopened (see REPLACED_REOPENS). */
   private readonly replacedReopens = new Map<string, number[]>();
   private readonly locks = new SessionLocks();
+  /** Sends made under an Idempotency-Key's send id, for a retry whose first answer was lost. */
+  private readonly replays = new SendReplays();
   /** Shards adopted whose sessions are still being listed: their commands wait for the list. */
   private readonly listing = new Map<number, Promise<unknown>>();
   /** Sessions of adopted shards not restored yet: their commands wait for them (bounded). */
@@ -411,7 +414,9 @@ export class SessionHost {
     try {
       // Under the caller's deadline: a send still waiting when it passes (the key store down, say)
       // is answered "not sent" and never leaves, rather than leave after the gateway's 504.
-      return { key: await live.send(command.message, { replyBy }) };
+      const send = () => live.send(command.message, { replyBy });
+      const sendId = 'sendId' in command ? command.sendId : undefined; // v1 has none
+      return { key: await this.replays.once(refKey(command), sendId, send) };
     } catch (error) {
       if (error instanceof NetworkSendError) throw failed(error.code, error.message);
       throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);

@@ -130,6 +130,15 @@ describe('session commands', () => {
     ).toEqual(['message.to', 'message.text', 'message.body']);
   });
 
+  it("carries a v2 message.send's send id, refuses an empty or oversized one, and reads v1 without it", () => {
+    const send = COMMANDS['message.send'];
+    expect(sessionCommandSchema.parse({ ...send, sendId: 'abc' })).toMatchObject({ sendId: 'abc' });
+    expect(refusedAt(sessionCommandSchema, { ...send, sendId: '' })).toEqual(['sendId']);
+    expect(refusedAt(sessionCommandSchema, { ...send, sendId: 'x'.repeat(129) })).toEqual(['sendId']);
+    const v1 = { ...ref, type: 'message.send', message: { kind: 'text', body: { to: PHONE, text: 'x' } } };
+    expect(sessionCommandSchema.parse({ ...v1, sendId: 'abc' })).not.toHaveProperty('sendId');
+  });
+
   describe('a v1 message.send, as gateways of the previous release send it during a rollout', () => {
     const v1 = { ...ref, type: 'message.send' };
 

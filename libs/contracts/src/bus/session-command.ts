@@ -38,6 +38,12 @@ const messageSendSchema = z.discriminatedUnion('v', [
     v: z.literal(MESSAGE_SEND_VERSION),
     type: z.literal('message.send'),
     message: outboundMessageSchema,
+    /**
+     * The same on every try of one Idempotency-Key's request: a worker that already sent it
+     * answers with that send's key instead of sending again (a try whose answer was lost, a 504,
+     * must not become a second message). Optional and ignored by earlier workers (zod strips it).
+     */
+    sendId: z.string().min(1).max(128).optional(),
   }),
   z.object({ ...ref, type: z.literal('message.send'), message: nestedMessageSchema }),
 ]);

@@ -125,4 +125,33 @@ describe('idempotent sends (memory ports, inject)', () => {
     expect(retry.json().data.key.id).toBe('M2');
     expect(sent).toHaveLength(2);
   });
+
+  it('tells the worker the same send id on every try of one key and body, another for another key', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, (n) =>
+      n === 1 ? replyError('timeout', 'The worker did not answer in time.') : sentOk(n),
+    );
+    const body = { to: '254711111111', text: 'hi' };
+    expect((await send(key, 'lost-answer', body)).statusCode).toBe(504);
+    expect((await send(key, 'lost-answer', body)).statusCode).toBe(200);
+    expect((await send(key, 'another-key', body)).statusCode).toBe(200);
+    const ids = sent.map((command) => (command as { sendId?: string }).sendId);
+    expect(ids[0]).toEqual(expect.any(String));
+    // The worker answers the retry with what it sent the first time (SendReplays), not a 2nd message.
+    expect(ids[1]).toBe(ids[0]);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
+
+  it('sends no send id without an Idempotency-Key: each request is its own send', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, sentOk);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/messages/text',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      payload: JSON.stringify({ to: '254711111111', text: 'hi' }),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(sent[0]).not.toHaveProperty('sendId');
+  });
 });

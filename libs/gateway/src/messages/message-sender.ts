@@ -62,6 +62,7 @@ export class MessageSender {
   ): Promise<SendOutcome> {
     const accountId = customer.access.accountId;
     let claimed: string | null = null;
+    let sendId: string | undefined;
     try {
       const { sessionId, message } = upload
         ? uploadedMediaSend(upload)
@@ -70,12 +71,13 @@ export class MessageSender {
       if (idempotencyKey !== undefined) {
         // An upload's key covers its fields and the file's digest: the same file and fields replay.
         const request = upload ? { fields: rawBody, sha256: upload.sha256 } : rawBody;
-        const replay = await this.claim(accountId, idempotencyKey, kind, request);
+        const { replay, requestHash } = await this.claim(accountId, idempotencyKey, kind, request);
         if (replay) return replay;
         claimed = idempotencyKey;
+        sendId = sendIdOf(idempotencyKey, requestHash);
       }
       const result = await this.commands.send(
-        { type: 'message.send', accountId, sessionId, message },
+        { type: 'message.send', accountId, sessionId, message, ...(sendId ? { sendId } : {}) },
         customer.requestId,
       );
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };
@@ -141,13 +143,16 @@ export class MessageSender {
     }
   }
 
-  /** Claims the key for this request, or answers with the first response (or a conflict). */
+  /**
+   * Claims the key for this request (`replay` null), or answers with the first response (or a
+   * conflict); `requestHash` is what the key's record holds of the request.
+   */
   private async claim(
     accountId: string,
     key: string,
     kind: MessageKind,
     rawBody: unknown,
-  ): Promise<SendOutcome | null> {
+  ): Promise<{ replay: SendOutcome | null; requestHash: string }> {
     if (!IDEMPOTENCY_KEY.test(key)) {
       throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', [
         { path: 'header:idempotency-key', problem: 'must be 1 to 255 visible ASCII characters' },
@@ -159,9 +164,9 @@ export class MessageSender {
     const claim = await orUnavailable('database', () => this.idempotency.claim(accountId, key, hash));
     switch (claim.kind) {
       case 'new':
-        return null;
+        return { replay: null, requestHash: hash };
       case 'replay':
-        return { status: claim.statusCode, body: claim.response };
+        return { replay: { status: claim.statusCode, body: claim.response }, requestHash: hash };
       case 'conflict':
         throw new ApiError(
           'idempotency_conflict',
@@ -228,4 +233,14 @@ function storable(text: string): string {
     /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
     '\uFFFD',
   );
+}
+
+/**
+ * The worker's id of one Idempotency-Key's send (SessionCommand `sendId`): the same on every try
+ * of the same request, so a try whose answer was lost (504, the key released) is answered by the
+ * worker with the message it sent instead of a second one; another body under the key (after its
+ * record expired) is another send. The account is not in it: the worker scopes ids by session.
+ */
+function sendIdOf(idempotencyKey: string, requestHash: string): string {
+  return createHash('sha256').update(`${idempotencyKey}\n${requestHash}`).digest('base64url');
 }

@@ -7,6 +7,12 @@ import { pause } from '../support/services.mjs';
 const SEND_TIMEOUT_MS = 120_000;
 /** Customer sends in flight at most (a slow gateway is not flooded by the run itself). */
 const MAX_IN_FLIGHT = 6;
+/**
+ * Tries of one send whose outcome stayed unknown (504, or no answer at all), each under the same
+ * Idempotency-Key, as the README tells customers to retry; the last try's answer is the send's.
+ */
+const UNKNOWN_OUTCOME_TRIES = 3;
+const RETRY_PAUSE_MS = 2_000;
 
 /**
  * The contacts write, one message at a time (each awaited, so each chat's order is the order
@@ -56,18 +62,31 @@ export function startContactTraffic({ network, sessions, draw, intervalMs }) {
 
 /**
  * The customer sends a text to one of a session's contacts every `intervalMs` (at most
- * MAX_IN_FLIGHT waiting), until `stop()`, which waits for every answer. `sends` records
- * `{ n, sessionId, to, text, status, id, code, answered }`.
+ * MAX_IN_FLIGHT waiting), until `stop()`, which waits for every answer. Each send has its own
+ * Idempotency-Key and is tried again under it while its outcome is unknown. `sends` records
+ * `{ n, sessionId, to, text, status, id, code, answered, tries }`.
  */
 export function startCustomerTraffic({ gatewayUrl, key, sessions, draw, intervalMs }) {
   const sends = [];
   const inFlight = new Set();
   let running = true;
   const sendOne = async (record) => {
+    for (record.tries = 1; ; record.tries += 1) {
+      await tryOnce(record);
+      const unknown = !record.answered || record.status === 504;
+      if (!unknown || record.tries >= UNKNOWN_OUTCOME_TRIES) break;
+      await pause(RETRY_PAUSE_MS);
+    }
+  };
+  const tryOnce = async (record) => {
     try {
       const response = await fetch(`${gatewayUrl()}/api/v1/messages/text`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': key,
+          'idempotency-key': `chaos-${record.n}-${record.sessionId}`,
+        },
         body: JSON.stringify({ sessionId: record.sessionId, to: record.to, text: record.text }),
         signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });

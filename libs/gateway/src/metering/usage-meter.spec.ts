@@ -627,12 +627,13 @@ describe('UsageMeter (PostgreSQL)', () => {
       // Two requests around midnight: the later one's hit came back from the store first.
       await meter.countHit(account, 50, new Date('2031-03-15T00:00:00.001Z'));
       await meter.countHit(account, 50, new Date('2031-03-14T23:59:59.999Z'));
+      await meter.countHit(account, 50, new Date('2031-03-15T00:00:00.000Z')); // midnight is the new day's
 
       const days = await meter.hitsPerDay(account, NOW);
 
       expect(days.slice(-2)).toEqual([
         { date: '2031-03-14', apiHits: 1 },
-        { date: '2031-03-15', apiHits: 1 },
+        { date: '2031-03-15', apiHits: 2 },
       ]);
     });
 

@@ -1,19 +1,10 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import { z } from 'zod';
+import { receivedInteractionSchema, receivedMediaSchema } from './webhook/message-received.event';
 
 // A received message as a worker keeps it (sealed) in the inbound outbox until the event stream
 // has it: written by one process, read by the session's next owner, possibly a newer or older
 // version of the worker. So it is validated when read, never cast.
-
-const interaction = z.object({ type: z.string(), id: z.string().nullable(), label: z.string().nullable() });
-
-const media = z.object({
-  type: z.enum(['image', 'video', 'audio', 'document', 'sticker']),
-  mimetype: z.string().nullable(),
-  fileName: z.string().nullable(),
-  caption: z.string().nullable(),
-  seconds: z.number().nullable(),
-});
 
 const change = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reaction'), messageId: z.string(), emoji: z.string() }),
@@ -35,8 +26,8 @@ export const storedInboundMessageSchema: z.ZodType<InboundNetworkMessage, unknow
   pushName: z.string().nullable(),
   type: z.string(),
   text: z.string(),
-  interaction: interaction.nullable(),
-  media: media.nullable(),
+  interaction: receivedInteractionSchema.nullable(),
+  media: receivedMediaSchema.nullable(),
   timestamp: z
     .string()
     .nullable()

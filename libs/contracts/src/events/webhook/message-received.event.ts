@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { type EventEnvelope, eventEnvelopeFields } from './event-envelope';
 import { inboundSender, senderFields } from './sender-fields';
 
-const interaction = z.object({
+/** A selected quick reply, list row or flow answer (also as the inbound outbox keeps it). */
+export const receivedInteractionSchema = z.object({
   /** `quick_reply`, `list`, `single_select`, … */
   type: z.string(),
   /** The reply-button or list-row id given when the message was sent: what bots route on. */
@@ -12,7 +13,8 @@ const interaction = z.object({
   label: z.string().nullable(),
 });
 
-const media = z.object({
+/** Media metadata only: the file never travels with the event (also as the inbound outbox keeps it). */
+export const receivedMediaSchema = z.object({
   type: z.enum(['image', 'video', 'audio', 'document', 'sticker']),
   mimetype: z.string().nullable(),
   fileName: z.string().nullable(),
@@ -29,8 +31,8 @@ const receivedMessage = z.object({
   fromMe: z.literal(false),
   type: z.string(),
   text: z.string(),
-  interaction: interaction.nullable(),
-  media: media.nullable(),
+  interaction: receivedInteractionSchema.nullable(),
+  media: receivedMediaSchema.nullable(),
   /** When the network says the original message was sent (ISO 8601). */
   messageTimestamp: z.string(),
 });

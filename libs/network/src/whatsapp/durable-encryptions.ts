@@ -2,12 +2,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   DEFAULT_CONNECTION_CONFIG,
   type SignalDataSet,
-  type SignalKeyStore,
   type SignalKeyStoreWithTransaction,
   type SocketConfig,
 } from '@whiskeysockets/baileys';
+import { TurnBatch } from './turn-batch';
 
 type MakeSignalRepository = SocketConfig['makeSignalRepository'];
+
+/** Where an encryption's changes are stored before its transaction commits (PostgresAuthState). */
+export interface AheadStore {
+  storeAhead(data: SignalDataSet): Promise<void>;
+}
 
 /**
  * The key changes made by the encryption under way in this async context. One for the process,
@@ -26,9 +31,17 @@ const changes = new AsyncLocalStorage<SignalDataSet[]>();
  * stanza is out (auth-utils.js:250-252). A worker killed in between leaves the next owner a session
  * WhatsApp has moved past: the contact cannot decrypt its next sends (`Bad MAC`, key used already)
  * and it cannot decrypt the contact's replies (`No matching sessions found for message`; issue 28).
- * The transaction still commits the same values afterwards; storing them first only costs a write.
+ * The transaction still commits the same values afterwards; the store leaves those out (they are
+ * stored already: PostgresAuthState.storeAhead).
+ *
+ * The encryptions of one send (each device of the contact, and our own other devices) finish in the
+ * same event-loop turn when their sessions are cached: their changes are stored together, one fenced
+ * write for the send (TurnBatch). The order stays safe: an encryption hands its ciphertext back
+ * only once the write carrying its changes has committed, and the stanza is built from every
+ * ciphertext, so it cannot leave before all of them are durable. A failed or fenced write fails
+ * every encryption of its batch: the send fails and nothing goes out.
  */
-export function durableEncryptions(durable: SignalKeyStore): MakeSignalRepository {
+export function durableEncryptions(durable: AheadStore): MakeSignalRepository {
   return (auth, logger, pnToLIDFunc) => {
     const keys = auth.keys as SignalKeyStoreWithTransaction;
     const tracked: SignalKeyStoreWithTransaction = {
@@ -43,12 +56,14 @@ export function durableEncryptions(durable: SignalKeyStore): MakeSignalRepositor
       logger,
       pnToLIDFunc,
     );
+    // One per socket: a batch never mixes two sessions (each has its own fencing token).
+    const ahead = new TurnBatch<SignalDataSet>((sets) => durable.storeAhead(merged(sets)));
     const storedFirst = async <T>(encrypt: () => Promise<T>): Promise<T> => {
       // Outside an enclosing transaction, Baileys commits the encryption's own before returning.
       if (!keys.isInTransaction?.()) return encrypt();
       const made: SignalDataSet[] = [];
       const result = await changes.run(made, encrypt);
-      if (made.length > 0) await durable.set(merged(made));
+      if (made.length > 0) await ahead.add(made);
       return result;
     };
     return {

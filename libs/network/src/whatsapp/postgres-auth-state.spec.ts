@@ -187,6 +187,42 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
     expect(await store.count(ref)).toBe(0);
   });
 
+  it('asks PostgreSQL about an absent key once, not on every send, until this worker writes it', async () => {
+    const ref = await newSession('absent');
+    const reads: string[][] = [];
+    const counted: PostgresAuthStateOptions['store'] = {
+      read: (at, kind, ids) => {
+        reads.push(ids);
+        return store.read(at, kind, ids);
+      },
+      write: (at, token, changes) => store.write(at, token, changes),
+      clear: (at, token) => store.clear(at, token),
+    };
+    // No key cache (everything passes through): what is seen is the store's own answer.
+    const uncached = () =>
+      options(ref, { store: counted, keyCache: new BoundedCache({ max: 100, passThrough: () => true }) });
+    const auth = await PostgresAuthState.fresh(uncached());
+    const keys = auth.state.keys;
+    const token = { token: Buffer.from('privacy-token'), timestamp: '1767225600' };
+    reads.length = 0;
+
+    // Baileys asks for the contact's privacy token on every send; it was never stored.
+    expect(await keys.get('tctoken', ['255700000001@lid'])).toEqual({});
+    expect(await keys.get('tctoken', ['255700000001@lid'])).toEqual({});
+    expect(reads).toEqual([['255700000001@lid']]);
+
+    // Written by this worker: found again, read from the store once more.
+    await keys.set({ tctoken: { '255700000001@lid': token } });
+    expect(asJson(await keys.get('tctoken', ['255700000001@lid']))).toEqual(
+      asJson({ '255700000001@lid': token }),
+    );
+    // Deleted by this worker: absent without asking; other ids are still asked about.
+    await keys.set({ tctoken: { '255700000001@lid': null } });
+    reads.length = 0;
+    expect(await keys.get('tctoken', ['255700000001@lid', '255700000002@lid'])).toEqual({});
+    expect(reads).toEqual([['255700000002@lid']]);
+  });
+
   it('carries a real Signal conversation across reloads (Baileys’ transactions and libsignal)', async () => {
     const alice = await newSession('alice');
     const bob = await newSession('bob');

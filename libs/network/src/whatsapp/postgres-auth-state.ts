@@ -14,6 +14,8 @@ import type { BaileysLogger } from './whatsapp-socket';
 import type { BoundedCache } from './bounded-cache';
 import { credentialBinding, type SecretBox } from '@jumbe/domain';
 import type { CredentialItemChange, CredentialStore } from './credential-store';
+import { AbsentKeys } from './absent-keys';
+import { type KeyItem, StoredAhead } from './stored-ahead';
 
 export const CREDS_KIND = 'creds';
 export const CREDS_KEY_ID = 'creds';
@@ -53,8 +55,9 @@ const RETRY_MAX_MS = 5_000;
 /**
  * Baileys' AuthenticationState kept in PostgreSQL instead of files: `creds` and every signal key
  * by type and id, serialised with BufferJSON and encrypted at rest. Key writes are one fenced
- * transaction each; creds writes are queued so they land in order. Baileys sees the key store
- * through makeCacheableSignalKeyStore with a size-limited cache.
+ * statement each; creds writes are queued so they land in order. Baileys sees the key store
+ * through makeCacheableSignalKeyStore with a size-limited cache; ids known absent are not asked
+ * for again (AbsentKeys), and a send's changes stored ahead are not written twice (StoredAhead).
  */
 export class PostgresAuthState {
   readonly state: AuthenticationState;
@@ -71,6 +74,12 @@ export class PostgresAuthState {
   private closingAt: number | null = null;
   /** Wakes the retry waits early (a close): they try once more, then give up if past the grace. */
   private readonly sleepers = new Set<() => void>();
+  /** Key ids known not to be stored: asked again only once written. */
+  private readonly absent = new AbsentKeys();
+  /** What `storeAhead` wrote, so the transaction's commit of the same values writes nothing. */
+  private readonly storedAhead = new StoredAhead();
+  /** The key sets `storeAhead` hands through Baileys' cache to the raw store. */
+  private readonly aheadWrites = new WeakSet<SignalDataSet>();
 
   private constructor(
     private readonly options: PostgresAuthStateOptions,
@@ -113,9 +122,21 @@ export class PostgresAuthState {
     return this.track(this.untilCredsStored(version));
   }
 
+  /**
+   * Stores an encryption's key changes before Baileys' transaction commits them (the stanza goes
+   * out in between: durable-encryptions.ts). Through the key cache like any write; the commit of
+   * the same values afterwards is then left out (StoredAhead), so a send costs one write, not two.
+   */
+  async storeAhead(data: SignalDataSet): Promise<void> {
+    this.aheadWrites.add(data);
+    await this.state.keys.set(data);
+  }
+
   /** Deletes everything stored for the session and drops the cached keys. */
   async clear(): Promise<void> {
     this.options.keyCache.flushAll();
+    this.absent.forgetAll();
+    this.storedAhead.forgetAll();
     const result = await this.track(this.options.store.clear(this.options.ref, this.options.token));
     if (result === 'fenced') this.noteFenced();
   }
@@ -161,46 +182,67 @@ export class PostgresAuthState {
 
   private rawKeyStore(): SignalKeyStore {
     return {
-      get: async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
-        const found: { [id: string]: SignalDataTypeMap[T] } = {};
-        const rows = await this.untilReachable('read signal keys', () =>
-          this.options.store.read(this.options.ref, type, ids),
-        );
-        for (const [id, sealed] of rows) {
-          let value = this.open<SignalDataTypeMap[T]>(type, id, sealed);
-          if (type === 'app-state-sync-key' && value) {
-            value = proto.Message.AppStateSyncKeyData.fromObject(
-              value as proto.Message.IAppStateSyncKeyData,
-            ) as unknown as SignalDataTypeMap[T];
-          }
-          found[id] = value;
-        }
-        return found;
-      },
-      set: async (data: SignalDataSet) => {
-        const changes: CredentialItemChange[] = [];
-        for (const [kind, items] of Object.entries(data)) {
-          for (const [keyId, value] of Object.entries(items ?? {})) {
-            changes.push({ kind, keyId, value: value ? this.seal(kind, keyId, value) : null });
-          }
-        }
-        if (changes.length === 0) return;
-        try {
-          await this.track(this.commit(changes));
-        } catch (error) {
-          this.forgetCached(changes);
-          throw error;
-        }
-        // Refused because another worker holds the session now: that must not look stored, or
-        // Baileys sends the receipt or the ciphertext this state belongs to, and the next owner,
-        // which never sees the state, cannot decrypt what the contact sends next (issue 28).
-        if (this.fenced) {
-          this.forgetCached(changes);
-          throw new Error('WhatsApp session taken over by another worker: signal keys not stored');
-        }
-      },
+      get: <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => this.readKeys(type, ids),
+      set: (data: SignalDataSet) => this.writeKeys(data),
       clear: () => this.clear(),
     };
+  }
+
+  private async readKeys<T extends keyof SignalDataTypeMap>(
+    type: T,
+    ids: string[],
+  ): Promise<{ [id: string]: SignalDataTypeMap[T] }> {
+    const found: { [id: string]: SignalDataTypeMap[T] } = {};
+    const asked = this.absent.unknown(type, ids);
+    if (asked.length === 0) return found;
+    const since = this.absent.readStarts();
+    const rows = await this.untilReachable('read signal keys', () =>
+      this.options.store.read(this.options.ref, type, asked),
+    );
+    this.absent.notFound(
+      type,
+      asked.filter((id) => !rows.has(id)),
+      since,
+    );
+    for (const [id, sealed] of rows) {
+      let value = this.open<SignalDataTypeMap[T]>(type, id, sealed);
+      if (type === 'app-state-sync-key' && value) {
+        value = proto.Message.AppStateSyncKeyData.fromObject(
+          value as proto.Message.IAppStateSyncKeyData,
+        ) as unknown as SignalDataTypeMap[T];
+      }
+      found[id] = value;
+    }
+    return found;
+  }
+
+  private async writeKeys(data: SignalDataSet): Promise<void> {
+    const ahead = this.aheadWrites.delete(data);
+    const items = itemsOf(data);
+    const written = ahead ? items : this.storedAhead.unwritten(items);
+    if (written.length === 0) return;
+    const changes: CredentialItemChange[] = written.map(({ kind, keyId, value }) => ({
+      kind,
+      keyId,
+      value: value ? this.seal(kind, keyId, value) : null,
+    }));
+    this.absent.writing(changes);
+    try {
+      await this.track(this.commit(changes));
+    } catch (error) {
+      this.forgetCached(changes);
+      throw error;
+    }
+    // Refused because another worker holds the session now: that must not look stored, or
+    // Baileys sends the receipt or the ciphertext this state belongs to, and the next owner,
+    // which never sees the state, cannot decrypt what the contact sends next (issue 28).
+    if (this.fenced) {
+      this.forgetCached(changes);
+      throw new Error('WhatsApp session taken over by another worker: signal keys not stored');
+    }
+    if (this.discarded) return;
+    this.absent.landed(changes);
+    if (ahead) this.storedAhead.landed(written);
   }
 
   private async commit(
@@ -289,6 +331,15 @@ export class PostgresAuthState {
     work.then(done, done);
     return work;
   }
+}
+
+/** Baileys' key set as items, in its order. */
+function itemsOf(data: SignalDataSet): KeyItem[] {
+  const items: KeyItem[] = [];
+  for (const [kind, values] of Object.entries(data)) {
+    for (const [keyId, value] of Object.entries(values ?? {})) items.push({ kind, keyId, value });
+  }
+  return items;
 }
 
 async function readItem<T>(

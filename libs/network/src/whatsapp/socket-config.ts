@@ -33,7 +33,7 @@ export function socketConfigOf(
   return {
     auth: auth.state,
     // A send's Signal state is stored before its stanza leaves (Baileys commits it after).
-    makeSignalRepository: durableEncryptions(auth.state.keys),
+    makeSignalRepository: durableEncryptions(auth),
     logger: context.baileysLogger,
     browser: Browsers.ubuntu('Chrome'),
     ...(context.settings.webSocketUrl ? { waWebSocketUrl: context.settings.webSocketUrl } : {}),

@@ -508,6 +508,24 @@ describe('UsageMeter (PostgreSQL)', () => {
   });
 
   describe('stop', () => {
+    it('writes nothing more once stopped: no batch added, no flush, though counts come in', async () => {
+      const account = await newAccount();
+      const store = new MemoryUsageCounterStore();
+      await store.seed(account, CYCLE, ZERO_USAGE);
+      const meter = new UsageMeter(store, usage, logger, 50);
+      meters.push(meter);
+      meter.start();
+      await meter.stop();
+
+      await meter.countHit(account, 50, NOW);
+      meter.count(account, 'messagesSent', NOW);
+      // Absence cannot be polled for: wait several flush (50 ms) and batch (200 ms) intervals.
+      await sleep(700);
+
+      expect(await store.read(account, CYCLE)).toEqual({ apiHits: 1, messagesSent: 0, sendFailures: 0 });
+      expect(await usage.load(account, CYCLE)).toEqual(ZERO_USAGE);
+    });
+
     it('adds the batched counts and flushes everything to PostgreSQL', async () => {
       const account = await newAccount();
       const meter = newMeter();
@@ -598,6 +616,14 @@ describe('UsageMeter (PostgreSQL)', () => {
 
   describe('hitsPerDay', () => {
     const daily = () => new DailyUsageRepository(db.dataSource);
+
+    it('answers no days when the meter keeps no per-day ledger', async () => {
+      const account = await newAccount();
+      const meter = newMeter();
+      await meter.countHit(account, 50, NOW);
+
+      expect(await meter.hitsPerDay(account, NOW)).toEqual([]);
+    });
 
     it('adds the hits of several gateways per UTC day, zeros for days without hits, capped hits not counted', async () => {
       const account = await newAccount();

@@ -28,11 +28,12 @@ const never = () => new Promise<never>(() => undefined);
 
 /**
  * Issue 28's "store on arrival, order on publish": the driver hands received messages on in the
- * order their stanzas arrived (ArrivalOrder), holding one Baileys has already receipted to
+ * order their stanzas arrived (ArrivalOrder), holding back one Baileys has already receipted to
  * WhatsApp while an earlier arrival is still awaited (a live message while the offline backlog is
- * not complete, up to 30 s). The hold lives in memory: a worker SIGKILLed in that window loses the
- * message, which WhatsApp will not send again. Real Baileys against the emulator, which withholds
- * the end of the backlog (`<ib><offline>`) for as long as the test says.
+ * not complete, up to 30 s). That hold was in memory, and a worker SIGKILLed in that window lost
+ * the message, which WhatsApp will not send again; now the message is stored as Baileys emits it,
+ * with its arrival key, and only its publication waits. Real Baileys against the emulator, which
+ * withholds the end of the backlog (`<ib><offline>`) for as long as the test says.
  */
 describe('a worker killed while it holds a received message for the arrival order', () => {
   const emulator = new WhatsAppEmulator();
@@ -57,7 +58,8 @@ describe('a worker killed while it holds a received message for the arrival orde
   function worker(url: string, killed: () => boolean = () => false) {
     const outbox = new InboundOutboxRepository(db.dataSource);
     const dying: InboundOutbox = {
-      add: (ref, id, value, quote) => (killed() ? never() : outbox.add(ref, id, value, quote)),
+      add: (ref, id, value, quote, arrival) =>
+        killed() ? never() : outbox.add(ref, id, value, quote, arrival),
       oldest: (ref, limit) => (killed() ? never() : outbox.oldest(ref, limit)),
       remove: (ref, id) => (killed() ? never() : outbox.remove(ref, id)),
     };
@@ -99,82 +101,75 @@ describe('a worker killed while it holds a received message for the arrival orde
     return { host, texts };
   }
 
-  // Fails today (the message is lost): `it.failing` records that, and turns red once the fix lands,
-  // when it becomes `it`. The fix: store each message as Baileys emits it and apply the arrival
-  // order when the outbox is published (a publish-time order key such as the stanza's `t`, and
-  // publishing held until the socket's backlog is complete), not by holding it in memory.
-  it.failing(
-    'the next owner delivers it, after what arrived before it',
-    async () => {
-      const planId = (
-        await new PlanRepository(db.dataSource).create({
-          name: 'basic',
-          monthlyApiHits: 1_000,
-          maxSessions: 5,
-        })
-      ).id;
-      const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Acme', planId })).id;
-      const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
-      const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
-      const status = async (host: SessionHost) =>
-        ((await host.execute({ ...base, type: 'session.status' } as SessionCommand)) as SessionView).state;
+  // Failed while the hold was in memory (recorded as `it.failing` in 0a8339e).
+  it('the next owner delivers it, after what arrived before it', async () => {
+    const planId = (
+      await new PlanRepository(db.dataSource).create({
+        name: 'basic',
+        monthlyApiHits: 1_000,
+        maxSessions: 5,
+      })
+    ).id;
+    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Acme', planId })).id;
+    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
+    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
+    const status = async (host: SessionHost) =>
+      ((await host.execute({ ...base, type: 'session.status' } as SessionCommand)) as SessionView).state;
 
-      const target = new URL(emulator.url);
-      const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
-      cleanups.push(() => proxy.close());
-      const url = new URL(emulator.url);
-      url.port = String(proxy.port);
-      let dead = false;
-      const first = worker(url.toString(), () => dead);
-      await first.host.adoptShard(ref.shard, 1);
-      await first.host.execute({ ...base, type: 'session.start', maxSessions: 5 } as SessionCommand);
-      const qr = await eventually('a QR', async () => {
-        const shown = (await first.host.execute({ ...base, type: 'session.qr' } as SessionCommand)) as {
-          qr: string;
-        };
-        return shown.qr;
-      });
-      const phone = network.user('254733700001', 'Duka');
-      const contact = network.user('254733700002', 'Juma');
-      const device = await network.scanQr(phone, qr);
-      await eventually('connected', async () => (await status(first.host)) === 'connected');
-      await network.sendMessage(contact, phone, { conversation: 'hello' });
-      await eventually('the first delivered', () => first.texts().includes('hello'));
+    const target = new URL(emulator.url);
+    const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
+    cleanups.push(() => proxy.close());
+    const url = new URL(emulator.url);
+    url.port = String(proxy.port);
+    let dead = false;
+    const first = worker(url.toString(), () => dead);
+    await first.host.adoptShard(ref.shard, 1);
+    await first.host.execute({ ...base, type: 'session.start', maxSessions: 5 } as SessionCommand);
+    const qr = await eventually('a QR', async () => {
+      const shown = (await first.host.execute({ ...base, type: 'session.qr' } as SessionCommand)) as {
+        qr: string;
+      };
+      return shown.qr;
+    });
+    const phone = network.user('254733700001', 'Duka');
+    const contact = network.user('254733700002', 'Juma');
+    const device = await network.scanQr(phone, qr);
+    await eventually('connected', async () => (await status(first.host)) === 'connected');
+    await network.sendMessage(contact, phone, { conversation: 'hello' });
+    await eventually('the first delivered', () => first.texts().includes('hello'));
 
-      // Away: what the contact sends now waits on the server, for the device's next login.
-      await proxy.cut();
-      await eventually('the device offline', () => network.connectionOf(device) === undefined);
-      await network.sendMessage(contact, phone, { conversation: 'while you were away' });
-      // Back, with the backlog delivered and answered but its end withheld (a long backlog on
-      // WhatsApp): a live message now is held for it, already receipted.
-      const releaseBacklogEnd = network.holdOfflineCompletion();
-      cleanups.push(async () => releaseBacklogEnd());
-      await proxy.restore();
-      await eventually('the backlog answered, its end withheld', () => network.offlineCompletionsHeld === 1);
-      await eventually('the backlog message delivered', () => first.texts().includes('while you were away'));
-      const liveId = await network.sendMessage(contact, phone, { conversation: 'are you there?' });
-      await eventually('the live message receipted to WhatsApp', () => !device.unanswered.has(liveId));
-      // Baileys emits it right after its receipt; give it a moment, then it is held, not handed on.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect(first.texts()).not.toContain('are you there?');
+    // Away: what the contact sends now waits on the server, for the device's next login.
+    await proxy.cut();
+    await eventually('the device offline', () => network.connectionOf(device) === undefined);
+    await network.sendMessage(contact, phone, { conversation: 'while you were away' });
+    // Back, with the backlog delivered and answered but its end withheld (a long backlog on
+    // WhatsApp): a live message now is held for it, already receipted.
+    const releaseBacklogEnd = network.holdOfflineCompletion();
+    cleanups.push(async () => releaseBacklogEnd());
+    await proxy.restore();
+    await eventually('the backlog answered, its end withheld', () => network.offlineCompletionsHeld === 1);
+    await eventually('the backlog message delivered', () => first.texts().includes('while you were away'));
+    const liveId = await network.sendMessage(contact, phone, { conversation: 'are you there?' });
+    await eventually('the live message receipted to WhatsApp', () => !device.unanswered.has(liveId));
+    // Baileys emits it right after its receipt; give it a moment, then it is held, not handed on.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(first.texts()).not.toContain('are you there?');
 
-      // SIGKILL: the worker is gone, with whatever it held in memory.
-      dead = true;
-      await proxy.cut();
-      releaseBacklogEnd();
-      const next = worker(emulator.url);
-      cleanups.push(async () => next.host.ownsShard(ref.shard) && next.host.dropShard(ref.shard));
-      await next.host.adoptShard(ref.shard, 2);
-      await eventually('connected on the next owner', async () => (await status(next.host)) === 'connected');
+    // SIGKILL: the worker is gone, with whatever it held in memory.
+    dead = true;
+    await proxy.cut();
+    releaseBacklogEnd();
+    const next = worker(emulator.url);
+    cleanups.push(async () => next.host.ownsShard(ref.shard) && next.host.dropShard(ref.shard));
+    await next.host.adoptShard(ref.shard, 2);
+    await eventually('connected on the next owner', async () => (await status(next.host)) === 'connected');
 
-      await eventually('the held message delivered by the next owner', () =>
-        next.texts().includes('are you there?'),
-      );
-      expect([...first.texts(), ...next.texts()].filter((text) => text !== 'hello')).toEqual([
-        'while you were away',
-        'are you there?',
-      ]);
-    },
-    120_000,
-  );
+    await eventually('the held message delivered by the next owner', () =>
+      next.texts().includes('are you there?'),
+    );
+    expect([...first.texts(), ...next.texts()].filter((text) => text !== 'hello')).toEqual([
+      'while you were away',
+      'are you there?',
+    ]);
+  }, 120_000);
 });

@@ -1,114 +1,161 @@
-import type { WAMessage } from '@whiskeysockets/baileys';
+import type { ArrivalKey } from './inbound-outbox';
 
 /**
- * Hands a socket's received messages on in the order their stanzas arrived.
+ * The order a socket's received messages are handed on in: the order their stanzas arrived.
  *
  * Baileys (7.0.0-rc14) processes the offline backlog in a queue of its own, one stanza after the
  * other, while a live stanza is processed at once (`messages-recv.js` processNode, and
  * `Utils/offline-node-processor.js`); and it awaits key-store work (the LID mapping, a session
  * move, every key read while PostgreSQL is slow) before it takes its message lock. So a message
  * a contact sent right after the device came back could be emitted before the one it sent while
- * the device was away (the fault schedule's `outOfOrder`, after every reconnect). Here each
- * message stanza is noted as it arrives (`arrived`, from the raw connection, before Baileys has
- * emitted anything for it) and a message Baileys emits waits until every stanza that arrived
- * before it has been emitted too, or has waited `maxWaitMs` (a stanza that never becomes a
- * message: a status broadcast Baileys ignores, a failure), then goes on in arrival order.
+ * the device was away (the fault schedule's `outOfOrder`, after every reconnect).
+ *
+ * Baileys receipts a message to WhatsApp before it emits it, so nothing is held in memory for the
+ * order (a SIGKILL would lose it; WhatsApp does not send it again): each message stanza gets its
+ * key as it arrives (`arrived`, from the raw connection, before Baileys has emitted anything for
+ * it), the message is stored with that key as soon as Baileys emits it, and the outbox is handed
+ * on in key order, as far as `publishable` allows: not past a stanza that arrived earlier and is
+ * not stored yet (`settled`), unless it has waited `maxWaitMs` (a stanza that never becomes a
+ * message: a status broadcast Baileys ignores, a failure).
  *
  * A live stanza that arrives while the socket's offline backlog is still coming in (WhatsApp
  * hands the backlog over in batches the device asks for, after `offline_preview`, and ends it
- * with `<ib><offline>`) counts as arriving after the whole backlog: it was sent later than
- * anything queued for the device while it was away.
+ * with `<ib><offline>`) comes after the whole backlog (its position is past every backlog one's):
+ * it was sent later than anything queued for the device while it was away. Live messages are
+ * held until the backlog is complete, or has been awaited `maxWaitMs` since the first of them.
  */
 export class ArrivalOrder {
-  /** Message ids in arrival order, not handed on yet. */
-  private readonly queue: string[] = [];
-  private readonly arrivedAt = new Map<string, number>();
-  /** Emitted by Baileys, waiting for earlier arrivals. */
-  private readonly ready = new Map<string, WAMessage>();
-  /** Live arrivals while the backlog is still coming in: queued once it is complete. */
-  private readonly afterBacklog: string[] = [];
+  /** The socket's key part: later than any earlier socket's of this session. */
+  readonly socket: number;
+  private nextPosition = 0;
+  /** Arrived and not stored yet, per part of the order, oldest first: id -> when it arrived. */
+  private readonly awaitedBacklog = new Map<string, number>();
+  private readonly awaitedLive = new Map<string, number>();
+  private readonly keys = new Map<string, number>();
   private backlogComplete = false;
+  /** When the first live stanza came in while the backlog was still incomplete. */
+  private liveWaitingSince: number | undefined;
+  private ended = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly handOn: (messages: WAMessage[]) => void,
+    previousSocket: number,
+    /** Called when more may be published than before. */
+    private readonly released: () => void,
     private readonly maxWaitMs: number,
-  ) {}
+  ) {
+    this.socket = Math.max(Date.now(), previousSocket + 1);
+  }
 
   /** A message stanza arrived on the socket; `offline`: part of the backlog. */
   arrived(id: string | undefined, offline: boolean): void {
-    if (!id || this.arrivedAt.has(id)) return;
-    this.arrivedAt.set(id, Date.now());
-    if (!offline && !this.backlogComplete) this.afterBacklog.push(id);
-    else this.queue.push(id);
-    this.scheduleRelease();
+    if (!id || this.ended || this.keys.has(id)) return;
+    this.keys.set(id, (offline ? 0 : LIVE) + this.nextPosition++);
+    const now = Date.now();
+    (offline ? this.awaitedBacklog : this.awaitedLive).set(id, now);
+    if (!offline && !this.backlogComplete) this.liveWaitingSince ??= now;
+    this.schedule();
   }
 
-  /** The server's `<ib><offline>`: the backlog has all arrived; live arrivals held queue after it. */
+  /** The server's `<ib><offline>`: the backlog has all arrived. */
   backlogArrived(): void {
     if (this.backlogComplete) return;
     this.backlogComplete = true;
-    this.queue.push(...this.afterBacklog.splice(0));
-    this.release([]);
-  }
-
-  /** Baileys emitted these; they go on once every earlier arrival has. */
-  emitted(messages: WAMessage[]): void {
-    // Not from a stanza seen here (a resent placeholder, a message Baileys made up): at once.
-    const unknown: WAMessage[] = [];
-    for (const message of messages) {
-      const id = message.key?.id;
-      if (id && this.arrivedAt.has(id)) this.ready.set(id, message);
-      else unknown.push(message);
-    }
-    this.release(unknown);
-  }
-
-  /** The socket ended: what was emitted goes on, in arrival order; nothing more is awaited. */
-  flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const out = [...this.queue, ...this.afterBacklog.splice(0)].flatMap((id) => {
-      const message = this.ready.get(id);
-      return message ? [message] : [];
-    });
-    this.queue.length = 0;
-    this.arrivedAt.clear();
-    this.ready.clear();
-    if (out.length > 0) this.handOn(out);
-  }
-
-  private release(first: WAMessage[]): void {
-    const out = [...first];
-    const now = Date.now();
-    for (let head = this.queue[0]; head !== undefined; head = this.queue[0]) {
-      const message = this.ready.get(head);
-      if (message) out.push(message);
-      else if (now - (this.arrivedAt.get(head) ?? now) < this.maxWaitMs) break;
-      this.queue.shift();
-      this.arrivedAt.delete(head);
-      this.ready.delete(head);
-    }
-    if (out.length > 0) this.handOn(out);
-    this.scheduleRelease();
+    this.liveWaitingSince = undefined;
+    this.schedule();
+    this.released();
   }
 
   /**
-   * While something waits (behind a missing arrival, or for the backlog's end), looks again when
-   * that wait is over; a backlog that never ends is taken as ended after `maxWaitMs`.
+   * The key Baileys' message `id` is stored with: its stanza's; one not from a stanza seen here (a
+   * resent placeholder, a message Baileys made up) counts as a live arrival now.
    */
-  private scheduleRelease(): void {
+  keyOf(id: string | undefined): ArrivalKey {
+    const known = id === undefined ? undefined : this.keys.get(id);
+    if (known !== undefined || id === undefined || this.ended)
+      return { socket: this.socket, position: known ?? LIVE + this.nextPosition++ };
+    const position = LIVE + this.nextPosition++;
+    this.keys.set(id, position);
+    // Awaited until stored like any arrival, but not held for the backlog (as before it: at once).
+    this.awaitedLive.set(id, Date.now());
+    this.schedule();
+    return { socket: this.socket, position };
+  }
+
+  /** The message `id` is stored, or will never be (skipped): later ones need not wait for it. */
+  settled(id: string | undefined): void {
+    if (id === undefined) return;
+    this.keys.delete(id);
+    if (this.awaitedBacklog.delete(id) || this.awaitedLive.delete(id)) {
+      this.schedule();
+      this.released();
+    }
+  }
+
+  /** Whether a stored message with this key may be handed on now. */
+  publishable(arrival: ArrivalKey): boolean {
+    // Another socket's (an earlier one's, or a previous owner's): nothing of it is awaited here.
+    if (this.ended || arrival.socket !== this.socket) return true;
+    this.expire(Date.now());
+    return arrival.position < this.firstAwaited();
+  }
+
+  /** The socket is let go: nothing more is awaited (what it stored is handed on in key order). */
+  end(): void {
+    this.ended = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    const deferred = this.afterBacklog[0];
-    if (deferred !== undefined) {
-      const waited = Date.now() - (this.arrivedAt.get(deferred) ?? Date.now());
-      this.timer = setTimeout(() => this.backlogArrived(), Math.max(0, this.maxWaitMs - waited)).unref();
-      return;
-    }
-    const head = this.queue[0];
-    if (head === undefined || this.ready.size === 0) return;
-    const waited = Date.now() - (this.arrivedAt.get(head) ?? Date.now());
-    this.timer = setTimeout(() => this.release([]), Math.max(0, this.maxWaitMs - waited)).unref();
+    this.awaitedBacklog.clear();
+    this.awaitedLive.clear();
+    this.keys.clear();
   }
+
+  /** The position nothing at or after may be handed on yet. */
+  private firstAwaited(): number {
+    const backlog = firstKey(this.awaitedBacklog);
+    if (backlog !== undefined) return this.keys.get(backlog) ?? 0;
+    if (!this.backlogComplete && this.liveWaitingSince !== undefined) return LIVE;
+    const live = firstKey(this.awaitedLive);
+    return live === undefined ? Infinity : (this.keys.get(live) ?? LIVE);
+  }
+
+  /** Stops waiting for what has been awaited `maxWaitMs`; a backlog that never ends counts as ended. */
+  private expire(now: number): void {
+    for (const awaited of [this.awaitedBacklog, this.awaitedLive])
+      for (const [id, since] of awaited) {
+        if (now - since < this.maxWaitMs) break;
+        awaited.delete(id);
+        this.keys.delete(id);
+      }
+    if (this.liveWaitingSince !== undefined && now - this.liveWaitingSince >= this.maxWaitMs) {
+      this.backlogComplete = true;
+      this.liveWaitingSince = undefined;
+    }
+  }
+
+  /** While something is awaited, looks again (and releases what waited) when its wait is over. */
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const since = [
+      this.awaitedBacklog.values().next().value,
+      this.awaitedLive.values().next().value,
+      this.liveWaitingSince,
+    ].filter((at): at is number => at !== undefined);
+    if (this.ended || since.length === 0) return;
+    const wait = Math.max(0, Math.min(...since) + this.maxWaitMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.expire(Date.now());
+      this.schedule();
+      this.released();
+    }, wait).unref();
+  }
+}
+
+/** Where live arrivals start: after every backlog arrival of the socket. */
+const LIVE = 2 ** 40;
+
+function firstKey(map: Map<string, number>): string | undefined {
+  return map.keys().next().value;
 }

@@ -149,4 +149,27 @@ describe('InboundInbox', () => {
     await session.keep(edit);
     expect(await deliverAll(session)).toEqual([edit]);
   });
+  it('hands messages on in arrival order, and none from the first one not publishable yet', async () => {
+    const outbox = new ProcessInboundOutbox();
+    const session = inbox(outbox, 'one-key-for-this-test-0123456789');
+    const socket = 1_764_000_000_000;
+    // Stored as Baileys emitted them: the live one first, the backlog one that arrived before it after.
+    await session.keep(message('LIVE'), undefined, { socket, position: 2 ** 40 });
+    await session.keep(message('BACKLOG'), undefined, { socket, position: 1 });
+    await session.keep(message('EARLIER SOCKET'), undefined, { socket: socket - 1, position: 2 ** 40 + 5 });
+
+    const delivered: string[] = [];
+    const round = (publishable: (arrival: { socket: number; position: number }) => boolean) =>
+      session.deliver(
+        async (m) => void delivered.push(m.id),
+        () => false,
+        publishable,
+      );
+    // The backlog is not complete: live arrivals of this socket wait (the caller kicks again).
+    expect(await round((arrival) => arrival.socket !== socket || arrival.position < 2 ** 40)).toBe(true);
+    expect(delivered).toEqual(['EARLIER SOCKET', 'BACKLOG']);
+    expect((await outbox.oldest(REF, 10)).map((entry) => entry.messageId)).toEqual(['LIVE']);
+    expect(await round(() => true)).toBe(true);
+    expect(delivered).toEqual(['EARLIER SOCKET', 'BACKLOG', 'LIVE']);
+  });
 });

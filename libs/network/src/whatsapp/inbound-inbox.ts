@@ -2,7 +2,7 @@ import { parseStoredInboundMessage, storedInboundMessageJson } from '@jumbe/cont
 import { type InboundNetworkMessage, inboundMessageBinding, type SecretBox } from '@jumbe/domain';
 import type { Logger } from 'pino';
 import type { SessionRef } from '../session-ref';
-import type { InboundOutbox } from './inbound-outbox';
+import type { ArrivalKey, InboundOutbox, OutboxEntry } from './inbound-outbox';
 import type { SessionMemory } from './session-memory';
 
 /** Messages read from the outbox per round trip. */
@@ -10,8 +10,8 @@ const BATCH = 50;
 
 /**
  * One session's received messages on their way to the event stream. Baileys has already told
- * WhatsApp they arrived, so each is sealed into the durable outbox first (`keep`), and leaves it
- * only after `onInbound` accepted it (`deliver`), oldest first. Whatever a crash, SIGKILL or
+ * WhatsApp they arrived, so each is sealed into the durable outbox as soon as Baileys emits it
+ * (`keep`), and leaves it only after `onInbound` accepted it (`deliver`), in arrival order. Whatever a crash, SIGKILL or
  * hand-over interrupts is still in the outbox for the session's next owner; nothing is dropped
  * for lack of room (the queue lives in PostgreSQL, not in memory).
  */
@@ -26,22 +26,23 @@ export class InboundInbox {
 
   /**
    * Stores a received message (once per id; one already delivered is ignored), with `quote`, its
-   * sealed quotable copy, in the same write.
+   * sealed quotable copy, in the same write; `arrival`: its place in the order handed on.
    */
-  async keep(message: InboundNetworkMessage, quote?: Buffer): Promise<void> {
+  async keep(message: InboundNetworkMessage, quote?: Buffer, arrival?: ArrivalKey): Promise<void> {
     if (this.memory.delivered.has(message.id)) return;
     const sealed = this.cipher.sealBytes(
       Buffer.from(storedInboundMessageJson(message), 'utf8'),
       this.boundTo(message.id),
     );
-    await this.outbox.add(this.ref, message.id, sealed, quote);
+    await this.outbox.add(this.ref, message.id, sealed, quote, arrival);
   }
 
   /**
    * Hands waiting messages to `onInbound` in order; those accepted leave the outbox together, in
    * one write per batch (also when a later one is refused or the session stops). False when one
    * was refused or the outbox could not be read (the caller retries later); true when it is
-   * drained or asked to stop.
+   * drained, asked to stop, or at a message not `publishable` yet (one that may still have an
+   * earlier arrival to wait for: whoever decides that kicks another round when it changes).
    *
    * A batch shorter than BATCH drained the outbox: a message stored after it was read kicks
    * another round (InboundRedelivery), so the extra read that would find the outbox empty is
@@ -50,13 +51,16 @@ export class InboundInbox {
   async deliver(
     onInbound: (message: InboundNetworkMessage) => Promise<void>,
     stopped: () => boolean,
+    publishable: (arrival: ArrivalKey) => boolean = () => true,
   ): Promise<boolean> {
     for (;;) {
       const batch = await this.outbox.oldest(this.ref, BATCH);
       if (batch.length === 0) return true;
+      const held = batch.findIndex((entry) => !publishable(entry.arrival));
+      const ready = held === -1 ? batch : batch.slice(0, held);
       const accepted: string[] = [];
       try {
-        for (const entry of batch) {
+        for (const entry of ready) {
           if (stopped()) return true;
           await this.handOver(entry, onInbound);
           accepted.push(entry.messageId);
@@ -64,13 +68,13 @@ export class InboundInbox {
       } finally {
         await this.outbox.remove(this.ref, accepted);
       }
-      if (batch.length < BATCH) return true;
+      if (held !== -1 || batch.length < BATCH) return true;
     }
   }
 
   /** One stored message to `onInbound`, unless this process delivered it already. */
   private async handOver(
-    entry: { messageId: string; value: Buffer },
+    entry: OutboxEntry,
     onInbound: (message: InboundNetworkMessage) => Promise<void>,
   ): Promise<void> {
     if (this.memory.delivered.has(entry.messageId)) return;

@@ -1,18 +1,46 @@
 import type { SessionRef } from '../session-ref';
 
 /**
+ * Where a received message's stanza came in: `socket` tells the session's sockets apart (the
+ * time it opened, in ms, so a later socket's messages, also a later owner's, come after), and
+ * `position` is its place on that socket (ArrivalOrder). The outbox hands messages on in this
+ * order, not in the order they were stored: Baileys may emit a later stanza first.
+ */
+export interface ArrivalKey {
+  socket: number;
+  position: number;
+}
+
+/** One message waiting in the outbox. */
+export interface OutboxEntry {
+  messageId: string;
+  value: Buffer;
+  arrival: ArrivalKey;
+}
+
+/**
  * Where the driver keeps received messages until the event stream has them: `inbound_outbox`
  * through InboundOutboxRepository of @jumbe/persistence. Values arrive sealed.
  */
 export interface InboundOutbox {
   /**
    * `quote`: the sealed copy a reply may quote (QuoteArchive.sealReceived), stored with the
-   * message in the same write (`received_messages`).
+   * message in the same write (`received_messages`). `arrival`: where the message comes in the
+   * session's order; without it, before every message stored with one (in the order stored).
    */
-  add(ref: SessionRef, messageId: string, value: Buffer, quote?: Buffer): Promise<void>;
-  oldest(ref: SessionRef, limit: number): Promise<{ messageId: string; value: Buffer }[]>;
+  add(ref: SessionRef, messageId: string, value: Buffer, quote?: Buffer, arrival?: ArrivalKey): Promise<void>;
+  /** The first `limit` waiting messages in arrival order (ties: in the order stored). */
+  oldest(ref: SessionRef, limit: number): Promise<OutboxEntry[]>;
   /** Removes delivered messages (a batch at a time: one write, not one per message). */
   remove(ref: SessionRef, messageIds: readonly string[]): Promise<void>;
+}
+
+/** Where a message stored without an arrival key comes: first (what a release before keys stored). */
+const UNKEYED: ArrivalKey = { socket: 0, position: 0 };
+
+/** Whether `a` comes before `b` in a session's arrival order. */
+export function arrivesBefore(a: ArrivalKey, b: ArrivalKey): boolean {
+  return a.socket < b.socket || (a.socket === b.socket && a.position < b.position);
 }
 
 /**
@@ -20,16 +48,27 @@ export interface InboundOutbox {
  * what a crash interrupts. Never bounded by dropping: a message leaves only once delivered.
  */
 export class ProcessInboundOutbox implements InboundOutbox {
-  private readonly entries = new Map<string, Map<string, Buffer>>();
+  private readonly entries = new Map<string, Map<string, OutboxEntry>>();
 
   /** Quotes are not kept here: without a database, the session's memory of recent ones serves. */
-  async add(ref: SessionRef, messageId: string, value: Buffer, _quote?: Buffer): Promise<void> {
+  async add(
+    ref: SessionRef,
+    messageId: string,
+    value: Buffer,
+    _quote?: Buffer,
+    arrival: ArrivalKey = UNKEYED,
+  ): Promise<void> {
     const session = this.session(ref);
-    if (!session.has(messageId)) session.set(messageId, value);
+    if (!session.has(messageId)) session.set(messageId, { messageId, value, arrival });
   }
 
-  async oldest(ref: SessionRef, limit: number): Promise<{ messageId: string; value: Buffer }[]> {
-    return [...this.session(ref)].slice(0, limit).map(([messageId, value]) => ({ messageId, value }));
+  async oldest(ref: SessionRef, limit: number): Promise<OutboxEntry[]> {
+    // A stable sort: equal keys stay in the order stored.
+    return [...this.session(ref).values()]
+      .sort((a, b) =>
+        arrivesBefore(a.arrival, b.arrival) ? -1 : arrivesBefore(b.arrival, a.arrival) ? 1 : 0,
+      )
+      .slice(0, limit);
   }
 
   async remove(ref: SessionRef, messageIds: readonly string[]): Promise<void> {
@@ -37,7 +76,7 @@ export class ProcessInboundOutbox implements InboundOutbox {
     for (const messageId of messageIds) session.delete(messageId);
   }
 
-  private session(ref: SessionRef): Map<string, Buffer> {
+  private session(ref: SessionRef): Map<string, OutboxEntry> {
     const key = `${ref.accountId}/${ref.sessionId}`;
     let session = this.entries.get(key);
     if (!session) {

@@ -2,6 +2,7 @@ import type { InboundNetworkMessage } from '@jumbe/domain';
 import { isJidStatusBroadcast, type proto, type WAMessage } from '@whiskeysockets/baileys';
 import { InboundRedelivery } from '../inbound-redelivery';
 import { ArrivalOrder } from './arrival-order';
+import type { ArrivalKey } from './inbound-outbox';
 import { incomingCallOf } from './call-offer';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { phoneDigits } from './phone-digits';
@@ -27,8 +28,9 @@ type ReceiverContext = Pick<
 
 /**
  * Takes what one session receives (messages, poll votes, calls): every message is stored in the
- * durable outbox first, in the order it arrived, and then handed to the session's owner
- * (`onInbound`) by delivery rounds that retry until it is taken.
+ * durable outbox as soon as Baileys emits it, keyed by where its stanza arrived, and then handed
+ * to the session's owner (`onInbound`) in that order by delivery rounds that retry until it is
+ * taken (ArrivalOrder says how far they may go).
  */
 export class SessionReceiver {
   /** Received batches being written to the outbox, in arrival order. */
@@ -36,8 +38,10 @@ export class SessionReceiver {
   /** Once the session is closing: when storing a received message stops being retried. */
   private storeGiveUpAt: number | null = null;
   private readonly redelivery: InboundRedelivery;
-  /** Hands the current socket's received messages on in the order they arrived (ArrivalOrder). */
+  /** The current socket's arrival order: its messages' keys, and how far delivery may go. */
   private arrivals: ArrivalOrder | null = null;
+  /** The key part of the last socket listened to: the next one's is later. */
+  private lastSocket = 0;
 
   constructor(
     private readonly context: ReceiverContext,
@@ -48,8 +52,9 @@ export class SessionReceiver {
 
   /** Takes the messages and calls `socket` receives. */
   listenTo(socket: WhatsAppSocket): void {
-    const arrivals = new ArrivalOrder((messages) => void this.receive(socket, messages), ARRIVAL_WAIT_MS);
+    const arrivals = new ArrivalOrder(this.lastSocket, () => void this.redelivery.kick(), ARRIVAL_WAIT_MS);
     this.arrivals = arrivals;
+    this.lastSocket = arrivals.socket;
     // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
     socket.ws?.on('CB:message', (node) => {
       // A stanza already handed on (WhatsApp sends again what a dropped socket never receipted)
@@ -62,7 +67,9 @@ export class SessionReceiver {
     socket.ws?.on('CB:ib,,offline', () => arrivals.backlogArrived());
     socket.ev.on('messages.upsert', ({ messages, type }) => {
       if (!this.connection.isCurrent(socket) || (type !== 'notify' && type !== 'append')) return;
-      arrivals.emitted(messages);
+      // Keyed now, in the order emitted (a message no stanza announced counts as arriving now).
+      const keyed = messages.map((raw) => ({ raw, arrival: arrivals.keyOf(raw.key?.id ?? undefined) }));
+      void this.receive(socket, arrivals, keyed);
     });
     socket.ev.on('call', (calls) => {
       if (!this.connection.isCurrent(socket)) return;
@@ -73,10 +80,14 @@ export class SessionReceiver {
     });
   }
 
-  /** The socket is let go: what its buffer gave up (drained before this) goes on, in arrival order. */
+  /**
+   * The socket is let go: what it stored (its buffer drained before this) is no longer held for
+   * arrivals it awaited, and goes on in arrival order.
+   */
   letGo(): void {
-    this.arrivals?.flush();
+    this.arrivals?.end();
     this.arrivals = null;
+    void this.redelivery.kick();
   }
 
   /** Hands on what the outbox holds (after a (re)connect, or what a previous owner left). */
@@ -97,41 +108,56 @@ export class SessionReceiver {
   /**
    * Baileys acknowledges a message to WhatsApp before it emits it, so the driver cannot hold the
    * network's ack back. Instead each message is written to the durable outbox before anything
-   * else happens to it, batches one after another in arrival order (`receiving`); a write that
-   * fails is retried while the session lives, holding the later ones back.
+   * else happens to it, with its arrival key, batches one after another as emitted (`receiving`);
+   * a write that fails is retried while the session lives, holding the later ones back.
    */
-  private receive(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
-    this.receiving = this.receiving.then(() => this.keepAll(socket, messages));
+  private receive(
+    socket: WhatsAppSocket,
+    arrivals: ArrivalOrder,
+    messages: { raw: WAMessage; arrival: ArrivalKey }[],
+  ): Promise<void> {
+    this.receiving = this.receiving.then(() => this.keepAll(socket, arrivals, messages));
     return this.receiving;
   }
 
-  private async keepAll(socket: WhatsAppSocket, messages: WAMessage[]): Promise<void> {
-    for (const raw of messages) {
-      const id = raw.key?.id;
-      if (!id || this.context.memory.delivered.has(id)) continue;
-      if (this.undecryptable(raw, id)) continue;
-      const pollUpdate = pollUpdateOf(raw);
-      if (pollUpdate) {
-        await this.receiveVote(socket, raw, pollUpdate);
-        continue;
-      }
-      let message;
+  private async keepAll(
+    socket: WhatsAppSocket,
+    arrivals: ArrivalOrder,
+    messages: { raw: WAMessage; arrival: ArrivalKey }[],
+  ): Promise<void> {
+    for (const { raw, arrival } of messages) {
       try {
-        const sender = await resolveSenderPhoneJid(raw, (lid) =>
-          socket.signalRepository.lidMapping.getPNForLID(lid),
-        );
-        message = toInboundMessage(raw, sender);
-      } catch (error) {
-        this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
-        continue;
+        await this.keep(socket, raw, arrival);
+      } finally {
+        // Stored (or never to be): what arrived after it need not wait for it any more.
+        arrivals.settled(raw.key?.id ?? undefined);
       }
-      if (message === null) continue;
-      await this.keepUntilStored(message, this.context.quotes.sealReceived(raw, message));
-      // Inbound media hook, after the message is durable and before this batch is delivered (the
-      // kick below), so a bot that fetches the file as soon as it hears of it finds it.
-      if (message.media) await this.context.media.remember(this.context.ref, raw);
     }
     void this.redelivery.kick();
+  }
+
+  /** One emitted message into the outbox (a poll vote straight on; what cannot be read skipped). */
+  private async keep(socket: WhatsAppSocket, raw: WAMessage, arrival: ArrivalKey): Promise<void> {
+    const id = raw.key?.id;
+    if (!id || this.context.memory.delivered.has(id)) return;
+    if (this.undecryptable(raw, id)) return;
+    const pollUpdate = pollUpdateOf(raw);
+    if (pollUpdate) return this.receiveVote(socket, raw, pollUpdate);
+    let message;
+    try {
+      const sender = await resolveSenderPhoneJid(raw, (lid) =>
+        socket.signalRepository.lidMapping.getPNForLID(lid),
+      );
+      message = toInboundMessage(raw, sender);
+    } catch (error) {
+      this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
+      return;
+    }
+    if (message === null) return;
+    await this.keepUntilStored(message, this.context.quotes.sealReceived(raw, message), arrival);
+    // Inbound media hook, after the message is durable and before it is settled (until then no
+    // round hands it on), so a bot that fetches the file as soon as it hears of it finds it.
+    if (message.media) await this.context.media.remember(this.context.ref, raw);
   }
 
   /**
@@ -196,10 +222,14 @@ export class SessionReceiver {
     return true;
   }
 
-  private async keepUntilStored(message: InboundNetworkMessage, quote: Buffer | undefined): Promise<void> {
+  private async keepUntilStored(
+    message: InboundNetworkMessage,
+    quote: Buffer | undefined,
+    arrival: ArrivalKey,
+  ): Promise<void> {
     for (;;) {
       try {
-        return await this.context.inbox.keep(message, quote);
+        return await this.context.inbox.keep(message, quote, arrival);
       } catch (error) {
         // Closing (`close()` waits for this before it finishes): retried for a grace, not forever,
         // or a close during a PostgreSQL outage never returns and the shard never moves (issue 28).
@@ -229,6 +259,7 @@ export class SessionReceiver {
       return await this.context.inbox.deliver(
         (message) => this.context.events.onInbound(message),
         () => this.connection.hasEnded(),
+        (arrival) => this.arrivals?.publishable(arrival) ?? true,
       );
     } catch (error) {
       this.context.logger.warn({ err: error }, 'inbound delivery failed; retrying');

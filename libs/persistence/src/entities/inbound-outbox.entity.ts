@@ -12,9 +12,17 @@ export class InboundOutboxEntity {
   @PrimaryColumn({ name: 'message_id', type: 'text' })
   messageId!: string;
 
-  /** Arrival order within the session. */
+  /** The order stored in: ties between equal arrival keys. */
   @Column({ type: 'bigint', generated: 'increment' })
   seq!: string;
+
+  /** Where the message's stanza arrived: its socket (ms it opened), 0 for rows from before keys. */
+  @Column({ name: 'arrival_socket', type: 'bigint', default: 0 })
+  arrivalSocket!: string;
+
+  /** Its place on that socket: the session's outbox is handed on in (socket, position) order. */
+  @Column({ name: 'arrival_position', type: 'bigint', default: 0 })
+  arrivalPosition!: string;
 
   @Column({ type: 'bytea' })
   value!: Buffer;

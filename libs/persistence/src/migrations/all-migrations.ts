@@ -15,6 +15,7 @@ import { InboundEventsOrder1764800000000 } from './1764800000000-inbound-events-
 import { SessionProxies1764931000000 } from './1764931000000-session-proxies';
 import { DashboardSessions1765100000000 } from './1765100000000-dashboard-sessions';
 import { SentMessagesKeepUntil1765250000000 } from './1765250000000-sent-messages-keep-until';
+import { InboundOutboxArrival1765260000000 } from './1765260000000-inbound-outbox-arrival';
 import { SessionCallSettings1765230000000 } from './1765230000000-session-call-settings';
 import { DashboardOperatorSessions1765240000000 } from './1765240000000-dashboard-operator-sessions';
 
@@ -43,4 +44,5 @@ export const ALL_MIGRATIONS = [
   SessionCallSettings1765230000000,
   DashboardOperatorSessions1765240000000,
   SentMessagesKeepUntil1765250000000,
+  InboundOutboxArrival1765260000000,
 ];

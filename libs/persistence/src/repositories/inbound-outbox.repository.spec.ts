@@ -36,4 +36,17 @@ describe('InboundOutboxRepository', () => {
     expect((await outbox.oldest(sales, 10)).map((entry) => entry.messageId)).toEqual(['b3']);
     expect((await outbox.oldest(support, 10)).map((entry) => entry.messageId)).toEqual(['b1']);
   });
+  it('reads in arrival order, not the order stored; unkeyed rows (stored before keys) first', async () => {
+    const outbox = new InboundOutboxRepository(db.dataSource);
+    const sales = await account.session('sales-arrival');
+    const socket = 1_764_000_000_000;
+    // A live message stored before the backlog message that arrived ahead of it.
+    await outbox.add(sales, 'live', Buffer.from('live'), undefined, { socket, position: 2 ** 40 });
+    await outbox.add(sales, 'backlog', Buffer.from('backlog'), Buffer.from('q'), { socket, position: 3 });
+    await outbox.add(sales, 'next socket', Buffer.from('n'), undefined, { socket: socket + 1, position: 0 });
+    await outbox.add(sales, 'unkeyed', Buffer.from('u'));
+    const read = await outbox.oldest(sales, 10);
+    expect(read.map((entry) => entry.messageId)).toEqual(['unkeyed', 'backlog', 'live', 'next socket']);
+    expect(read[2].arrival).toEqual({ socket, position: 2 ** 40 });
+  });
 });

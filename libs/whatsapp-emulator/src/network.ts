@@ -120,6 +120,8 @@ export class EmulatedNetwork extends EventEmitter {
   readonly received: ReceivedMessage[] = this.inbox.received;
   /** Stanzas a phone failed to decrypt on purpose (failToDecrypt), oldest first. */
   readonly undecryptable = this.inbox.undecryptable;
+  /** Retry receipts the phones sent (forced or real decryption failures), oldest first. */
+  readonly retryReceipts = this.inbox.retryReceipts;
   /** Every successful login, oldest first, by device JID (`<phone>:<device>@s.whatsapp.net`). */
   readonly logins: string[] = this.login.logins;
 

@@ -1,10 +1,12 @@
-import type { BinaryNode, proto } from '@whiskeysockets/baileys';
+import { type BinaryNode, isJidGroup, type proto } from '@whiskeysockets/baileys';
 import type { NetworkDirectory } from './directory';
 import type { EmulatedConnection } from './emulator';
 import type { EmulatedUser } from './emulated-user';
-import { bigEndian, bytesOf, child, children, unixNow } from './iq-nodes';
+import { MAX_RESENDS } from './contact-resends';
+import { bytesOf, child, children, unixNow } from './iq-nodes';
 import { deviceJid, deviceNumberOf, type LinkedDevice } from './linked-device';
 import { unpaddedMessage } from './message-stanzas';
+import { retryReceipt } from './retry-receipt';
 import type { SignalQueue } from './signal-queue';
 import type { SignalMessageType } from './signal-party';
 
@@ -22,6 +24,15 @@ export interface ReceivedMessage {
   readonly stanza: BinaryNode;
 }
 
+/** A retry receipt a phone sent, for assertions. */
+export interface RetryReceiptSent {
+  readonly recipient: EmulatedUser;
+  readonly id: string;
+  readonly count: number;
+  /** The one-time pre-key its `<keys>` offered (from count 2 on); undefined without keys. */
+  readonly preKeyId?: number;
+}
+
 /** What the phones' inbox needs from the rest of the network. */
 export interface InboxDeps {
   readonly directory: NetworkDirectory;
@@ -35,8 +46,9 @@ export interface InboxDeps {
 /**
  * The recipients' phones (device 0) reading what linked devices send: each decrypts its copy
  * (or, in a group, the `skmsg` with the sender key), the server acks to the sender and each phone
- * sends a delivery receipt. A phone can be made to fail decryptions and ask for the message again
- * with retry receipts.
+ * sends a delivery receipt. A phone that cannot decrypt a device's direct message (a Signal session
+ * the sender no longer shares: `Bad MAC`, a missing session or pre-key), or is made to fail
+ * (failToDecrypt), asks for it again with a retry receipt, as WhatsApp clients do.
  */
 export class PhoneInbox {
   /** Everything linked devices sent that a phone decrypted, oldest first. */
@@ -45,6 +57,8 @@ export class PhoneInbox {
   readonly undecryptable: { recipient: EmulatedUser; stanza: BinaryNode }[] = [];
   /** Recipients whose phone fails to decrypt the next N messages from devices (see failToDecrypt). */
   private readonly decryptionFailures = new Map<EmulatedUser, number>();
+  /** Every retry receipt a phone sent, oldest first. */
+  readonly retryReceipts: RetryReceiptSent[] = [];
   /** Retry receipts each phone sent, per message id (their `count`). */
   private readonly retriesSent = new Map<string, number>();
 
@@ -56,22 +70,23 @@ export class PhoneInbox {
   }
 
   /**
-   * `recipient`'s phone says it could not decrypt `message` (a retry receipt, count 1, with its
-   * registration id): the sending device is expected to send it again, which lands in `received`
-   * once more. Returns false when the sending device is not connected.
+   * `recipient`'s phone says it could not decrypt `message` (a retry receipt with its registration
+   * id; count 1, then 2, ... with keys, per message): the sending device is expected to send it
+   * again, which lands in `received` once more. Returns false when the sending device is not
+   * connected, or the phone already asked MAX_RESENDS times.
    */
   requestRetry(recipient: EmulatedUser, message: ReceivedMessage): boolean {
     const sender = this.deps.directory.device(message.sender);
     const connection = sender ? this.deps.directory.connectionOf(sender) : undefined;
     if (!connection) return false;
-    this.sendRetryReceipt(connection, recipient, message.id);
-    return true;
+    return this.sendRetryReceipt(connection, recipient, message.stanza);
   }
 
   /**
    * `recipient`'s phone fails to decrypt the next `times` messages linked devices send it (as after
    * a lost session): it keeps no plaintext, records the stanza in `undecryptable`, and answers
-   * each with a retry receipt (count 1, 2, ... per message), so the device must send it again.
+   * each with a retry receipt (count 1, 2, ... per message, keys from 2 on), so the device must
+   * send it again.
    */
   failToDecrypt(recipient: EmulatedUser, times = 1): void {
     this.decryptionFailures.set(recipient, times);
@@ -106,7 +121,7 @@ export class PhoneInbox {
       if (!recipient || !ciphertext || deviceNumberOf(jid) !== 0) continue;
       if (recipient !== device.user && this.failsDecryption(recipient)) {
         this.undecryptable.push({ recipient, stanza: node });
-        this.sendRetryReceipt(connection, recipient, id);
+        this.sendRetryReceipt(connection, recipient, node);
         continue;
       }
       try {
@@ -120,6 +135,10 @@ export class PhoneInbox {
         } else this.keepReceived({ id, sender, chat, recipient, message, stanza: node }, device, connection);
       } catch (error) {
         this.deps.fail(node, error);
+        // A real phone asks for a direct message again (group retries are not emulated).
+        if (!skmsg && !isJidGroup(chat) && recipient !== device.user) {
+          this.sendRetryReceipt(connection, recipient, node);
+        }
       }
     }
     const ciphertext = bytesOf(skmsg);
@@ -159,19 +178,25 @@ export class PhoneInbox {
     });
   }
 
-  private sendRetryReceipt(connection: EmulatedConnection, recipient: EmulatedUser, id: string): void {
+  /**
+   * `recipient`'s phone asks for `stanza`'s message again: count 1, 2, ... per message, with a fresh
+   * pre-key bundle from count 2 on, and no more after MAX_RESENDS (Baileys' `maxMsgRetryCount`, the
+   * limit its receiving side keeps too). False when that limit is reached.
+   */
+  private sendRetryReceipt(
+    connection: EmulatedConnection,
+    recipient: EmulatedUser,
+    stanza: BinaryNode,
+  ): boolean {
+    const id = stanza.attrs.id ?? '';
     const key = `${recipient.phoneNumber}/${id}`;
     const count = (this.retriesSent.get(key) ?? 0) + 1;
+    if (count > MAX_RESENDS) return false;
     this.retriesSent.set(key, count);
-    const t = unixNow();
-    connection.send({
-      tag: 'receipt',
-      attrs: { from: recipient.jid, id, type: 'retry', t },
-      content: [
-        { tag: 'retry', attrs: { count: String(count), id, t, v: '1' } },
-        { tag: 'registration', attrs: {}, content: bigEndian(recipient.phone.registrationId, 4) },
-      ],
-    });
+    const bundle = count > 1 ? recipient.phone.bundle() : undefined;
+    connection.send(retryReceipt(recipient, id, count, stanza.attrs.t ?? unixNow(), bundle));
+    this.retryReceipts.push({ recipient, id, count, preKeyId: bundle?.preKey?.keyId });
+    return true;
   }
 
   /** True (once per remaining failure) when `recipient`'s phone must fail this decryption. */

@@ -1,4 +1,5 @@
 import { jidDecode } from '@whiskeysockets/baileys';
+import { randomBytes } from 'node:crypto';
 import {
   GroupCipher,
   GroupSessionBuilder,
@@ -12,10 +13,17 @@ interface SignalKeyPair {
   pubKey: Buffer;
   privKey: Buffer;
 }
+interface SessionEntryLike {
+  currentRatchet: { rootKey: Buffer };
+  chains(): Iterable<[Buffer, { chainKey: { key?: Buffer } }]>;
+}
 interface SessionRecordLike {
   haveOpenSession(): boolean;
+  getSessions(): SessionEntryLike[];
+  serialize(): object;
 }
 interface Libsignal {
+  SessionRecord: { deserialize(data: object): SessionRecordLike };
   ProtocolAddress: new (name: string, device: number) => { toString(): string };
   SessionBuilder: new (storage: object, address: object) => { initOutgoing(bundle: object): Promise<void> };
   SessionCipher: new (
@@ -82,9 +90,16 @@ export class SignalParty {
       void this.senderKeys.set(name.toString(), record),
   };
 
-  /** Libsignal's storage interface, in memory. */
+  /**
+   * Libsignal's storage interface, in memory. A session is loaded as a copy: libsignal changes the
+   * record while it decrypts and stores it only on success, so a failed decryption (`Bad MAC`)
+   * leaves the phone's state as it was, as a real client's store does.
+   */
   private readonly storage = {
-    loadSession: async (id: string) => this.sessions.get(id),
+    loadSession: async (id: string) => {
+      const record = this.sessions.get(id);
+      return record && libsignal.SessionRecord.deserialize(record.serialize());
+    },
     storeSession: async (id: string, record: SessionRecordLike) => void this.sessions.set(id, record),
     isTrustedIdentity: (id: string, key: Buffer) => {
       this.identities.set(id, Buffer.from(key));
@@ -125,6 +140,26 @@ export class SignalParty {
 
   hasSession(jid: string): boolean {
     return this.sessions.get(signalAddress(jid).toString())?.haveOpenSession() ?? false;
+  }
+
+  /** This party still holds one-time pre-key `keyId` (a pre-key message built on it uses it up). */
+  hasPreKey(keyId: number): boolean {
+    return this.preKeys.has(keyId);
+  }
+
+  /**
+   * The session with `jid` stops matching the other side's (as when the sender went on from older
+   * Signal state after a hand-over): its root and chain keys are replaced with random ones, so the
+   * next message `jid` sends under it fails with `Bad MAC`. A fresh session (a new pre-key message)
+   * still works.
+   */
+  divergeSession(jid: string): void {
+    for (const session of this.sessions.get(signalAddress(jid).toString())?.getSessions() ?? []) {
+      session.currentRatchet.rootKey = randomBytes(32);
+      for (const [, chain] of session.chains()) {
+        if (chain.chainKey.key) chain.chainKey.key = randomBytes(32);
+      }
+    }
   }
 
   /** Starts a session with `jid` from its published bundle. */

@@ -90,16 +90,9 @@ export class SignalParty {
       void this.senderKeys.set(name.toString(), record),
   };
 
-  /**
-   * Libsignal's storage interface, in memory. A session is loaded as a copy: libsignal changes the
-   * record while it decrypts and stores it only on success, so a failed decryption (`Bad MAC`)
-   * leaves the phone's state as it was, as a real client's store does.
-   */
+  /** Libsignal's storage interface, in memory. */
   private readonly storage = {
-    loadSession: async (id: string) => {
-      const record = this.sessions.get(id);
-      return record && libsignal.SessionRecord.deserialize(record.serialize());
-    },
+    loadSession: async (id: string) => this.sessions.get(id),
     storeSession: async (id: string, record: SessionRecordLike) => void this.sessions.set(id, record),
     isTrustedIdentity: (id: string, key: Buffer) => {
       this.identities.set(id, Buffer.from(key));
@@ -110,6 +103,20 @@ export class SignalParty {
     loadSignedPreKey: () => this.signedPreKey.keyPair,
     getOurRegistrationId: () => this.registrationId,
     getOurIdentity: () => this.identity,
+  };
+
+  /**
+   * The same storage for decryptions, loading each session as a copy: libsignal changes the record
+   * while it decrypts and stores it only on success, so a failed decryption (`Bad MAC`) leaves the
+   * state as it was, as a real client's store does. (Encryptions do not fail halfway, and skip the
+   * copy's cost.)
+   */
+  private readonly decryptionStorage = {
+    ...this.storage,
+    loadSession: async (id: string) => {
+      const record = this.sessions.get(id);
+      return record && libsignal.SessionRecord.deserialize(record.serialize());
+    },
   };
 
   /** The identity public key, 32 bytes. */
@@ -184,7 +191,7 @@ export class SignalParty {
   }
 
   async decrypt(jid: string, type: SignalMessageType, ciphertext: Uint8Array): Promise<Buffer> {
-    const cipher = new libsignal.SessionCipher(this.storage, signalAddress(jid));
+    const cipher = new libsignal.SessionCipher(this.decryptionStorage, signalAddress(jid));
     const data = Buffer.from(ciphertext);
     return type === 'pkmsg' ? cipher.decryptPreKeyWhisperMessage(data) : cipher.decryptWhisperMessage(data);
   }

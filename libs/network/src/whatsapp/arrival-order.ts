@@ -40,7 +40,7 @@ export class ArrivalOrder {
 
   constructor(
     previousSocket: number,
-    /** Called when more may be published than before. */
+    /** Called when more may be published than before (a wait ended, the backlog completed). */
     private readonly released: () => void,
     private readonly maxWaitMs: number,
   ) {
@@ -82,14 +82,14 @@ export class ArrivalOrder {
     return { socket: this.socket, position };
   }
 
-  /** The message `id` is stored, or will never be (skipped): later ones need not wait for it. */
+  /**
+   * The message `id` is stored, or will never be (skipped): later ones need not wait for it. Not
+   * `released`: the caller kicks delivery once per stored batch (one outbox read per batch).
+   */
   settled(id: string | undefined): void {
     if (id === undefined) return;
     this.keys.delete(id);
-    if (this.awaitedBacklog.delete(id) || this.awaitedLive.delete(id)) {
-      this.schedule();
-      this.released();
-    }
+    if (this.awaitedBacklog.delete(id) || this.awaitedLive.delete(id)) this.schedule();
   }
 
   /** Whether a stored message with this key may be handed on now. */

@@ -133,6 +133,7 @@ export class SessionReceiver {
         arrivals.settled(raw.key?.id ?? undefined);
       }
     }
+    // One round per stored batch: it also hands on what this batch's messages were holding back.
     void this.redelivery.kick();
   }
 

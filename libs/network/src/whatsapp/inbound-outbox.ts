@@ -2,7 +2,8 @@ import type { SessionRef } from '../session-ref';
 
 /**
  * Where a received message's stanza came in: `socket` tells the session's sockets apart (the
- * time it opened, in ms, so a later socket's messages, also a later owner's, come after), and
+ * time it opened, in ms, so a later socket's messages come after: in this process always, on a
+ * later owner as far as the workers' clocks agree within a hand-over's time), and
  * `position` is its place on that socket (ArrivalOrder). The outbox hands messages on in this
  * order, not in the order they were stored: Baileys may emit a later stanza first.
  */

@@ -58,6 +58,7 @@ export class EmulatedNetwork extends EventEmitter {
     signal: this.signal,
     fail: (stanza, error) => this.failures.push({ stanza, error }),
     onReceived: (received) => this.emit('received', received),
+    deliver: (device, stanza) => this.deliver(device, stanza),
   });
 
   /** Group administration (w:g2 IQs) and its w:gp2 notifications. */

@@ -41,6 +41,8 @@ export interface InboxDeps {
   fail(stanza: BinaryNode, error: unknown): void;
   /** A phone read a message (the network emits `received`). */
   onReceived(received: ReceivedMessage): void;
+  /** Hands a stanza to a device now, or keeps it for its next login. */
+  deliver(device: LinkedDevice, stanza: BinaryNode): void;
 }
 
 /**
@@ -77,9 +79,8 @@ export class PhoneInbox {
    */
   requestRetry(recipient: EmulatedUser, message: ReceivedMessage): boolean {
     const sender = this.deps.directory.device(message.sender);
-    const connection = sender ? this.deps.directory.connectionOf(sender) : undefined;
-    if (!connection) return false;
-    return this.sendRetryReceipt(connection, recipient, message.stanza);
+    if (!sender || !this.deps.directory.connectionOf(sender)) return false;
+    return this.sendRetryReceipt(sender, recipient, message.stanza);
   }
 
   /**
@@ -121,7 +122,7 @@ export class PhoneInbox {
       if (!recipient || !ciphertext || deviceNumberOf(jid) !== 0) continue;
       if (recipient !== device.user && this.failsDecryption(recipient)) {
         this.undecryptable.push({ recipient, stanza: node });
-        this.sendRetryReceipt(connection, recipient, node);
+        this.sendRetryReceipt(device, recipient, node);
         continue;
       }
       try {
@@ -137,7 +138,7 @@ export class PhoneInbox {
         this.deps.fail(node, error);
         // A real phone asks for a direct message again (group retries are not emulated).
         if (!skmsg && !isJidGroup(chat) && recipient !== device.user) {
-          this.sendRetryReceipt(connection, recipient, node);
+          this.sendRetryReceipt(device, recipient, node);
         }
       }
     }
@@ -181,20 +182,17 @@ export class PhoneInbox {
   /**
    * `recipient`'s phone asks for `stanza`'s message again: count 1, 2, ... per message, with a fresh
    * pre-key bundle from count 2 on, and no more after MAX_RESENDS (Baileys' `maxMsgRetryCount`, the
-   * limit its receiving side keeps too). False when that limit is reached.
+   * limit its receiving side keeps too). False when that limit is reached. The server keeps it for a
+   * device that went offline meanwhile, as it does any stanza.
    */
-  private sendRetryReceipt(
-    connection: EmulatedConnection,
-    recipient: EmulatedUser,
-    stanza: BinaryNode,
-  ): boolean {
+  private sendRetryReceipt(device: LinkedDevice, recipient: EmulatedUser, stanza: BinaryNode): boolean {
     const id = stanza.attrs.id ?? '';
     const key = `${recipient.phoneNumber}/${id}`;
     const count = (this.retriesSent.get(key) ?? 0) + 1;
     if (count > MAX_RESENDS) return false;
     this.retriesSent.set(key, count);
     const bundle = count > 1 ? recipient.phone.bundle() : undefined;
-    connection.send(retryReceipt(recipient, id, count, stanza.attrs.t ?? unixNow(), bundle));
+    this.deps.deliver(device, retryReceipt(recipient, id, count, stanza.attrs.t ?? unixNow(), bundle));
     this.retryReceipts.push({ recipient, id, count, preKeyId: bundle?.preKey?.keyId });
     return true;
   }

@@ -81,6 +81,9 @@ describe('isPublicAddress', () => {
     ['08.0.0.1', 'invalid octal'],
     [' 8.8.8.8', 'leading space'],
     ['8.8.8.8@127.0.0.1', 'URL userinfo smuggling'],
+    // an IPv6-looking text that puts a public host after an @: a URL would connect to that host
+    ['::1@[2606:4700:4700::1111', 'userinfo smuggling of a bracketed IPv6 host'],
+    ['127.0.0.1@[2606:4700:4700::1111', 'userinfo smuggling after an IPv4 address'],
     ['8.8.8.8/24', 'CIDR'],
     ['::gg', 'bad IPv6'],
   ];
@@ -135,6 +138,8 @@ describe('classifyAddress', () => {
     ['8.8.8.8', 'public'],
     ['example.com', null],
     ['cafe', null],
+    ['::1@[2606:4700:4700::1111', null],
+    ['8.8.8.8@[::1', null],
   ];
 
   it.each(kinds)('%s is %s', (ip, kind) => {

@@ -79,4 +79,13 @@ describe('a contact whose Signal session with the device diverged, against real 
     expect(second?.preKeyId).toEqual(expect.any(Number));
     expect(contact.phone.hasPreKey(second!.preKeyId!)).toBe(false);
   }, 30_000);
+
+  it("asks for one message at most five times, Baileys' maxMsgRetryCount", async () => {
+    const sent = await opened.session.send({ kind: 'text', to: contact.jid, text: 'Asked for often' });
+    const [read] = await until(() => (copiesOf(sent.id).length > 0 ? copiesOf(sent.id) : undefined), 20_000);
+
+    const asked = Array.from({ length: 6 }, () => network.requestRetry(contact, read!));
+    expect(asked).toEqual([true, true, true, true, true, false]);
+    expect(retriesOf(sent.id).map(({ count }) => count)).toEqual([1, 2, 3, 4, 5]);
+  }, 30_000);
 });

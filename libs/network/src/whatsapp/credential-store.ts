@@ -1,9 +1,13 @@
 import type { SessionRef } from '../session-ref';
 
-/** One stored item of a session's credentials; `value: null` deletes it. */
-export interface CredentialItemChange {
+/** Names one stored item of a session's credentials. */
+export interface CredentialKey {
   kind: string;
   keyId: string;
+}
+
+/** One stored item of a session's credentials; `value: null` deletes it. */
+export interface CredentialItemChange extends CredentialKey {
   value: Buffer | null;
 }
 
@@ -14,6 +18,15 @@ export interface CredentialItemChange {
  */
 export interface CredentialStore {
   read(ref: SessionRef, kind: string, keyIds: string[]): Promise<Map<string, Buffer>>;
+  /**
+   * Which items the session has stored, of every kind but `exceptKinds` (no values), or null when
+   * there are more than `limit`. Optional: without it every absent key is asked about once.
+   */
+  storedKeys?(
+    ref: SessionRef,
+    exceptKinds: readonly string[],
+    limit: number,
+  ): Promise<CredentialKey[] | null>;
   write(ref: SessionRef, token: number, changes: CredentialItemChange[]): Promise<'saved' | 'fenced'>;
   clear(ref: SessionRef, token: number): Promise<'saved' | 'fenced'>;
 }

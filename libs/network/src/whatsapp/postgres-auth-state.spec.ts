@@ -20,6 +20,7 @@ import type { DataSource } from 'typeorm';
 import type { SessionRef } from '../session-ref';
 import { BoundedCache } from './bounded-cache';
 import { SECRET_PURPOSES, SecretBox } from '@jumbe/domain';
+import { STORED_IDS_MAX } from './absent-keys';
 import { PostgresAuthState, type PostgresAuthStateOptions } from './postgres-auth-state';
 
 const silent = {
@@ -187,40 +188,78 @@ describe('PostgresAuthState on PostgreSQL, as Baileys uses it', () => {
     expect(await store.count(ref)).toBe(0);
   });
 
-  it('asks PostgreSQL about an absent key once, not on every send, until this worker writes it', async () => {
-    const ref = await newSession('absent');
-    const reads: string[][] = [];
-    const counted: PostgresAuthStateOptions['store'] = {
-      read: (at, kind, ids) => {
-        reads.push(ids);
-        return store.read(at, kind, ids);
-      },
-      write: (at, token, changes) => store.write(at, token, changes),
-      clear: (at, token) => store.clear(at, token),
-    };
-    // No key cache (everything passes through): what is seen is the store's own answer.
-    const uncached = () =>
-      options(ref, { store: counted, keyCache: new BoundedCache({ max: 100, passThrough: () => true }) });
-    const auth = await PostgresAuthState.fresh(uncached());
-    const keys = auth.state.keys;
+  describe('asks PostgreSQL only about keys that may be stored', () => {
+    const contact = '255700000001@lid';
     const token = { token: Buffer.from('privacy-token'), timestamp: '1767225600' };
-    reads.length = 0;
 
-    // Baileys asks for the contact's privacy token on every send; it was never stored.
-    expect(await keys.get('tctoken', ['255700000001@lid'])).toEqual({});
-    expect(await keys.get('tctoken', ['255700000001@lid'])).toEqual({});
-    expect(reads).toEqual([['255700000001@lid']]);
+    /** The store, with the ids of every read noted (a key cache that keeps nothing). */
+    function counted(ref: SessionRef, reads: string[][]): PostgresAuthStateOptions {
+      const noting: PostgresAuthStateOptions['store'] = {
+        read: (at, kind, ids) => {
+          reads.push(ids);
+          return store.read(at, kind, ids);
+        },
+        write: (at, at2, changes) => store.write(at, at2, changes),
+        clear: (at, at2) => store.clear(at, at2),
+        storedKeys: (at, except, limit) => store.storedKeys(at, except, limit),
+      };
+      return options(ref, {
+        store: noting,
+        keyCache: new BoundedCache({ max: 100, passThrough: () => true }),
+      });
+    }
 
-    // Written by this worker: found again, read from the store once more.
-    await keys.set({ tctoken: { '255700000001@lid': token } });
-    expect(asJson(await keys.get('tctoken', ['255700000001@lid']))).toEqual(
-      asJson({ '255700000001@lid': token }),
-    );
-    // Deleted by this worker: absent without asking; other ids are still asked about.
-    await keys.set({ tctoken: { '255700000001@lid': null } });
-    reads.length = 0;
-    expect(await keys.get('tctoken', ['255700000001@lid', '255700000002@lid'])).toEqual({});
-    expect(reads).toEqual([['255700000002@lid']]);
+    it('a fresh login knows its store empty: Baileys’ asks for absent keys (a privacy token on every send) read nothing until written', async () => {
+      const ref = await newSession('absent-fresh');
+      const reads: string[][] = [];
+      const keys = (await PostgresAuthState.fresh(counted(ref, reads))).state.keys;
+
+      expect(await keys.get('tctoken', [contact])).toEqual({});
+      expect(await keys.get('session', ['100000000000051_1.0'])).toEqual({});
+      expect(reads).toEqual([]);
+      await keys.set({ tctoken: { [contact]: token } });
+      expect(asJson(await keys.get('tctoken', [contact]))).toEqual(asJson({ [contact]: token }));
+      expect(reads).toEqual([[contact]]);
+      await keys.set({ tctoken: { [contact]: null } });
+      expect(await keys.get('tctoken', [contact])).toEqual({});
+      expect(reads).toEqual([[contact]]);
+    });
+
+    it('a loaded session reads the ids it has stored once, then asks only about those; pre-keys (not indexed) are asked about once when absent', async () => {
+      const ref = await newSession('absent-loaded');
+      const first = await PostgresAuthState.fresh(options(ref));
+      await first.state.keys.set({
+        tctoken: { [contact]: token },
+        'pre-key': { '7': Curve.generateKeyPair() },
+      });
+      const reads: string[][] = [];
+      const keys = (await PostgresAuthState.load(counted(ref, reads))).state.keys;
+      reads.length = 0;
+
+      expect(Object.keys(await keys.get('tctoken', [contact, '255700000002@lid']))).toEqual([contact]);
+      expect(reads).toEqual([[contact]]);
+      reads.length = 0;
+      expect(Object.keys(await keys.get('pre-key', ['7', '8']))).toEqual(['7']);
+      expect(await keys.get('pre-key', ['8'])).toEqual({});
+      expect(reads).toEqual([['7', '8']]);
+    });
+
+    it('a session with more stored ids than it indexes asks about each absent key once', async () => {
+      const ref = await newSession('absent-large');
+      const first = await PostgresAuthState.fresh(options(ref));
+      const many = Object.fromEntries(
+        Array.from({ length: STORED_IDS_MAX + 1 }, (_, i) => [`25570${i}`, `${i}@lid`]),
+      );
+      await first.state.keys.set({ 'lid-mapping': many });
+      const reads: string[][] = [];
+      const keys = (await PostgresAuthState.load(counted(ref, reads))).state.keys;
+      reads.length = 0;
+
+      expect(await keys.get('tctoken', [contact])).toEqual({});
+      expect(await keys.get('tctoken', [contact])).toEqual({});
+      expect(await keys.get('lid-mapping', ['255700'])).toEqual({ '255700': '0@lid' });
+      expect(reads).toEqual([[contact], ['255700']]);
+    });
   });
 
   it('carries a real Signal conversation across reloads (Baileys’ transactions and libsignal)', async () => {

@@ -14,7 +14,7 @@ import type { BaileysLogger } from './whatsapp-socket';
 import type { BoundedCache } from './bounded-cache';
 import { credentialBinding, type SecretBox } from '@jumbe/domain';
 import type { CredentialItemChange, CredentialStore } from './credential-store';
-import { AbsentKeys } from './absent-keys';
+import { AbsentKeys, STORED_IDS_MAX, UNINDEXED_KINDS } from './absent-keys';
 import { type KeyItem, StoredAhead } from './stored-ahead';
 
 export const CREDS_KIND = 'creds';
@@ -93,8 +93,13 @@ export class PostgresAuthState {
 
   /** The stored state, or fresh credentials (`initAuthCreds`) when nothing is stored. */
   static async load(options: PostgresAuthStateOptions): Promise<PostgresAuthState> {
-    const stored = await readItem<AuthenticationCreds>(options, CREDS_KIND, CREDS_KEY_ID);
-    return new PostgresAuthState(options, stored ?? initAuthCreds());
+    const [stored, keys] = await Promise.all([
+      readItem<AuthenticationCreds>(options, CREDS_KIND, CREDS_KEY_ID),
+      options.store.storedKeys?.(options.ref, UNINDEXED_KINDS, STORED_IDS_MAX) ?? null,
+    ]);
+    const auth = new PostgresAuthState(options, stored ?? initAuthCreds());
+    if (keys) auth.absent.stored(keys);
+    return auth;
   }
 
   /** Empty state for a fresh login: stored credentials are deleted, new ones generated and saved. */
@@ -135,10 +140,13 @@ export class PostgresAuthState {
   /** Deletes everything stored for the session and drops the cached keys. */
   async clear(): Promise<void> {
     this.options.keyCache.flushAll();
-    this.absent.forgetAll();
     this.storedAhead.forgetAll();
+    const alone = this.pending.size === 0;
+    const writesBefore = this.absent.readStarts();
     const result = await this.track(this.options.store.clear(this.options.ref, this.options.token));
     if (result === 'fenced') this.noteFenced();
+    // Known empty only if no write ran alongside (one landing after the delete would be stored).
+    this.absent.cleared(alone && result === 'saved' && writesBefore === this.absent.readStarts());
   }
 
   /**

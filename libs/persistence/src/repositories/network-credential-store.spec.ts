@@ -40,6 +40,21 @@ describe('NetworkCredentialStore', () => {
     expect(await store.count(ref)).toBe(2);
   });
 
+  it('lists which items a session stored (no values), leaving out the kinds asked, or null past the limit', async () => {
+    const ref = await account.session('listed', { state: 'starting', ownerToken: 4 });
+    const other = await account.session('listed-other', { state: 'starting', ownerToken: 4 });
+    await store.write(ref, 4, [
+      { kind: 'session', keyId: 's1', value: value('a') },
+      { kind: 'tctoken', keyId: 't1', value: value('b') },
+      { kind: 'pre-key', keyId: '1', value: value('c') },
+    ]);
+    await store.write(other, 4, [{ kind: 'session', keyId: 'elsewhere', value: value('d') }]);
+    const listed = await store.storedKeys(ref, ['pre-key'], 2);
+    expect(listed?.map((key) => `${key.kind}.${key.keyId}`).sort()).toEqual(['session.s1', 'tctoken.t1']);
+    expect(await store.storedKeys(ref, [], 2)).toBeNull();
+    expect(await store.storedKeys(ref, [], 3)).toHaveLength(3);
+  });
+
   it('is fenced: a lower token than the owner writes nothing, a higher one may', async () => {
     const ref = await account.session('fence', { state: 'starting', ownerToken: 9 });
     expect(await store.write(ref, 8, [{ kind: 'creds', keyId: 'creds', value: value('stale') }])).toBe(

@@ -27,6 +27,27 @@ export class NetworkCredentialStore {
     return found;
   }
 
+  /**
+   * Which items the session has stored (kind and id, no values), of every kind but `exceptKinds`;
+   * null when there are more than `limit`. One read when a session opens, so its key store knows
+   * which keys are absent without asking (a new contact's first message asks for four).
+   */
+  async storedKeys(
+    ref: SessionRef,
+    exceptKinds: readonly string[],
+    limit: number,
+  ): Promise<{ kind: string; keyId: string }[] | null> {
+    if (!isUuid(ref.accountId)) return [];
+    const rows = (await this.dataSource.query(
+      `SELECT kind, key_id FROM network_credentials
+        WHERE account_id = $1 AND session_id = $2 AND kind <> ALL($3::text[])
+        LIMIT $4`,
+      [ref.accountId, ref.sessionId, [...exceptKinds], limit + 1],
+    )) as { kind: string; key_id: string }[];
+    if (rows.length > limit) return null;
+    return rows.map((row) => ({ kind: row.kind, keyId: row.key_id }));
+  }
+
   /** How many items the session has stored (diagnostics and tests). */
   async count(ref: SessionRef): Promise<number> {
     if (!isUuid(ref.accountId)) return 0;

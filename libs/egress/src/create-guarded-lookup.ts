@@ -34,7 +34,7 @@ export function createGuardedLookup(options: EgressPolicyOptions): LookupFunctio
             }
           }
 
-          // Stryker disable next-line OptionalChaining: equivalent, Node always passes an options object to a custom lookup
+          // Stryker disable OptionalChaining: equivalent (both `lookupOptions?.` below), Node always passes an options object to a custom lookup
           const wanted = familyNumber(lookupOptions?.family);
           const addresses: LookupAddress[] = resolved
             .map((address) => ({ address, family: isIP(address) }))
@@ -42,7 +42,6 @@ export function createGuardedLookup(options: EgressPolicyOptions): LookupFunctio
           if (addresses.length === 0) {
             // Stryker disable next-line StringLiteral: equivalent, Node ignores the address passed beside an error
             callback(notFound(hostname), '');
-            // Stryker disable next-line OptionalChaining: equivalent, Node always passes an options object to a custom lookup
           } else if (lookupOptions?.all) {
             callback(null, addresses);
           } else {
@@ -55,6 +54,7 @@ export function createGuardedLookup(options: EgressPolicyOptions): LookupFunctio
   };
 }
 
+// Stryker restore OptionalChaining
 function familyNumber(family: number | 'IPv4' | 'IPv6' | undefined): number {
   if (family === 'IPv4') return 4;
   if (family === 'IPv6') return 6;

@@ -41,7 +41,7 @@ export function withRevivableSenderKeys<S extends SignalKeyStore>(store: S): S {
       const found = await store.get(type, ids);
       if (type !== 'sender-key') return found;
       for (const [id, value] of Object.entries(found)) {
-        if (value) found[id] = revivableSenderKey(value as Uint8Array) as SignalDataTypeMap[T];
+        if (value) found[id] = revivableSenderKey(value as Uint8Array) as unknown as SignalDataTypeMap[T];
       }
       return found;
     },

@@ -53,9 +53,8 @@ const contactOf = (session, index) => `2547200${String(session * 10 + index).pad
 
 /**
  * Each contact and its session write to each other once, one way then the other, before the
- * traffic: the emulator's phones do not answer a failed decryption with a retry receipt (a real
- * phone does, and Baileys resends), so a contact and a device that start Signal sessions with
- * each other at the same moment would lose the race's messages to the emulator, not to Jumbe.
+ * traffic, so the faults meet established Signal sessions (what a number in use has) rather than
+ * a contact and a device starting sessions with each other at the same moment.
  */
 async function warmUp({ sessions, network, recorder, gateway, headers }) {
   for (const session of sessions) {

@@ -13,7 +13,7 @@ const ARTIFACT_PATHS = {
 };
 
 const TYPES_HEADER = `// Generated from Jumbe's OpenAPI document (libs/gateway/src/openapi) by tools/openapi-client.mjs,
-// which \`node tools/build.mjs\` runs. Do not edit: change the route catalogue and rebuild.
+// which \`node tools/build.mjs\` runs. Do not edit: change a route's description (libs/gateway/src/<feature>/<feature>.routes.ts) and rebuild.
 /* eslint-disable */
 `;
 

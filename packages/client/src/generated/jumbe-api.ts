@@ -1,5 +1,5 @@
 // Generated from Jumbe's OpenAPI document (libs/gateway/src/openapi) by tools/openapi-client.mjs,
-// which `node tools/build.mjs` runs. Do not edit: change the route catalogue and rebuild.
+// which `node tools/build.mjs` runs. Do not edit: change a route's description (libs/gateway/src/<feature>/<feature>.routes.ts) and rebuild.
 /* eslint-disable */
 export interface paths {
   '/': {

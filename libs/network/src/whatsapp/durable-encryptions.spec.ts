@@ -151,6 +151,62 @@ describe('durableEncryptions on PostgreSQL, through Baileys’ transactions and 
     expect(storedWhenEncrypted.size).toBe(2);
   }, 30_000);
 
+  it('two sessions of one worker sending to the same contact at once each store only their own ratchet', async () => {
+    // libsignal queues all work on one address (the contact's) in one process-wide queue, and a
+    // queued job runs in the async context of the job that started the queue: another session's.
+    const carol = await contact('de-carol', 51);
+    const carolAuth = await PostgresAuthState.load(options(carol.ref));
+    await carolAuth.state.keys.set({
+      'pre-key': { 52: Curve.generateKeyPair(), 53: Curve.generateKeyPair() },
+    });
+    const carolJid = '255700000500@s.whatsapp.net';
+    const senders = await Promise.all(
+      ['de-anna', 'de-ben'].map(async (sessionId, i) => {
+        const ref = await account.session(sessionId, { state: 'starting', ownerToken: TOKEN });
+        const auth = await PostgresAuthState.fresh(options(ref));
+        const jid = `25570000051${i}@s.whatsapp.net`;
+        const { keys, repository } = repositoryOf(auth);
+        const preKey = (await carolAuth.state.keys.get('pre-key', [String(52 + i)]))[String(52 + i)]!;
+        await repository.injectE2ESession({
+          jid: carolJid,
+          session: {
+            ...carol.bundle,
+            preKey: { keyId: 52 + i, publicKey: generateSignalPubKey(preKey.public) },
+          },
+        });
+        return { ref, jid, keys, repository };
+      }),
+    );
+    const carolRepo = () => repositoryOf(carolAuth).repository;
+    const sendAll = (text: string) =>
+      Promise.all(
+        senders.map(({ keys, repository }) =>
+          keys.transaction(() => repository.encryptMessage({ jid: carolJid, data: Buffer.from(text) }), 'me'),
+        ),
+      );
+    for (const round of ['one', 'two', 'three']) {
+      const sent = await sendAll(round);
+      for (const [i, { jid }] of senders.entries()) {
+        const opened = await carolRepo().decryptMessage({
+          jid,
+          type: sent[i]!.type,
+          ciphertext: sent[i]!.ciphertext,
+        });
+        expect(Buffer.from(opened).toString()).toBe(round);
+      }
+    }
+    // Each sender as the next owner loads it from PostgreSQL: its own session with Carol.
+    for (const { ref, jid } of senders) {
+      const { keys, repository } = repositoryOf(await PostgresAuthState.load(options(ref)));
+      const next = await keys.transaction(
+        () => repository.encryptMessage({ jid: carolJid, data: Buffer.from('after reload') }),
+        'me',
+      );
+      const opened = await carolRepo().decryptMessage({ jid, type: next.type, ciphertext: next.ciphertext });
+      expect(Buffer.from(opened).toString()).toBe('after reload');
+    }
+  }, 30_000);
+
   it('a change made after the stored-ahead value is still written by the commit', async () => {
     const ref = await account.session('de-later', { state: 'starting', ownerToken: TOKEN });
     await PostgresAuthState.fresh(options(ref));

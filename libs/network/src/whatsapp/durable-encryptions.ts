@@ -14,11 +14,17 @@ export interface AheadStore {
   storeAhead(data: SignalDataSet): Promise<void>;
 }
 
+/** What one encryption changed, and whose key store (whose session) it runs on. */
+interface EncryptionChanges {
+  store: SignalKeyStoreWithTransaction;
+  made: SignalDataSet[];
+}
+
 /**
  * The key changes made by the encryption under way in this async context. One for the process,
  * made when this module loads (not per socket: SlottedAsyncLocalStorage says why that matters).
  */
-const changes = new AsyncLocalStorage<SignalDataSet[]>();
+const changes = new AsyncLocalStorage<EncryptionChanges>();
 
 /**
  * Baileys' own Signal repository, with one change: what an encryption changed (the ratchet step of
@@ -47,7 +53,13 @@ export function durableEncryptions(durable: AheadStore): MakeSignalRepository {
     const tracked: SignalKeyStoreWithTransaction = {
       ...keys,
       set: async (data) => {
-        changes.getStore()?.push(data);
+        // Only this session's own encryption takes the change: libsignal runs all work on one
+        // address (a contact) in one process-wide queue, a queued job in the async context of the
+        // job that started it, which may be another session's encryption (measured with two
+        // sessions sending to one contact). Such a change is not in a transaction of this session
+        // (its context has none), so Baileys writes it here before the job goes on.
+        const under = changes.getStore();
+        if (under?.store === keys) under.made.push(data);
         await keys.set(data);
       },
     };
@@ -62,7 +74,7 @@ export function durableEncryptions(durable: AheadStore): MakeSignalRepository {
       // Outside an enclosing transaction, Baileys commits the encryption's own before returning.
       if (!keys.isInTransaction?.()) return encrypt();
       const made: SignalDataSet[] = [];
-      const result = await changes.run(made, encrypt);
+      const result = await changes.run({ store: keys, made }, encrypt);
       if (made.length > 0) await ahead.add(made);
       return result;
     };

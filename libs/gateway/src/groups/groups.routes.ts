@@ -15,17 +15,9 @@ import {
   sessionQuerySchema,
 } from '@jumbe/contracts';
 import { z } from 'zod';
-import type { RouteDescription } from '../http/route-description';
+import { type RouteDescription, SESSION_ACTION_ERRORS } from '../http/route-description';
 
-/** What a group action answers when the session or network cannot do it (as chat actions). */
-const ACTION_ERRORS: ErrorCode[] = [
-  'validation_error',
-  'invalid_session_id',
-  'session_not_connected',
-  'network_error',
-  'timeout',
-  'unavailable',
-];
+const ACTION_ERRORS = [...SESSION_ACTION_ERRORS];
 /** Actions on one group: unknown to the number (404) or not allowed to it, e.g. not an admin (403). */
 const GROUP_ERRORS: ErrorCode[] = [...ACTION_ERRORS, 'not_found', 'forbidden'];
 const groupParams = z.object({ groupId: groupIdField });

@@ -30,3 +30,13 @@ export interface RouteDescription {
   /** Served only on this network: the sandbox's control routes do not exist on WhatsApp (CONTRACT §9). */
   network?: NetworkName;
 }
+
+/** What an action through a linked session answers when the session or network cannot do it. */
+export const SESSION_ACTION_ERRORS: readonly ErrorCode[] = [
+  'validation_error',
+  'invalid_session_id',
+  'session_not_connected',
+  'network_error',
+  'timeout',
+  'unavailable',
+];

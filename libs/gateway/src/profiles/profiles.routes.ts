@@ -4,23 +4,14 @@ import {
   contactProfileQuerySchema,
   contactProfileSchema,
   envelope,
-  type ErrorCode,
   profileSchema,
   profileUpdateResultSchema,
   profileUpdateSchema,
   sessionQuerySchema,
 } from '@jumbe/contracts';
-import type { RouteDescription } from '../http/route-description';
+import { type RouteDescription, SESSION_ACTION_ERRORS } from '../http/route-description';
 
-/** What a profile action answers when the session or network cannot do it (as chat actions). */
-const ACTION_ERRORS: ErrorCode[] = [
-  'validation_error',
-  'invalid_session_id',
-  'session_not_connected',
-  'network_error',
-  'timeout',
-  'unavailable',
-];
+const ACTION_ERRORS = [...SESSION_ACTION_ERRORS];
 
 /** The number's profile and contacts' profiles and blocking (CONTRACT §11, README "Profiles"), as ProfileController and ContactProfileController serve them. */
 export const PROFILE_ROUTES: RouteDescription[] = [

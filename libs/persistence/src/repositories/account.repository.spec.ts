@@ -79,4 +79,12 @@ describe('AccountRepository', () => {
     const account = await accounts.create({ name: 'Joined', planId: pro.id });
     expect(await accounts.findWithPlan(account.id)).toEqual({ account, plan: pro });
   });
+
+  // Authentication and quota checks read an account's plan here: another tenant's would be wrong.
+  it("finds each account with its own plan, never another account's", async () => {
+    const first = await accounts.create({ name: 'Tenant one', planId: basic.id });
+    const second = await accounts.create({ name: 'Tenant two', planId: pro.id });
+    expect(await accounts.findWithPlan(second.id)).toEqual({ account: second, plan: pro });
+    expect(await accounts.findWithPlan(first.id)).toEqual({ account: first, plan: basic });
+  });
 });

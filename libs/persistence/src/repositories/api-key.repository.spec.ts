@@ -78,6 +78,14 @@ describe('ApiKeyRepository', () => {
   });
 
   it("lists an account's keys newest first, revoked ones included, and only that account's", async () => {
+    // Another account's key exists whichever tests ran before this one.
+    const theirs = await keys.create({
+      accountId: alice.id,
+      name: 'not bob',
+      scope: 'full',
+      prefix: 'jmb_a',
+      keyHash: uniqueHash(),
+    });
     const own = await keys.create({
       accountId: bob.id,
       name: 'one',
@@ -97,6 +105,7 @@ describe('ApiKeyRepository', () => {
 
     const listed = await keys.listByAccount(bob.id);
     expect(listed.every((key) => key.accountId === bob.id)).toBe(true);
+    expect(listed.map((key) => key.id)).not.toContain(theirs.id);
     const ids = listed.map((key) => key.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(own.id));
     expect(listed.find((key) => key.id === own.id)?.revokedAt).toBeInstanceOf(Date);
@@ -193,5 +202,35 @@ describe('ApiKeyRepository', () => {
     expect(await keys.revoke(alice.id, '00000000-0000-4000-8000-000000000000')).toBeNull();
     expect(await keys.revoke(alice.id, 'nope')).toBeNull();
     expect(await keys.revoke('nope', '00000000-0000-4000-8000-000000000000')).toBeNull();
+    const later = new Date(Date.now() + 60_000);
+    expect(await keys.scheduleRevoke(alice.id, 'nope', later)).toBeNull();
+    expect(await keys.scheduleRevoke('nope', '00000000-0000-4000-8000-000000000000', later)).toBeNull();
+  });
+
+  // GET /api/v1/keys shows when each key was last used: only the key used moves.
+  it('marks only the key used as just used, and ignores a malformed id', async () => {
+    const used = await keys.create({
+      accountId: alice.id,
+      name: 'used',
+      scope: 'full',
+      prefix: 'jmb_u',
+      keyHash: uniqueHash(),
+    });
+    const idle = await keys.create({
+      accountId: alice.id,
+      name: 'idle',
+      scope: 'read',
+      prefix: 'jmb_i',
+      keyHash: uniqueHash(),
+    });
+    const before = Date.now();
+    await keys.markUsed(used.id);
+    await keys.markUsed('nope');
+    const listed = await keys.listByAccount(alice.id);
+    const usedAt = listed.find((key) => key.id === used.id)?.lastUsedAt;
+    expect(usedAt).toBeInstanceOf(Date);
+    // The database's clock and this process's may differ a little.
+    expect(usedAt?.getTime()).toBeGreaterThan(before - 5_000);
+    expect(listed.find((key) => key.id === idle.id)?.lastUsedAt).toBeNull();
   });
 });

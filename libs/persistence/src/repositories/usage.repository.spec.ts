@@ -1,7 +1,7 @@
 import { openMigratedTestDatabase, type MigratedTestDatabase } from '../testing/migrated-test-database';
 import { AccountRepository } from './account.repository';
 import { PlanRepository } from './plan.repository';
-import { UsageRepository } from './usage.repository';
+import { DailyUsageRepository, UsageRepository } from './usage.repository';
 
 describe('UsageRepository', () => {
   let db: MigratedTestDatabase;
@@ -137,9 +137,92 @@ describe('UsageRepository', () => {
     await expect(usage.load(accountId, '2030-1-1')).rejects.toThrow(RangeError);
     await expect(
       usage.saveAtLeast(accountId, '2030-10-01', { apiHits: -1, messagesSent: 0, sendFailures: 0 }),
-    ).rejects.toThrow(RangeError);
+    ).rejects.toThrow('Not a counter value: -1');
     await expect(
       usage.saveAtLeast(accountId, '2030-10-01', { apiHits: 1.5, messagesSent: 0, sendFailures: 0 }),
     ).rejects.toThrow(RangeError);
+  });
+});
+
+// The usage chart's daily API hits: deltas that each gateway adds, per account and day.
+describe('DailyUsageRepository', () => {
+  let db: MigratedTestDatabase;
+  let daily: DailyUsageRepository;
+  let accountId: string;
+  let otherId: string;
+
+  beforeAll(async () => {
+    db = await openMigratedTestDatabase();
+    daily = new DailyUsageRepository(db.dataSource);
+    const plan = await new PlanRepository(db.dataSource).create({
+      name: 'p',
+      monthlyApiHits: 10,
+      maxSessions: 1,
+    });
+    const accounts = new AccountRepository(db.dataSource);
+    accountId = (await accounts.create({ name: 'A', planId: plan.id })).id;
+    otherId = (await accounts.create({ name: 'B', planId: plan.id })).id;
+  });
+  afterAll(() => db.close());
+
+  it("adds each gateway's hits to the day, folding a batch's duplicates, per account", async () => {
+    await daily.addHits([
+      { accountId, day: '2031-01-01', apiHits: 2 },
+      // The same account's id in capitals: still the same account and day.
+      { accountId: accountId.toUpperCase(), day: '2031-01-01', apiHits: 3 },
+      { accountId, day: '2031-01-02', apiHits: 1 },
+      { accountId: otherId, day: '2031-01-01', apiHits: 7 },
+    ]);
+    await daily.addHits([{ accountId, day: '2031-01-01', apiHits: 4 }]); // another gateway's flush
+    expect(await daily.hitsBetween(accountId, '2031-01-01', '2031-02-01')).toEqual(
+      new Map([
+        ['2031-01-01', 9],
+        ['2031-01-02', 1],
+      ]),
+    );
+    expect(await daily.hitsBetween(otherId, '2031-01-01', '2031-02-01')).toEqual(
+      new Map([['2031-01-01', 7]]),
+    );
+  });
+
+  it('reads from the first day up to, not including, the last', async () => {
+    await daily.addHits([
+      { accountId, day: '2031-03-01', apiHits: 1 },
+      { accountId, day: '2031-03-02', apiHits: 2 },
+      { accountId, day: '2031-03-03', apiHits: 3 },
+    ]);
+    expect(await daily.hitsBetween(accountId, '2031-03-02', '2031-03-03')).toEqual(
+      new Map([['2031-03-02', 2]]),
+    );
+    expect(await daily.hitsBetween('not-a-uuid', '2031-03-01', '2031-04-01')).toEqual(new Map());
+  });
+
+  it('stores no day without hits, and drops the hits of a deleted account rather than the batch', async () => {
+    await daily.addHits([
+      { accountId, day: '2031-05-01', apiHits: 0 },
+      { accountId: '00000000-0000-4000-8000-000000000000', day: '2031-05-02', apiHits: 5 },
+      { accountId, day: '2031-05-02', apiHits: 1 },
+    ]);
+    await daily.addHits([{ accountId, day: '2031-05-03', apiHits: 0 }]);
+    await daily.addHits([]);
+    expect(await daily.hitsBetween(accountId, '2031-05-01', '2031-06-01')).toEqual(
+      new Map([['2031-05-02', 1]]),
+    );
+    const [{ count }] = (await db.dataSource.query(
+      `SELECT count(*)::int AS count FROM usage_daily WHERE day >= '2031-05-01' AND day < '2031-06-01'`,
+    )) as { count: number }[];
+    expect(count).toBe(1);
+  });
+
+  it('rejects malformed rows before reaching the database, naming what is wrong', async () => {
+    await expect(daily.addHits([{ accountId: 'acme', day: '2031-07-01', apiHits: 1 }])).rejects.toThrow(
+      'Not an account id: "acme"',
+    );
+    await expect(daily.addHits([{ accountId, day: '2031-7-1', apiHits: 1 }])).rejects.toThrow(RangeError);
+    await expect(daily.addHits([{ accountId, day: '2031-07-01', apiHits: -1 }])).rejects.toThrow(
+      'Not a counter value: -1',
+    );
+    await expect(daily.addHits([{ accountId, day: '2031-07-01', apiHits: 1.5 }])).rejects.toThrow(RangeError);
+    await expect(daily.hitsBetween(accountId, '2031-07-01', 'July')).rejects.toThrow(RangeError);
   });
 });

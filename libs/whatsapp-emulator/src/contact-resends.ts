@@ -19,11 +19,24 @@ const KEPT_MESSAGES = 5_000;
 interface SentCopy {
   readonly from: EmulatedUser;
   readonly message: proto.IMessage;
+  /** A group message's sender key, resent inside the pairwise copy (as Baileys' relay adds it). */
+  readonly senderKey: proto.Message.ISenderKeyDistributionMessage | undefined;
   /** The stanza as first delivered (its `enc` is replaced on a resend). */
   readonly stanza: BinaryNode;
   resends: number;
   /** Copies still to go out undecryptable (a session the device keeps losing). */
   garbledLeft: number;
+}
+
+/** How a kept copy is answered: copies to go out unreadable, and a group message's sender key. */
+export interface RememberOptions {
+  /** Resends that go out undecryptable again (a session the device keeps losing). */
+  readonly garbled?: number;
+  /**
+   * The sender key the group message was sent with (its `senderKeyDistributionMessage`): the
+   * copy is a group message, and a resend carries the key with it.
+   */
+  readonly senderKey?: proto.Message.ISenderKeyDistributionMessage;
 }
 
 export interface ResendDeps {
@@ -46,13 +59,18 @@ export interface Resend {
   /** It carried the device's keys (a fresh session from them rather than from the server). */
   readonly withKeys: boolean;
   readonly decryptable: boolean;
+  /** The stanza resent (one pairwise `enc`, addressed as the first copy was). */
+  readonly stanza: BinaryNode;
 }
 
 /**
  * Contacts' phones answering retry receipts as WhatsApp clients do (Baileys' `sendMessagesAgain`):
  * the phone looks the message up, starts a fresh Signal session with the device (from the keys the
  * receipt carries, from 2 on, or a bundle the server hands out), encrypts again and resends it with
- * the same id, at most MAX_RESENDS times per message and device.
+ * the same id, at most MAX_RESENDS times per message and device. A group message is resent the
+ * same way, to the asking device only: pairwise (`pkmsg`/`msg`, never `skmsg`, so a device whose
+ * sender-key state for the author is spent can read it), still `from` the group with the author
+ * as `participant`, the sender key inside (Baileys' `relayMessage` with `participant`).
  */
 export class ContactResends {
   readonly resent: Resend[] = [];
@@ -60,17 +78,17 @@ export class ContactResends {
 
   constructor(private readonly deps: ResendDeps) {}
 
-  /** `from`'s phone sent `stanza` (carrying `message`) to `device`; `garbled` copies go out unreadable. */
+  /** `from`'s phone sent `stanza` (carrying `message`, 1:1 or to a group) to `device`. */
   remember(
     device: LinkedDevice,
     stanza: BinaryNode,
     from: EmulatedUser,
     message: proto.IMessage,
-    garbled = 0,
+    { garbled = 0, senderKey }: RememberOptions = {},
   ): void {
     const key = keyOf(device, stanza.attrs.id ?? '');
     this.sent.delete(key);
-    this.sent.set(key, { from, message, stanza, resends: 0, garbledLeft: garbled });
+    this.sent.set(key, { from, message, senderKey, stanza, resends: 0, garbledLeft: garbled });
     if (this.sent.size > KEPT_MESSAGES) {
       const [oldest] = this.sent.keys();
       if (oldest !== undefined) this.sent.delete(oldest);
@@ -96,25 +114,35 @@ export class ContactResends {
     if (garbled) copy.garbledLeft -= 1;
     const enc = garbled
       ? { type: 'msg' as const, ciphertext: randomBytes(64) }
-      : await this.deps.encryptFresh(copy.from, device, copy.message, bundle);
+      : await this.deps.encryptFresh(copy.from, device, resentMessage(copy), bundle);
     const count = child(receipt, 'retry')?.attrs.count ?? String(copy.resends);
-    this.deps.deliver(device, withEnc(copy.stanza, enc, count));
+    const stanza = withEnc(copy.stanza, enc, count);
+    this.deps.deliver(device, stanza);
     this.resent.push({
       id: copy.stanza.attrs.id ?? '',
       device: deviceJid(device),
       count: Number(count),
       withKeys: bundle !== null,
       decryptable: !garbled,
+      stanza,
     });
     return true;
   }
+}
+
+/** What a resend encrypts: the message, and for a group message its sender key too. */
+function resentMessage({ message, senderKey }: SentCopy): proto.IMessage {
+  return senderKey ? { ...message, senderKeyDistributionMessage: senderKey } : message;
 }
 
 function keyOf(device: LinkedDevice, id: string): string {
   return `${deviceJid(device)}/${id}`;
 }
 
-/** The stanza again with a new `enc` (a resend's carries the retry count, as Baileys' relay does). */
+/**
+ * The stanza again with one new `enc` in place of all of its own (a group copy's `pkmsg` and
+ * `skmsg` too); it carries the retry count, as Baileys' relay does.
+ */
 function withEnc(
   stanza: BinaryNode,
   enc: { type: SignalMessageType; ciphertext: Buffer },

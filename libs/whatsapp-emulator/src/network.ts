@@ -314,6 +314,21 @@ export class EmulatedNetwork extends EventEmitter {
     return this.sends.sendGroupMessage(from, groupJid, to, message, addressing);
   }
 
+  /**
+   * `from` sends the group a message whose `skmsg` copy reaches `to`'s devices at a counter they
+   * already used (`old counter`, as a message decrypted once and delivered again): each device asks
+   * again and the phone resends it pairwise (optionally `garbledResends` unreadable resends first).
+   */
+  sendStaleGroupMessage(
+    from: EmulatedUser,
+    groupJid: string,
+    to: EmulatedUser,
+    message: proto.IMessage,
+    garbledResends = 0,
+  ): Promise<string> {
+    return this.sends.sendStaleGroupMessage(from, groupJid, to, message, garbledResends);
+  }
+
   // ── Phones reading what devices send (PhoneInbox) ──
 
   /** What a user's phone received from linked devices. */

@@ -5,7 +5,13 @@ import type { NetworkDirectory } from './directory';
 import type { EmulatedUser } from './emulated-user';
 import type { LidAddressing } from './lid-addressing';
 import type { LinkedDevice } from './linked-device';
-import { inboundMessageStanza, newMessageId, paddedMessage, stanzaType } from './message-stanzas';
+import {
+  type InboundStanza,
+  inboundMessageStanza,
+  newMessageId,
+  paddedMessage,
+  stanzaType,
+} from './message-stanzas';
 import type { SignalQueue } from './signal-queue';
 
 export interface SendOptions {
@@ -32,6 +38,9 @@ export interface SendDeps {
  * peer messages (the history bootstrap). Devices offline get them on their next login.
  */
 export class PhoneSends {
+  /** Each sender's last `skmsg` per group, by `senderKeyOf`: a counter its devices have used. */
+  private readonly usedCounters = new Map<string, Buffer>();
+
   constructor(private readonly deps: SendDeps) {}
 
   /**
@@ -86,7 +95,8 @@ export class PhoneSends {
         type: message ? stanzaType(message) : 'text',
         enc: { type: 'msg', ciphertext: randomBytes(64) },
       });
-      if (message) this.deps.contactResends.remember(device, stanza, from, message, garbledResends);
+      if (message)
+        this.deps.contactResends.remember(device, stanza, from, message, { garbled: garbledResends });
       this.deps.deliver(device, stanza);
     }
     return id;
@@ -96,38 +106,64 @@ export class PhoneSends {
    * `from` sends `message` to the group `groupJid` (`…@g.us`), which `to`'s linked devices are in:
    * each device gets a pre-key message carrying `from`'s sender key, then the `skmsg`, with
    * `participant` naming the sender: by phone number, or in a LID-addressed group (`createGroup`'s,
-   * or `addressing`) by LID with `participant_pn`.
+   * or `addressing`) by LID with `participant_pn`. The phone keeps each device's copy for a retry
+   * receipt (ContactResends resends it pairwise).
    */
   async sendGroupMessage(
     from: EmulatedUser,
     groupJid: string,
     to: EmulatedUser,
     message: proto.IMessage,
-    addressing: 'pn' | 'lid' = this.deps.directory.groups.get(groupJid)?.addressing ?? 'pn',
+    addressing: 'pn' | 'lid' = this.addressingOf(groupJid),
   ): Promise<string> {
-    const { signal } = this.deps;
     const devices = this.devicesOf(to);
     const id = newMessageId();
-    const { distribution, ciphertext } = await signal.serially(() =>
-      from.phone.encryptForGroup(groupJid, from.jid, paddedMessage(message)),
-    );
-    const senderKey: proto.IMessage = {
-      senderKeyDistributionMessage: { groupId: groupJid, axolotlSenderKeyDistributionMessage: distribution },
-    };
+    const { senderKey, ciphertext } = await this.encryptForGroup(from, groupJid, message);
+    this.usedCounters.set(senderKeyOf(groupJid, from), ciphertext);
     for (const device of devices) {
-      const enc = await signal.encryptFor(from.phone, device, senderKey);
-      this.deps.deliver(
-        device,
-        inboundMessageStanza({
-          id,
-          from: groupJid,
-          attrs: this.deps.lidAddressing.participant(from, addressing),
-          pushName: from.name,
-          type: stanzaType(message),
-          enc,
-          extraEnc: [{ type: 'skmsg', ciphertext: Buffer.from(ciphertext) }],
-        }),
-      );
+      const enc = await this.deps.signal.encryptFor(from.phone, device, {
+        senderKeyDistributionMessage: senderKey,
+      });
+      const stanza = this.groupStanza(id, from, groupJid, message, addressing, [
+        enc,
+        { type: 'skmsg', ciphertext },
+      ]);
+      this.deps.contactResends.remember(device, stanza, from, message, { senderKey });
+      this.deps.deliver(device, stanza);
+    }
+    return id;
+  }
+
+  /**
+   * `from` sends the group `groupJid` a message whose copy reaches `to`'s devices as an `skmsg` at a
+   * counter they already used (the one `from`'s last group message had): the shape of a message a
+   * device decrypted, then lost before its receipt went out (its sender-key chain moved on), which
+   * the server delivers again. Baileys fails it (`Received message with old counter`) and sends a
+   * retry receipt; the phone resends it pairwise (ContactResends), the first `garbledResends`
+   * resends unreadable again. Needs a group message from `from` the devices read before.
+   */
+  async sendStaleGroupMessage(
+    from: EmulatedUser,
+    groupJid: string,
+    to: EmulatedUser,
+    message: proto.IMessage,
+    garbledResends = 0,
+  ): Promise<string> {
+    const devices = this.devicesOf(to);
+    const used = this.usedCounters.get(senderKeyOf(groupJid, from));
+    if (!used) throw new Error(`${from.phoneNumber} sent ${groupJid} nothing yet: no counter was used`);
+    const id = newMessageId();
+    // The phone's chain moves on as for any send; this message's own skmsg is never delivered.
+    const { senderKey } = await this.encryptForGroup(from, groupJid, message);
+    for (const device of devices) {
+      const stanza = this.groupStanza(id, from, groupJid, message, this.addressingOf(groupJid), [
+        { type: 'skmsg', ciphertext: used },
+      ]);
+      this.deps.contactResends.remember(device, stanza, from, message, {
+        garbled: garbledResends,
+        senderKey,
+      });
+      this.deps.deliver(device, stanza);
     }
     return id;
   }
@@ -148,9 +184,53 @@ export class PhoneSends {
     );
   }
 
+  /** `from`'s phone encrypts `message` with its sender key for the group (the key as distributed). */
+  private async encryptForGroup(
+    from: EmulatedUser,
+    groupJid: string,
+    message: proto.IMessage,
+  ): Promise<{ senderKey: proto.Message.ISenderKeyDistributionMessage; ciphertext: Buffer }> {
+    const { distribution, ciphertext } = await this.deps.signal.serially(() =>
+      from.phone.encryptForGroup(groupJid, from.jid, paddedMessage(message)),
+    );
+    return {
+      senderKey: { groupId: groupJid, axolotlSenderKeyDistributionMessage: distribution },
+      ciphertext: Buffer.from(ciphertext),
+    };
+  }
+
+  /** A group message's stanza for one device: `from` the group, `participant` the sender. */
+  private groupStanza(
+    id: string,
+    from: EmulatedUser,
+    groupJid: string,
+    message: proto.IMessage,
+    addressing: 'pn' | 'lid',
+    [enc, ...extraEnc]: [InboundStanza['enc'], ...InboundStanza['enc'][]],
+  ): BinaryNode {
+    return inboundMessageStanza({
+      id,
+      from: groupJid,
+      attrs: this.deps.lidAddressing.participant(from, addressing),
+      pushName: from.name,
+      type: stanzaType(message),
+      enc,
+      extraEnc,
+    });
+  }
+
+  private addressingOf(groupJid: string): 'pn' | 'lid' {
+    return this.deps.directory.groups.get(groupJid)?.addressing ?? 'pn';
+  }
+
   private devicesOf(to: EmulatedUser): LinkedDevice[] {
     const devices = this.deps.directory.linkedDevices(to);
     if (devices.length === 0) throw new Error(`${to.phoneNumber} has no linked device`);
     return devices;
   }
+}
+
+/** A sender key's name in the phones' bookkeeping: the group and the sender. */
+function senderKeyOf(groupJid: string, from: EmulatedUser): string {
+  return `${groupJid} ${from.jid}`;
 }

@@ -103,5 +103,6 @@ describe('a group message the device cannot read with its sender key, against re
     });
     expect(child(resend?.stanza, 'enc')?.attrs.type).toMatch(/^(pkmsg|msg)$/);
     expect(resendsOf(id)).toHaveLength(1);
+    expect(network.failures).toEqual([]);
   }, 30_000);
 });

@@ -11,6 +11,7 @@ import {
 } from '@whiskeysockets/baileys';
 import type { SessionRef } from '../session-ref';
 import type { BaileysLogger } from './whatsapp-socket';
+import { withRevivableSenderKeys } from './sender-key-bytes';
 import type { BoundedCache } from './bounded-cache';
 import { credentialBinding, type SecretBox } from '@jumbe/domain';
 import type { CredentialItemChange, CredentialStore } from './credential-store';
@@ -87,7 +88,10 @@ export class PostgresAuthState {
   ) {
     this.state = {
       creds,
-      keys: makeCacheableSignalKeyStore(this.rawKeyStore(), options.logger, options.keyCache),
+      // Outside the cache, so what it keeps is the revivable form too (sender-key-bytes.ts).
+      keys: withRevivableSenderKeys(
+        makeCacheableSignalKeyStore(this.rawKeyStore(), options.logger, options.keyCache),
+      ),
     };
   }
 

@@ -46,12 +46,13 @@ export function withRevivableSenderKeys<S extends SignalKeyStore>(store: S): S {
       return found;
     },
     set(data: SignalDataSet) {
+      // Rewritten in place: the set stays the object Baileys made, which the store's own
+      // bookkeeping may know it by (postgres-auth-state's writes stored ahead).
       const senderKeys = data['sender-key'];
-      if (!senderKeys) return store.set(data);
-      const revivable = Object.fromEntries(
-        Object.entries(senderKeys).map(([id, value]) => [id, value ? revivableSenderKey(value) : value]),
-      );
-      return store.set({ ...data, 'sender-key': revivable });
+      for (const [id, value] of Object.entries(senderKeys ?? {})) {
+        if (senderKeys && value) senderKeys[id] = revivableSenderKey(value);
+      }
+      return store.set(data);
     },
   };
 }

@@ -134,7 +134,10 @@ describe('UsageRepository', () => {
   });
 
   it('rejects malformed input before reaching the database', async () => {
-    await expect(usage.load(accountId, '2030-1-1')).rejects.toThrow(RangeError);
+    await expect(usage.load(accountId, '2030-1-1')).rejects.toThrow('Not a YYYY-MM-DD date: "2030-1-1"');
+    await expect(
+      usage.saveAtLeast('acme', '2030-10-01', { apiHits: 1, messagesSent: 0, sendFailures: 0 }),
+    ).rejects.toThrow('Not an account id: "acme"');
     await expect(
       usage.saveAtLeast(accountId, '2030-10-01', { apiHits: -1, messagesSent: 0, sendFailures: 0 }),
     ).rejects.toThrow('Not a counter value: -1');

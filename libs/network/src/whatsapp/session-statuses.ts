@@ -56,11 +56,15 @@ export class SessionStatuses {
   /** Reports `own` if its message was sent through the API; never rejects. */
   private async lookUpAndReport(own: OwnMessageStatus, inFlight: Promise<unknown>[]): Promise<void> {
     try {
-      let to = await this.sentDestination(own);
+      // Memory first, and the sends in flight before the archive: a status often arrives before
+      // its send is recorded, and asking PostgreSQL then only to ask again cost a round trip on
+      // many sends (issue 32).
+      let to = this.context.memory.sentTo.get(own.messageId);
       if (to === undefined && inFlight.length > 0) {
         await Promise.allSettled(inFlight);
-        to = await this.sentDestination(own);
+        to = this.context.memory.sentTo.get(own.messageId);
       }
+      to ??= await this.archivedDestination(own);
       if (to === undefined) return;
       this.context.events.onMessageStatus({ messageId: own.messageId, to, status: own.status, at: own.at });
     } catch (error) {
@@ -68,10 +72,11 @@ export class SessionStatuses {
     }
   }
 
-  /** Where a message this session sent through the API went; undefined for any other message. */
-  private async sentDestination(own: OwnMessageStatus): Promise<string | undefined> {
-    const remembered = this.context.memory.sentTo.get(own.messageId);
-    if (remembered !== undefined) return remembered;
+  /**
+   * Where a message this session sent through the API before this process remembers went (the
+   * archive keeps a day of them); undefined for any other message.
+   */
+  private async archivedDestination(own: OwnMessageStatus): Promise<string | undefined> {
     return (await this.context.sent.find(own.messageId)) ? own.chat : undefined;
   }
 }

@@ -417,7 +417,7 @@ describe('WhatsAppNetworkDriver: sends', () => {
 
   it('reports a status that arrives while Baileys is still sending (the server acks at once; found by the WhatsApp emulator)', async () => {
     // The server's ack and the contact's receipt come in before Baileys' sendMessage returns.
-    const { session, events } = await sessionWithSlowArchive({ whileSending: [2, 3] });
+    const { session, events, archiveReads } = await sessionWithSlowArchive({ whileSending: [2, 3] });
 
     const key = await session.send({ kind: 'text', to: '255700000001@s.whatsapp.net', text: 'Haraka' });
 
@@ -426,6 +426,8 @@ describe('WhatsAppNetworkDriver: sends', () => {
       [key.id, 'server_ack'],
       [key.id, 'delivered'],
     ]);
+    // Found once the send in flight was recorded: no database read for either (issue 32).
+    expect(archiveReads).not.toContain(key.id);
   });
 
   it('reports one message’s statuses in the order they arrived, however long each takes to look up', async () => {
@@ -767,7 +769,9 @@ describe('WhatsAppNetworkDriver: client version', () => {
 async function sessionWithSlowArchive({ whileSending }: { whileSending: number[] }) {
   const sentMessages = new MemorySentMessageStore();
   const find = sentMessages.find.bind(sentMessages);
+  const archiveReads: string[] = [];
   sentMessages.find = async (...args) => {
+    archiveReads.push(args[1]);
     const found = await find(...args);
     await new Promise((resolve) => setTimeout(resolve, 50));
     return found;
@@ -784,7 +788,7 @@ async function sessionWithSlowArchive({ whileSending }: { whileSending: number[]
     await new Promise((resolve) => setTimeout(resolve, 20));
     return message;
   };
-  return connected;
+  return { ...connected, archiveReads };
 }
 
 async function credsFor(driver: WhatsAppNetworkDriver, ref: SessionRef) {

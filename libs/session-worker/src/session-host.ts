@@ -82,6 +82,13 @@ interface Restoring {
 /**
  * The sessions of the shards this worker owns: restores them when a shard is adopted, closes them
  * when it is dropped, and carries out the gateway's commands on them.
+ *
+ * Longer than our ~400 lines on purpose, for now: the live sessions, the shard tokens they run
+ * under, the per-session locks and the restores in flight are one state whose invariants (no
+ * session open without its shard's token, no command overlapping a restore or a hand-over of the
+ * same session) every method here reads and changes; split across classes they would each need
+ * all of it. The commands that only forward to a connected session (send, profiles, calls,
+ * sandbox) are the part that can leave first (issue 33).
  */
 export class SessionHost {
   private readonly live = new Map<string, LiveSession>();

@@ -21,6 +21,9 @@ import {
 
 export const SANDBOX_KEY_PREFIX = 'jumbe:sandbox:';
 
+// Over our ~400 lines: the Lua scripts below are the store's atomic operations (a login, a scan, an
+// unlink each touch several keys at once), and they are read beside the key layout they keep.
+
 // Layout, under `<prefix>{sandbox}:` (S = sessionRefKey):
 //   login:S         JSON pending login, with a TTL        link:S    linked number
 //   online:S        '1' while some worker holds it        number:N  S of the session linked to N

@@ -503,6 +503,10 @@ describe('EventDispatcher', () => {
       response: null,
       error: expect.stringContaining('unsupported Unicode escape sequence'),
     });
+    // The error as GET /webhook shows it: why the response and payload are missing, said once.
+    expect(records.find((record) => record.id === deliveryIdForEvent(first.eventId))?.error).toBe(
+      'the attempt was recorded without its response and payload, which the database refused: unsupported Unicode escape sequence',
+    );
   });
   it("delivers different sessions in parallel, each session's events in publish order, recorded in batches", async () => {
     const shard = freshShard();

@@ -1,6 +1,5 @@
 import type { ShardLease } from '@jumbe/coordination';
 import { ApiError, type CommandResult, type SessionCommand } from '@jumbe/contracts';
-import { runGroupOperation } from './group-commands';
 import {
   isActiveState,
   isResumableEnd,
@@ -21,6 +20,7 @@ import {
   type SessionRef,
 } from '@jumbe/network';
 import { CallAnswerer } from './call-answerer';
+import { ConnectedSessionCommands } from './connected-session-commands';
 import { SendReplays } from './send-replays';
 import { LiveSession, type LiveSessionDeps } from './live-session';
 import type { CallSettingsStore } from './ports/call-settings-store';
@@ -87,8 +87,8 @@ interface Restoring {
  * under, the per-session locks and the restores in flight are one state whose invariants (no
  * session open without its shard's token, no command overlapping a restore or a hand-over of the
  * same session) every method here reads and changes; split across classes they would each need
- * all of it. The commands that only forward to a connected session (send, profiles, calls,
- * sandbox) are the part that can leave first (issue 33).
+ * all of it. What only runs on a connected session (chat actions, profiles, calls settings, groups,
+ * media) is ConnectedSessionCommands'.
  */
 export class SessionHost {
   private readonly live = new Map<string, LiveSession>();
@@ -107,15 +107,22 @@ export class SessionHost {
   private readonly restores: RestoreQueue;
   /** What each live session runs on: the host's deps, with calls answered (CallAnswerer). */
   private readonly liveDeps: LiveSessionDeps;
+  /** Chat actions, profiles, calls settings, groups and media on a connected session. */
+  private readonly connected: ConnectedSessionCommands;
 
   constructor(
     private readonly driver: NetworkDriver,
     private readonly deps: SessionHostDeps,
     private readonly options: SessionHostOptions = DEFAULT_SESSION_HOST_OPTIONS,
     /** Serves `media.fetch`; a host without one answers it 503. */
-    private readonly media: MediaFetcher | null = null,
+    media: MediaFetcher | null = null,
   ) {
     this.restores = new RestoreQueue(options.restoreConcurrency);
+    this.connected = new ConnectedSessionCommands({
+      liveOf: (ref) => this.live.get(refKey(ref)),
+      callSettings: deps.callSettings,
+      media,
+    });
     this.liveDeps = deps;
     const settings = deps.callSettings;
     if (settings) {
@@ -123,7 +130,7 @@ export class SessionHost {
         settings,
         statuses: deps.statuses,
         logger: deps.logger,
-        reject: (ref, call) => this.onConnection(ref, (network) => network.rejectCall(call)),
+        reject: (ref, call) => this.connected.onConnection(ref, (network) => network.rejectCall(call)),
         execute: (command) => this.execute(command),
       });
       this.liveDeps = {
@@ -264,45 +271,10 @@ export class SessionHost {
         return this.reconnect(command);
       case 'message.send':
         return this.send(command, replyBy);
-      case 'chat.read':
-        await this.onConnection(command, (network) => network.markRead(command.chat, command.messageIds));
-        return { chat: command.chat, messageIds: command.messageIds };
-      case 'chat.presence':
-        await this.onConnection(command, (network) => network.sendPresence(command.chat, command.state));
-        return { chat: command.chat, state: command.state };
-      case 'contact.check':
-        return {
-          phoneNumber: command.phoneNumber,
-          ...(await this.onConnection(command, (network) => network.lookUp(command.phoneNumber))),
-        };
-      case 'profile.read':
-        return this.onConnection(command, (network) => network.readProfile());
-      case 'profile.update':
-        return this.updateProfile(command);
-      case 'contact.profile':
-        return this.contactProfile(command);
-      case 'contact.block':
-        await this.onConnection(command, (network) => network.setBlocked(command.contact, command.blocked));
-        return { contact: command.contact, blocked: command.blocked };
-      case 'calls.settings.read':
-        return this.callSettings(command);
-      case 'calls.settings.update':
-        await this.callSettingsStore().save(command, {
-          rejectCalls: command.rejectCalls,
-          reply: command.reply,
-        });
-        return { sessionId: command.sessionId, rejectCalls: command.rejectCalls, reply: command.reply };
       case 'sandbox.call':
         return this.sandbox()
           .call(command, { from: command.from, video: command.video })
           .catch(mapNetworkError);
-      case 'group':
-        return this.onConnection(command, (network) =>
-          runGroupOperation(network.groups(), command.operation),
-        );
-      case 'media.fetch':
-        if (!this.media) throw new ApiError('unavailable', 'This worker does not serve media files.');
-        return this.media.fetch(command, command.messageId);
       case 'sandbox.scan':
         return this.sandboxScan(command);
       case 'sandbox.inbound':
@@ -313,6 +285,8 @@ export class SessionHost {
         return this.sandboxDisconnect(command);
       case 'sandbox.status':
         return this.sandboxStatus(command);
+      default:
+        return this.connected.run(command);
     }
   }
 
@@ -427,63 +401,6 @@ export class SessionHost {
     } catch (error) {
       if (error instanceof NetworkSendError) throw failed(error.code, error.message);
       throw failed('network_error', `The network did not accept the message: ${(error as Error).message}`);
-    }
-  }
-
-  private async updateProfile(command: Command<'profile.update'>) {
-    const { name, about, pictureUrl, pictureData } = command.change;
-    const picture =
-      pictureData !== undefined
-        ? { data: Buffer.from(pictureData, 'base64') }
-        : pictureUrl !== undefined
-          ? { url: pictureUrl }
-          : undefined;
-    await this.onConnection(command, (network) => network.updateProfile({ name, about, picture }));
-    const updated = [
-      ...(name !== undefined ? ['name' as const] : []),
-      ...(about !== undefined ? ['about' as const] : []),
-      ...(picture !== undefined ? ['picture' as const] : []),
-    ];
-    return { updated };
-  }
-
-  private async contactProfile(command: Command<'contact.profile'>) {
-    const profile = await this.onConnection(command, (network) => network.contactProfile(command.contact));
-    return {
-      contact: command.contact,
-      pictureUrl: profile.pictureUrl,
-      about: profile.about,
-      aboutSetAt: profile.aboutSetAt?.toISOString() ?? null,
-    };
-  }
-
-  private async callSettings(ref: SessionRef) {
-    const stored = await this.callSettingsStore().find(ref);
-    return {
-      sessionId: ref.sessionId,
-      rejectCalls: stored?.rejectCalls ?? false,
-      reply: stored?.reply ?? null,
-    };
-  }
-
-  private callSettingsStore(): CallSettingsStore {
-    const store = this.deps.callSettings;
-    if (!store) throw new ApiError('unavailable', 'This worker does not keep calls settings.');
-    return store;
-  }
-
-  /** Runs a chat action on the session's open connection; not connected is a 409, like a send. */
-  private async onConnection<T>(ref: SessionRef, action: (network: LiveSession) => Promise<T>): Promise<T> {
-    const live = this.live.get(refKey(ref));
-    if (!live || live.state !== 'connected') {
-      throw new ApiError('session_not_connected', `Session "${ref.sessionId}" is not connected.`);
-    }
-    try {
-      return await action(live);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      if (error instanceof NetworkSendError) throw new ApiError(error.code, error.message);
-      throw new ApiError('network_error', `The network did not answer: ${(error as Error).message}`);
     }
   }
 

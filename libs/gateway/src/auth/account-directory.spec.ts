@@ -55,6 +55,22 @@ describe('AccountDirectory (PostgreSQL)', () => {
     }
   });
 
+  it('answers 503 naming the database, not 401, when the account cannot be looked up', async () => {
+    const down = {
+      findWithPlan: async () => {
+        throw new Error('Connection terminated unexpectedly');
+      },
+    };
+    const directory = new AccountDirectory(down, new MemoryInvalidationBus());
+    await directory.start();
+
+    const error = await directory.get(randomUUID()).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({
+      status: 503,
+      message: 'Service temporarily unavailable (database unreachable). Retry shortly.',
+    });
+  });
+
   it('serves an account from its cache until told otherwise', async () => {
     const directory = await started(new MemoryInvalidationBus());
     const id = await newAccount();

@@ -272,6 +272,7 @@ describe('extractApiKey', () => {
     ['a bare Bearer', { authorization: 'Bearer' }],
     ['another scheme', { authorization: `Basic ${KEY}` }],
     ['a key without a scheme', { authorization: KEY }],
+    ['text before the scheme', { authorization: `x Bearer ${KEY}` }],
     ['two words after Bearer', { authorization: `Bearer ${KEY} extra` }],
     ['undefined headers', { 'x-api-key': undefined, authorization: undefined }],
   ])('finds no key with %s', (_label, headers: Record<string, string | undefined>) => {

@@ -1,9 +1,12 @@
-// The package as a user gets it: `npm pack`, installed from the tarball into a fresh folder (offline,
-// from npm's cache: its one dependency is the repository's), then used from plain Node and from
-// TypeScript, with nothing of this repository on the module path.
+// The package as a user gets it: `npm pack`, installed from the tarball into a fresh folder, then
+// used from plain Node and from TypeScript, with nothing of this repository on the module path.
+// Offline: its dependencies are put in place first, copied from the repository's node_modules (the
+// versions `npm ci` installed from the registry), because an offline install cannot resolve a
+// version range without the registry's metadata, which `npm ci` never fetches (a fresh CI machine
+// has none in its cache).
 import { execFile, execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,6 +32,7 @@ beforeAll(() => {
   if (!packed) throw new Error('npm pack wrote no tarball');
   packedFiles = packed.files.map((file) => file.path);
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  seedDependencies(folder, dependenciesOf(packageDir));
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(folder, packed.filename)], {
     cwd: folder,
     stdio: 'ignore',
@@ -36,6 +40,27 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** The `dependencies` a package declares (names only). */
+function dependenciesOf(dir: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  return Object.keys(manifest.dependencies ?? {});
+}
+
+/** Copies `names` and what they depend on from the repository's node_modules into `folder`'s. */
+function seedDependencies(folder: string, names: string[]): void {
+  for (const name of names) {
+    const target = join(folder, 'node_modules', name);
+    if (existsSync(target)) continue;
+    const source = join(repositoryRoot, 'node_modules', name);
+    // Not hoisted: it came along inside the package that needs it.
+    if (!existsSync(source)) continue;
+    cpSync(source, target, { recursive: true, dereference: true });
+    seedDependencies(folder, dependenciesOf(source));
+  }
+}
 
 /** Runs `script` with Node in the consumer folder and parses what it prints as JSON. */
 async function inConsumer(script: string, env: Record<string, string> = {}): Promise<any> {

@@ -1,4 +1,5 @@
 import { ReconnectPolicy } from './reconnect-policy';
+import { type WhatsAppNetworkOptions, whatsAppSettings } from './whatsapp-settings';
 
 describe('ReconnectPolicy (when the next socket opens)', () => {
   let now = 1_000_000;
@@ -46,5 +47,15 @@ describe('ReconnectPolicy (when the next socket opens)', () => {
     expect(reconnects.refusals).toBe(3);
     reconnects.closed(408);
     expect(reconnects.refusals).toBe(0);
+  });
+
+  it('with the default settings a number is back within 40 s of a WhatsApp incident ending, however long it lasted', () => {
+    // The worst draw of the jitter, after an hour of refusals: the wait still started before the
+    // incident ended is the longest a number stays down once WhatsApp answers again.
+    const defaults = whatsAppSettings({ random: () => 0.999_999 } as WhatsAppNetworkOptions);
+    const reconnects = new ReconnectPolicy(defaults, () => now);
+    const waits = Array.from({ length: 120 }, () => reconnects.delayAfter(refused));
+    expect(Math.max(...waits)).toBeLessThanOrEqual(40_000);
+    expect(waits[0]).toBeLessThanOrEqual(5_000);
   });
 });

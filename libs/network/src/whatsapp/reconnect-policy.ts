@@ -16,8 +16,9 @@ export interface ReconnectSettings {
 /**
  * When one session opens its next socket after a close (disconnect-policy.ts decides whether).
  * - A transient drop backs off 1 s doubling to a minute (the defaults), with jitter.
- * - A refusal (405, 500, unknown stream errors, 503, ...) backs off longer, up to minutes: during
- *   a WhatsApp incident every session keeps trying, spread out, instead of ending.
+ * - A refusal (405, 500, unknown stream errors, 503, ...) backs off longer (5 s doubling to 40 s by
+ *   default): during a WhatsApp incident every session keeps trying, spread out, instead of ending,
+ *   and is back within the cap once the incident is over.
  * - A restart request (515) reconnects at once, but only the first in a row: a server that keeps
  *   asking (a 515 right after every login) would otherwise have the session reconnect in a tight
  *   loop, and every such loop takes a turn of the driver's launch queue from the other sessions'

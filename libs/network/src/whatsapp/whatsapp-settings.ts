@@ -97,7 +97,7 @@ export interface WhatsAppNetworkOptions {
    * their reason; default: never (they are retried with the refusal backoff).
    */
   maxRefusals?: number;
-  /** Backoff after a refusal (405, 500, 503, unknown stream errors): first ceiling and cap; defaults 5 s and 5 minutes. */
+  /** Backoff after a refusal (405, 500, 503, unknown stream errors): first ceiling and cap; defaults 5 s and 40 s. */
   refusalBackoffBaseMs?: number;
   refusalBackoffMaxMs?: number;
   /** A connection open this long is stable: the next restart request (515) reconnects at once; default 30 s. */
@@ -125,6 +125,14 @@ export interface WhatsAppNetworkOptions {
 }
 
 const DEFAULT_MEDIA_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
+
+/**
+ * The refusal backoff's cap. A wait is drawn from the upper half of the ceiling, so a number is
+ * back at most this long after a WhatsApp incident ends; 5 minutes kept numbers offline for up to
+ * 5 minutes after a storm of two. During an incident a worker of 1,000 sessions tries 25–50
+ * logins a second, each a refused handshake.
+ */
+export const DEFAULT_REFUSAL_BACKOFF_MAX_MS = 40_000;
 
 /** Where WhatsApp serves media files (Baileys' DEF_MEDIA_HOST). */
 const WHATSAPP_MEDIA_HOST = 'mmg.whatsapp.net';
@@ -171,7 +179,7 @@ export function whatsAppSettings(options: WhatsAppNetworkOptions): WhatsAppSetti
     random: options.random ?? Math.random,
     maxRefusals: options.maxRefusals ?? Number.POSITIVE_INFINITY,
     refusalBackoffBaseMs: options.refusalBackoffBaseMs ?? 5_000,
-    refusalBackoffMaxMs: options.refusalBackoffMaxMs ?? 300_000,
+    refusalBackoffMaxMs: options.refusalBackoffMaxMs ?? DEFAULT_REFUSAL_BACKOFF_MAX_MS,
     stableConnectionMs: options.stableConnectionMs ?? 30_000,
     versionRefreshMinMs: options.versionRefreshMinMs ?? 60_000,
     logoutUnlinkWaitMs: options.logoutUnlinkWaitMs ?? 15_000,

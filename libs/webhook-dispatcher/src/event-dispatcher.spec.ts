@@ -9,6 +9,7 @@ import {
   type InboundEventRepository,
   type WebhookDeliveryRepository,
 } from '@jumbe/persistence';
+import { inboundEventSubject, sessionEventId } from '@jumbe/contracts';
 import { deliveryIdForEvent } from '@jumbe/domain';
 import { closedPort, delay, eventually, type RecordingReceiver } from '@jumbe/testing';
 import { verifyDelivery } from '@jumbe/webhook-receiver';
@@ -89,13 +90,14 @@ describe('EventDispatcher', () => {
       store?: EventLogStore;
       deliveries?: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'>;
       slots?: Pick<EventDispatcherOptions, 'maxParallelPosts' | 'maxPostsPerAccount'>;
+      unrecordedPerSession?: number;
     } = {},
   ): Promise<DurableEventLog> {
     const log = new DurableEventLog(options.store ?? events);
     const dispatcher = new EventDispatcher(directory, poster, options.deliveries ?? deliveries, logger, {
       retryDelayMs: 20,
       maxRecordTries: 3,
-      maxUnrecordedPerSession: UNRECORDED_PER_SESSION,
+      maxUnrecordedPerSession: options.unrecordedPerSession ?? UNRECORDED_PER_SESSION,
       concurrentRecords: CONCURRENT_RECORDS,
       ...options.slots,
     });
@@ -233,6 +235,8 @@ describe('EventDispatcher', () => {
 
     // Only the delivery in hand went out (recorded, acknowledged); the others are the next owner's, unsent.
     expect(messageIds(receiver.at(a.path))).toEqual([inHand]);
+    // Giving up a turn is no failure: nothing says a delivery could not be prepared.
+    expect(warnings).toEqual([]);
     const sent = aEvents.find((event) => idOf(event) === inHand)!;
     expect(await deliveries.isRecorded(sent.eventId)).toBe(true);
     expect((await events.pending(shard)).map((event) => event.eventId).sort()).toEqual(
@@ -630,5 +634,206 @@ describe('EventDispatcher', () => {
     await logDrained(shard);
     expect(messageIds(receiver.at(path))).toEqual(published.map(idOf));
     expect(await deliveries.latest(accountId, 20)).toHaveLength(published.length);
+  });
+
+  it('a dispatcher stopped while the database refuses its record leaves the event unacknowledged: the next owner delivers and records it', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    const outage: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
+      recordBatch: async () => {
+        throw new Error('Connection terminated unexpectedly');
+      },
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: outage });
+    const event = inboundEvent(shard, accountId);
+    await log.publish(event);
+    await receiver.waitFor(path, 1, 5_000);
+    await eventually('the record refused', () =>
+      warnings.some((warning) => warning.msg === 'delivery could not be recorded; retrying'),
+    );
+
+    const stopped = running.pop()!;
+    await stopped.consumption.stop();
+    stopped.dispatcher.stop();
+    // Many times the record's retry delay: the stopped dispatcher has given the record up by now.
+    await delay(500);
+    // Neither recorded nor acknowledged: the event is still the stream's, to be offered again.
+    expect((await events.pending(shard)).map((pending) => pending.eventId)).toEqual([event.eventId]);
+
+    await dispatchShard(shard);
+    await logDrained(shard);
+    const requests = receiver.at(path);
+    expect(requests.map((request) => request.headers['x-service-delivery'])).toEqual([
+      deliveryIdForEvent(event.eventId),
+      deliveryIdForEvent(event.eventId),
+    ]);
+    expect(await deliveries.latest(accountId, 10)).toEqual([
+      expect.objectContaining({ id: deliveryIdForEvent(event.eventId), status: 'success' }),
+    ]);
+  });
+
+  it('an event of a shard let go while it waits for room is neither sent nor acknowledged by this dispatcher', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    // The first record waits for the test, so the session's next event waits for room meanwhile.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const settledIds: string[] = [];
+    const held: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
+      recordBatch: async (records, settled) => {
+        await released;
+        settledIds.push(...settled);
+        return deliveries.recordBatch(records, settled);
+      },
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: held, unrecordedPerSession: 1 });
+    const { dispatcher, consumption } = running.at(-1)!;
+    const first = inboundEvent(shard, accountId);
+    // The session's next event is one its webhook does not subscribe to: its owner acknowledges
+    // it without a POST, so only the acknowledgement can tell which dispatcher took it up.
+    const next: OutgoingEvent = {
+      eventId: sessionEventId(accountId, 'main', 'session.status', `connected-${++nextMessage}`),
+      subject: inboundEventSubject(shard, accountId, 'main'),
+      shard,
+      payload: {
+        event: 'session.status',
+        timestamp: new Date().toISOString(),
+        customerId: accountId,
+        sessionId: 'main',
+        session: { state: 'connected', phoneNumber: '254712345678', reason: null },
+      },
+    };
+    await log.publish(first);
+    await log.publish(next);
+    await receiver.waitFor(path, 1, 5_000);
+
+    // Let go as DispatcherShardOwner.drop does it, while the first record is still being written.
+    await consumption.stop();
+    dispatcher.forgetWhere(() => true);
+    const finished = dispatcher.finishInHand(() => true);
+    release();
+    await finished;
+    // Time for the session's drain to go on past the record it waited for.
+    await delay(500);
+
+    expect(settledIds).toEqual([first.eventId]);
+    expect((await events.pending(shard)).map((pending) => pending.eventId)).toEqual([next.eventId]);
+    // The next owner acknowledges it, and sends nothing more.
+    await dispatchShard(shard);
+    await logDrained(shard);
+    expect(messageIds(receiver.at(path))).toEqual([idOf(first)]);
+  });
+
+  it('acknowledges the delivery in hand when its shard is let go, once it is recorded', async () => {
+    const { accountId, path } = await subscribedAccount();
+    const answers: ServerResponse[] = [];
+    receiver.on(path, (_request, response) => void answers.push(response));
+    const dispatcher = new EventDispatcher(directory, poster, deliveries, logger, { retryDelayMs: 20 });
+    running.push({ dispatcher, consumption: { stop: async () => undefined } });
+    const published = inboundEvent(freshShard(), accountId);
+    const acks: string[] = [];
+    // Handed over as a stream hands it (JetStream: the stream, not the record, forgets it on ack).
+    dispatcher.accept({
+      eventId: published.eventId,
+      subject: published.subject,
+      payload: published.payload,
+      ack: async () => void acks.push(published.eventId),
+      working: async () => undefined,
+    } as StreamDeliverable);
+    await receiver.waitFor(path, 1, 5_000);
+
+    dispatcher.forgetWhere(() => true);
+    const finished = dispatcher.finishInHand(() => true);
+    answers.splice(0).forEach((response) => response.end('ok'));
+    await finished;
+
+    expect(await deliveries.isRecorded(published.eventId)).toBe(true);
+    expect(acks).toEqual([published.eventId]);
+  });
+
+  it('asks again, with a warning, when the already-recorded check fails, then delivers the event once', async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    let asks = 0;
+    const flaky: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
+      recordBatch: (records, settled) => deliveries.recordBatch(records, settled),
+      lastAttemptsAmong: async (eventIds) => {
+        asks += 1;
+        if (asks === 1) throw new Error('Connection terminated unexpectedly');
+        return deliveries.lastAttemptsAmong(eventIds);
+      },
+    };
+    // Stored before the shard is taken up: the log does not prove it unrecorded, so it is checked.
+    const event = inboundEvent(shard, accountId);
+    await events.append(event);
+    await dispatchShard(shard, { deliveries: flaky });
+
+    await logDrained(shard);
+    expect(asks).toBe(2);
+    expect(warnings).toEqual([
+      expect.objectContaining({ msg: 'delivery could not be prepared; retrying', eventId: event.eventId }),
+    ]);
+    expect(messageIds(receiver.at(path))).toEqual([idOf(event)]);
+    expect(await deliveries.latest(accountId, 10)).toEqual([
+      expect.objectContaining({ id: deliveryIdForEvent(event.eventId), status: 'success' }),
+    ]);
+  });
+
+  it('records an attempt without its response and payload after exactly maxRecordTries refusals', async () => {
+    const shard = freshShard();
+    const { accountId } = await subscribedAccount();
+    // The edge fake: the deliveries table refuses every record that still carries the payload.
+    let refusedWhole = 0;
+    const refusing: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
+      recordBatch: async (records, settled) => {
+        if (records.some((record) => (record.payload as { unrecordable?: boolean }).unrecordable !== true)) {
+          refusedWhole += 1;
+          throw new Error('unsupported Unicode escape sequence');
+        }
+        return deliveries.recordBatch(records, settled);
+      },
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
+    };
+    // One event alone: each try is one write (a failed batch of several is retried item by item).
+    const log = await dispatchShard(shard, { deliveries: refusing });
+    await log.publish(inboundEvent(shard, accountId));
+
+    await logDrained(shard);
+    expect(refusedWhole).toBe(3); // dispatchShard's maxRecordTries
+    expect(await deliveries.latest(accountId, 10)).toEqual([
+      expect.objectContaining({ status: 'success', response: null, payload: { unrecordable: true } }),
+    ]);
+  });
+
+  it('while the database is down past the record tries, the attempt is recorded once it is back, the reason said once', async () => {
+    const shard = freshShard();
+    const { accountId } = await subscribedAccount();
+    // Down for more writes than the record tries (3): the attempt without its payload is refused too.
+    let writes = 0;
+    const outage: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
+      recordBatch: async (records, settled) => {
+        writes += 1;
+        if (writes <= 5) throw new Error('Connection terminated unexpectedly');
+        return deliveries.recordBatch(records, settled);
+      },
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: outage });
+    const event = inboundEvent(shard, accountId);
+    await log.publish(event);
+
+    await logDrained(shard);
+    expect(writes).toBe(6);
+    expect(await deliveries.latest(accountId, 10)).toEqual([
+      expect.objectContaining({
+        id: deliveryIdForEvent(event.eventId),
+        status: 'success',
+        response: null,
+        error:
+          'the attempt was recorded without its response and payload, which the database refused: Connection terminated unexpectedly',
+      }),
+    ]);
   });
 });

@@ -17,12 +17,15 @@
 // Per phase: messages done per second (inbound: signed webhooks verified at the receiver; outbound:
 // texts the emulator's phones decrypted), p50/p99, nothing lost or duplicated, CPU ms per message of
 // the worker (and of gateway, dispatcher, emulator), the worker's CPU over libsignal's for the
-// same message, and PostgreSQL round trips per message counted in each Jumbe process by a pg
+// same message, the worker's CPU over bare Baileys' (bench/baileys-baseline.mjs: the pinned Baileys
+// alone, one bare makeWASocket per session with in-memory auth on a fresh emulator, the same
+// messages, no Jumbe; run first, in the same run: Baileys' own floor against what Jumbe adds;
+// BENCH_CAPACITY_BAILEYS=0 skips it), and PostgreSQL round trips per message counted in each Jumbe process by a pg
 // client hook (bench/support/pg-round-trips.cjs: queries, their summed wait, pool waits, the
 // statements), and transactions per message (pg_stat_database). `--profile` (or
 // BENCH_CAPACITY_PROFILE=1) takes a CPU profile of the worker per phase (bench/support/
 // phase-profile.cjs) into BENCH_PROFILE_DIR (/tmp/jumbe-bench-capacity) and summarises each with
-// bench/profile-summary.mjs. Knobs: --sessions / BENCH_CAPACITY_SESSIONS (1000),
+// bench/profile-summary.mjs (and the bare Baileys process's, per phase, likewise). Knobs: --sessions / BENCH_CAPACITY_SESSIONS (1000),
 // BENCH_CAPACITY_PER_SESSION (3), BENCH_CAPACITY_PARALLEL (64), BENCH_CAPACITY_GROUP_MEMBERS (50),
 // BENCH_LINK_PARALLEL (6), BENCH_LIBSIGNAL_PAIRS (200), BENCH_CAPACITY_IDLE_S (10: the idle CPU
 // subtracted from each phase is measured over this long), BENCH_CAPACITY_POOL_SIZE (the Jumbe
@@ -35,6 +38,7 @@ import { createWriteStream, mkdirSync, readFileSync, renameSync, writeFileSync }
 import http from 'node:http';
 import { join } from 'node:path';
 import pg from 'pg';
+import { baileysCosts } from './baileys-baseline.mjs';
 import { libsignalCosts } from './libsignal-baseline.mjs';
 import { post } from './inbound-load.mjs';
 import { cpuSeconds, loadAverage } from './support/cpu.mjs';
@@ -57,6 +61,7 @@ const IDLE_S = Number(process.env.BENCH_CAPACITY_IDLE_S ?? 10);
 const POOL_SIZE = process.env.BENCH_CAPACITY_POOL_SIZE;
 const PROFILE = process.argv.includes('--profile') || process.env.BENCH_CAPACITY_PROFILE === '1';
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? '/tmp/jumbe-bench-capacity';
+const BAILEYS_BASELINE = process.env.BENCH_CAPACITY_BAILEYS !== '0';
 const LOG_DIR = process.env.BENCH_LOG_DIR ?? '/tmp/jumbe-bench-capacity';
 const TRUST = join(root, 'dist/libs/whatsapp-emulator/src/trust-preload.js');
 const PG_HOOK = join(root, 'bench/support/pg-round-trips.cjs');
@@ -238,7 +243,7 @@ async function snapshot(stack) {
  * process spends idle with every session linked (`idleCpuPerS`, measured before the phases: keep-
  * alives, lease upkeep, timers), so a phase of one group send is not its few seconds of idling.
  */
-function perMessage(before, after, messages, libsignalUs, idleCpuPerS) {
+function perMessage(before, after, messages, libsignalUs, idleCpuPerS, baileysMs) {
   const per = (value) => round(value / Math.max(1, messages));
   const spanS = (after.at - before.at) / 1000;
   const row = {};
@@ -249,6 +254,10 @@ function perMessage(before, after, messages, libsignalUs, idleCpuPerS) {
   row.workerGrossCpuMs = per((after.cpu.worker - before.cpu.worker) * 1000);
   row.libsignalMs = round(libsignalUs / 1000, 3);
   row.workerOverLibsignal = libsignalUs ? round(row.workerCpuMs / (libsignalUs / 1000), 1) : null;
+  // Bare Baileys' CPU for the same message: what of the worker's is Baileys' floor, what Jumbe's.
+  row.baileysMs = baileysMs ?? null;
+  row.workerOverBaileys = baileysMs ? round(row.workerCpuMs / baileysMs, 1) : null;
+  row.baileysOverLibsignal = baileysMs && libsignalUs ? round(baileysMs / (libsignalUs / 1000), 1) : null;
   for (const [name, counts] of Object.entries(after.counts)) {
     const was = before.counts[name];
     row[`${name}PgQueries`] = per(counts.queries - was.queries);
@@ -300,6 +309,7 @@ async function measured(stack, name, work) {
       messages,
       stack.libsignal.perMessage[result.libsignalKind] ?? 0,
       stack.idleCpuPerS,
+      stack.baileys?.rows.find((baseline) => baseline.phase === name)?.baileysCpuMs,
     ),
     loadAvg: load,
   };
@@ -367,7 +377,7 @@ async function outbound(stack, phase, jobs, libsignalKind, parallel = PARALLEL) 
 
 // ── The run ──
 
-async function run(adminToken, libsignal) {
+async function run(adminToken, libsignal, baileys) {
   const deployment = await createDeployment(adminToken);
   const emulator = startEmulator();
   const started = [];
@@ -442,6 +452,7 @@ async function run(adminToken, libsignal) {
       phones,
       worker,
       libsignal,
+      baileys,
       databaseUrl: env.JUMBE_DATABASE_URL,
       counted: { worker, gateway, dispatcher },
       pids,
@@ -504,8 +515,21 @@ async function main() {
     groupMembers: GROUP_MEMBERS,
   });
   console.log(JSON.stringify({ libsignalUs: libsignal }));
+  // Then bare Baileys on its own emulator, before any Jumbe process starts.
+  const baileys = BAILEYS_BASELINE
+    ? await baileysCosts({
+        sessions: SESSIONS,
+        perSession: PER_SESSION,
+        parallel: PARALLEL,
+        linkParallel: LINK_PARALLEL,
+        idleS: IDLE_S,
+        logDir: LOG_DIR,
+        profileDir: PROFILE ? PROFILE_DIR : undefined,
+      })
+    : null;
+  if (baileys) console.table(baileys.rows.map(({ profile, ...row }) => row));
   const adminToken = `bench_${randomBytes(16).toString('hex')}`;
-  const result = await run(adminToken, libsignal);
+  const result = await run(adminToken, libsignal, baileys);
   console.table(
     result.rows.map(({ phase, messages, delivered: done, duplicates, perSecond, p50Ms, p99Ms }) => ({
       phase,
@@ -524,6 +548,9 @@ async function main() {
       workerGrossCpuMs: row.workerGrossCpuMs,
       libsignalMs: row.libsignalMs,
       ratio: row.workerOverLibsignal,
+      baileysMs: row.baileysMs,
+      overBaileys: row.workerOverBaileys,
+      baileysOverLibsignal: row.baileysOverLibsignal,
       workerPgQueries: row.workerPgQueries,
       workerPgWaitMs: row.workerPgWaitMs,
       workerPoolWaitMs: row.workerPoolWaitMs,
@@ -542,10 +569,11 @@ async function main() {
   if (process.env.BENCH_OUT)
     writeFileSync(
       process.env.BENCH_OUT,
-      JSON.stringify({ at: new Date(), machine, libsignal, ...result }, null, 2),
+      JSON.stringify({ at: new Date(), machine, libsignal, baileys, ...result }, null, 2),
     );
-  if (result.profiles.length > 0)
-    execFileSync(process.execPath, [join(root, 'bench/profile-summary.mjs'), ...result.profiles], {
+  const profiles = [...(baileys?.rows.map((row) => row.profile).filter(Boolean) ?? []), ...result.profiles];
+  if (profiles.length > 0)
+    execFileSync(process.execPath, [join(root, 'bench/profile-summary.mjs'), ...profiles], {
       stdio: 'inherit',
       env: { ...process.env, BENCH_TOP: process.env.BENCH_TOP ?? '15' },
     });

@@ -1,6 +1,7 @@
 import { ArrivalOrder } from './arrival-order';
 
 const WAIT_MS = 30_000;
+const RESEND_WAIT_MS = 10_000;
 
 describe('ArrivalOrder', () => {
   let releases: number;
@@ -72,6 +73,63 @@ describe('ArrivalOrder', () => {
     expect(publishable('live')).toBe(false);
     order.end();
     expect(order.publishable(live)).toBe(true);
+  });
+
+  it('keeps the place of a message asked for again: its resent copy is keyed as it, and what came after waits', () => {
+    const resendWaiting = new ArrivalOrder(0, () => void releases++, WAIT_MS, RESEND_WAIT_MS);
+    resendWaiting.backlogArrived();
+    resendWaiting.arrived('unreadable', false);
+    resendWaiting.arrived('next', false);
+    const first = resendWaiting.keyOf('unreadable');
+    const next = resendWaiting.keyOf('next');
+    resendWaiting.awaitResend('unreadable');
+    resendWaiting.settled('next');
+    expect(resendWaiting.publishable(next)).toBe(false);
+
+    // The sender's phone sends it again, with the same id, a round trip later.
+    resendWaiting.arrived('unreadable', false);
+    expect(resendWaiting.keyOf('unreadable')).toEqual(first);
+    resendWaiting.settled('unreadable');
+    expect(resendWaiting.publishable(first)).toBe(true);
+    expect(resendWaiting.publishable(next)).toBe(true);
+    resendWaiting.end();
+  });
+
+  it('waits for a resend at most its own limit from the retry, then lets later ones go', () => {
+    const resendWaiting = new ArrivalOrder(0, () => void releases++, WAIT_MS, RESEND_WAIT_MS);
+    resendWaiting.backlogArrived();
+    resendWaiting.arrived('unreadable', false);
+    resendWaiting.arrived('next', false);
+    const next = resendWaiting.keyOf('next');
+    resendWaiting.settled('next');
+    jest.advanceTimersByTime(1_000);
+    resendWaiting.awaitResend('unreadable');
+    // Baileys asks again after the next failed copy: the first retry's limit stands.
+    jest.advanceTimersByTime(RESEND_WAIT_MS - 1);
+    resendWaiting.awaitResend('unreadable');
+    expect(resendWaiting.publishable(next)).toBe(false);
+    const before = releases;
+    jest.advanceTimersByTime(1);
+    expect(releases).toBeGreaterThan(before);
+    expect(resendWaiting.publishable(next)).toBe(true);
+    resendWaiting.end();
+  });
+
+  it('does not wait for a resend of a stub whose message was stored before it was emitted', () => {
+    order.backlogArrived();
+    order.arrived('resent', false);
+    order.settled('resent');
+    order.arrived('next', false);
+    const next = order.keyOf('next');
+    order.settled('next');
+    // Baileys emits the first copy's stub after the resent copy was stored.
+    order.keyOf('resent');
+    order.awaitResend('resent');
+    order.arrived('later', false);
+    const later = order.keyOf('later');
+    order.settled('later');
+    expect(order.publishable(next)).toBe(true);
+    expect(order.publishable(later)).toBe(true);
   });
 
   it('keys each socket after the one before, even opened in the same millisecond', () => {

@@ -23,6 +23,14 @@ import type { ArrivalKey } from './inbound-outbox';
  * with `<ib><offline>`) comes after the whole backlog (its position is past every backlog one's):
  * it was sent later than anything queued for the device while it was away. Live messages are
  * held until the backlog is complete, or has been awaited `maxWaitMs` since the first of them.
+ *
+ * A message Baileys could not decrypt and asked its sender for again (a retry receipt: after a
+ * socket ended between Baileys' key commit and its receipt, WhatsApp's second copy fails with
+ * `old counter`) keeps its place (`awaitResend`): the copy the sender's phone sends back a round
+ * trip later arrives with the same id and is stored with the first copy's key, and what arrived
+ * after the first copy waits for it (the fault schedule's seed 1 saw the next group message
+ * overtake it right after a Redis outage), `resendWaitMs` from the retry at most (a phone that is
+ * offline answers much later: the session's later messages do not wait for it).
  */
 export class ArrivalOrder {
   /** The socket's key part: later than any earlier socket's of this session. */
@@ -32,6 +40,10 @@ export class ArrivalOrder {
   private readonly awaitedBacklog = new Map<string, number>();
   private readonly awaitedLive = new Map<string, number>();
   private readonly keys = new Map<string, number>();
+  /** Ids whose key was made up when Baileys emitted them (no stanza of theirs was seen here). */
+  private readonly madeUp = new Set<string>();
+  /** Awaited ids whose sender was asked for them again: until when they are waited for. */
+  private readonly resendDeadlines = new Map<string, number>();
   private backlogComplete = false;
   /** When the first live stanza came in while the backlog was still incomplete. */
   private liveWaitingSince: number | undefined;
@@ -43,11 +55,16 @@ export class ArrivalOrder {
     /** Called when more may be published than before (a wait ended, the backlog completed). */
     private readonly released: () => void,
     private readonly maxWaitMs: number,
+    /** How long a message asked for again (a retry receipt) is waited for, from the retry. */
+    private readonly resendWaitMs: number = maxWaitMs,
   ) {
     this.socket = Math.max(Date.now(), previousSocket + 1);
   }
 
-  /** A message stanza arrived on the socket; `offline`: part of the backlog. */
+  /**
+   * A message stanza arrived on the socket; `offline`: part of the backlog. One whose id is still
+   * awaited (a copy sent again after a retry receipt) keeps the first copy's place.
+   */
   arrived(id: string | undefined, offline: boolean): void {
     if (!id || this.ended || this.keys.has(id)) return;
     this.keys.set(id, (offline ? 0 : LIVE) + this.nextPosition++);
@@ -76,6 +93,7 @@ export class ArrivalOrder {
       return { socket: this.socket, position: known ?? LIVE + this.nextPosition++ };
     const position = LIVE + this.nextPosition++;
     this.keys.set(id, position);
+    this.madeUp.add(id);
     // Awaited until stored like any arrival, but not held for the backlog (as before it: at once).
     this.awaitedLive.set(id, Date.now());
     this.schedule();
@@ -89,7 +107,23 @@ export class ArrivalOrder {
   settled(id: string | undefined): void {
     if (id === undefined) return;
     this.keys.delete(id);
+    this.madeUp.delete(id);
+    this.resendDeadlines.delete(id);
     if (this.awaitedBacklog.delete(id) || this.awaitedLive.delete(id)) this.schedule();
+  }
+
+  /**
+   * Baileys could not decrypt message `id` and asked its sender for it again: it stays awaited,
+   * its key kept for the copy that comes back (stored with it, then `settled`). A stub whose key
+   * was made up (its stanza not seen here, or seen and settled before: the copy sent back was
+   * stored first) is settled; one no longer awaited (`maxWaitMs` passed) stays so.
+   */
+  awaitResend(id: string | undefined): void {
+    if (id === undefined || !this.keys.has(id)) return;
+    if (this.madeUp.has(id)) return this.settled(id);
+    // The first retry's deadline stands: Baileys asks up to 5 times, each failure a new stub.
+    if (!this.resendDeadlines.has(id)) this.resendDeadlines.set(id, Date.now() + this.resendWaitMs);
+    this.schedule();
   }
 
   /** Whether a stored message with this key may be handed on now. */
@@ -108,6 +142,8 @@ export class ArrivalOrder {
     this.awaitedBacklog.clear();
     this.awaitedLive.clear();
     this.keys.clear();
+    this.madeUp.clear();
+    this.resendDeadlines.clear();
   }
 
   /** The position nothing at or after may be handed on yet. */
@@ -119,13 +155,25 @@ export class ArrivalOrder {
     return live === undefined ? Infinity : (this.keys.get(live) ?? LIVE);
   }
 
-  /** Stops waiting for what has been awaited `maxWaitMs`; a backlog that never ends counts as ended. */
+  /**
+   * Stops waiting for what has been awaited `maxWaitMs`, or asked for again `resendWaitMs` ago; a
+   * backlog that never ends counts as ended.
+   */
   private expire(now: number): void {
+    for (const [id, deadline] of this.resendDeadlines)
+      if (deadline <= now) {
+        this.awaitedBacklog.delete(id);
+        this.awaitedLive.delete(id);
+        this.keys.delete(id);
+        this.resendDeadlines.delete(id);
+      }
     for (const awaited of [this.awaitedBacklog, this.awaitedLive])
       for (const [id, since] of awaited) {
         if (now - since < this.maxWaitMs) break;
         awaited.delete(id);
         this.keys.delete(id);
+        this.madeUp.delete(id);
+        this.resendDeadlines.delete(id);
       }
     if (this.liveWaitingSince !== undefined && now - this.liveWaitingSince >= this.maxWaitMs) {
       this.backlogComplete = true;
@@ -137,13 +185,16 @@ export class ArrivalOrder {
   private schedule(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const since = [
+    const deadlines = [
       this.awaitedBacklog.values().next().value,
       this.awaitedLive.values().next().value,
       this.liveWaitingSince,
-    ].filter((at): at is number => at !== undefined);
-    if (this.ended || since.length === 0) return;
-    const wait = Math.max(0, Math.min(...since) + this.maxWaitMs - Date.now());
+    ]
+      .filter((at): at is number => at !== undefined)
+      .map((since) => since + this.maxWaitMs)
+      .concat([...this.resendDeadlines.values()]);
+    if (this.ended || deadlines.length === 0) return;
+    const wait = Math.max(0, Math.min(...deadlines) - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.expire(Date.now());

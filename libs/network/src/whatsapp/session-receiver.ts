@@ -7,7 +7,7 @@ import { incomingCallOf } from './call-offer';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { phoneDigits } from './phone-digits';
 import { decryptedVote, pollUpdateOf } from './poll-votes';
-import { undecryptableReason } from './undecryptable';
+import { resendAsked, undecryptableReason } from './undecryptable';
 import type { WhatsAppSessionContext } from './whatsapp-session-context';
 import type { WhatsAppSocket } from './whatsapp-socket';
 
@@ -52,7 +52,12 @@ export class SessionReceiver {
 
   /** Takes the messages and calls `socket` receives. */
   listenTo(socket: WhatsAppSocket): void {
-    const arrivals = new ArrivalOrder(this.lastSocket, () => void this.redelivery.kick(), ARRIVAL_WAIT_MS);
+    const arrivals = new ArrivalOrder(
+      this.lastSocket,
+      () => void this.redelivery.kick(),
+      ARRIVAL_WAIT_MS,
+      RESEND_WAIT_MS,
+    );
     this.arrivals = arrivals;
     this.lastSocket = arrivals.socket;
     // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
@@ -126,24 +131,34 @@ export class SessionReceiver {
     messages: { raw: WAMessage; arrival: ArrivalKey }[],
   ): Promise<void> {
     for (const { raw, arrival } of messages) {
+      let awaitingResend = false;
       try {
-        await this.keep(socket, raw, arrival);
+        awaitingResend = await this.keep(socket, raw, arrival);
       } finally {
+        const id = raw.key?.id ?? undefined;
+        // Unreadable, and asked for again: what arrived after it waits for the copy sent back.
+        if (awaitingResend) arrivals.awaitResend(id);
         // Stored (or never to be): what arrived after it need not wait for it any more.
-        arrivals.settled(raw.key?.id ?? undefined);
+        else arrivals.settled(id);
       }
     }
     // One round per stored batch: it also hands on what this batch's messages were holding back.
     void this.redelivery.kick();
   }
 
-  /** One emitted message into the outbox (a poll vote straight on; what cannot be read skipped). */
-  private async keep(socket: WhatsAppSocket, raw: WAMessage, arrival: ArrivalKey): Promise<void> {
+  /**
+   * One emitted message into the outbox (a poll vote straight on; what cannot be read skipped).
+   * True for one that could not be decrypted and will come again (Baileys asked its sender).
+   */
+  private async keep(socket: WhatsAppSocket, raw: WAMessage, arrival: ArrivalKey): Promise<boolean> {
     const id = raw.key?.id;
-    if (!id || this.context.memory.delivered.has(id)) return;
-    if (this.undecryptable(raw, id)) return;
+    if (!id || this.context.memory.delivered.has(id)) return false;
+    if (this.undecryptable(raw, id)) return resendAsked(raw);
     const pollUpdate = pollUpdateOf(raw);
-    if (pollUpdate) return this.receiveVote(socket, raw, pollUpdate);
+    if (pollUpdate) {
+      await this.receiveVote(socket, raw, pollUpdate);
+      return false;
+    }
     let message;
     try {
       const sender = await resolveSenderPhoneJid(raw, (lid) =>
@@ -152,13 +167,14 @@ export class SessionReceiver {
       message = toInboundMessage(raw, sender);
     } catch (error) {
       this.context.logger.warn({ err: error, messageId: id }, 'could not read an inbound message; skipped');
-      return;
+      return false;
     }
-    if (message === null) return;
+    if (message === null) return false;
     await this.keepUntilStored(message, this.context.quotes.sealReceived(raw, message), arrival);
     // Inbound media hook, after the message is durable and before it is settled (until then no
     // round hands it on), so a bot that fetches the file as soon as it hears of it finds it.
     if (message.media) await this.context.media.remember(this.context.ref, raw);
+    return false;
   }
 
   /**
@@ -275,6 +291,14 @@ export class SessionReceiver {
  * the later ones this long at most.
  */
 const ARRIVAL_WAIT_MS = 30_000;
+
+/**
+ * How long the messages that arrived after an undecryptable one wait for its sender's phone to
+ * send it again once Baileys asked (a retry receipt): a phone online answers within a round trip
+ * (0.4 s in the fault schedule on a loaded machine); one offline answers when it comes back, and
+ * the session's later messages are not held that long (that message then arrives after them).
+ */
+const RESEND_WAIT_MS = 10_000;
 
 /** How long a closing session still retries storing a received message (PostgreSQL down). */
 const CLOSE_STORE_GRACE_MS = 10_000;

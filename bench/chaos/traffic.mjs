@@ -16,7 +16,10 @@ const RETRY_PAUSE_MS = 2_000;
 
 /**
  * The contacts write, one message at a time (each awaited, so each chat's order is the order
- * they were sent), every `intervalMs`, until `stop()`. Each message carries `chaos <chat> <seq>`;
+ * they were sent), every `intervalMs`, until `stop()`. Awaited means the server took it (the
+ * emulator handed it to the device's connection or queued it for its next login), not that the
+ * device received, decrypted or acknowledged it: the order kept is the server's, as WhatsApp
+ * delivers a chat's messages, and a copy the device asks for again keeps its place in it. Each message carries `chaos <chat> <seq>`;
  * `sent` records `{ id, sessionId, chat, seq, kind, at }` for every message the emulator took.
  */
 export function startContactTraffic({ network, sessions, draw, intervalMs }) {

@@ -151,6 +151,37 @@ describe('durableEncryptions on PostgreSQL, through Baileys’ transactions and 
     expect(storedWhenEncrypted.size).toBe(2);
   }, 30_000);
 
+  it('a send whose sessions are read from PostgreSQL (a cold key cache: the first send after a take-over) still stores its ratchets in one write', async () => {
+    const dan = await contact('de-dan', 61);
+    const phone = await contact('de-dan-phone', 62);
+    const danJid = '255700000601@s.whatsapp.net';
+    const phoneJid = '255700000600@s.whatsapp.net';
+    const ref = await account.session('de-cold-sender', { state: 'starting', ownerToken: TOKEN });
+    const first = repositoryOf(await PostgresAuthState.fresh(options(ref)));
+    await first.repository.injectE2ESession({ jid: danJid, session: dan.bundle });
+    await first.repository.injectE2ESession({ jid: phoneJid, session: phone.bundle });
+    for (const jid of [danJid, phoneJid])
+      await first.keys.transaction(
+        () => first.repository.encryptMessage({ jid, data: Buffer.from('first') }),
+        'me',
+      );
+    // The next owner: nothing cached, each encryption reads its session on its own round trip.
+    const writes: CredentialItemChange[][] = [];
+    const { keys, repository } = repositoryOf(
+      await PostgresAuthState.load(options(ref, { store: notingWrites(writes) })),
+    );
+    await keys.transaction(async () => {
+      await Promise.all([
+        repository.encryptMessage({ jid: danJid, data: Buffer.from('Habari') }),
+        repository.encryptMessage({ jid: phoneJid, data: Buffer.from('Habari') }),
+      ]);
+    }, 'me');
+
+    expect(writes.map((changes) => changes.map((change) => `${change.kind}.${change.keyId}`).sort())).toEqual(
+      [['session.255700000600.0', 'session.255700000601.0']],
+    );
+  }, 30_000);
+
   it('two sessions of one worker sending to the same contact at once each store only their own ratchet', async () => {
     // libsignal queues all work on one address (the contact's) in one process-wide queue, and a
     // queued job runs in the async context of the job that started the queue: another session's.

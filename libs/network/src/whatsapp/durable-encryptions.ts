@@ -5,7 +5,7 @@ import {
   type SignalKeyStoreWithTransaction,
   type SocketConfig,
 } from '@whiskeysockets/baileys';
-import { InFlightBatch } from './in-flight-batch';
+import { TurnBatch } from './turn-batch';
 
 type MakeSignalRepository = SocketConfig['makeSignalRepository'];
 
@@ -40,10 +40,9 @@ const changes = new AsyncLocalStorage<EncryptionChanges>();
  * The transaction still commits the same values afterwards; the store leaves those out (they are
  * stored already: PostgresAuthState.storeAhead).
  *
- * The encryptions of one send (each device of the contact, and our own other devices) run side by
- * side: their changes are stored together once none of them is running, one fenced write for the
- * send (InFlightBatch), also when libsignal's per-address queue makes them finish in different
- * turns. The order stays safe: an encryption hands its ciphertext back
+ * The encryptions of one send (each device of the contact, and our own other devices) finish in the
+ * same event-loop turn when their sessions are cached: their changes are stored together, one fenced
+ * write for the send (TurnBatch). The order stays safe: an encryption hands its ciphertext back
  * only once the write carrying its changes has committed, and the stanza is built from every
  * ciphertext, so it cannot leave before all of them are durable. A failed or fenced write fails
  * every encryption of its batch: the send fails and nothing goes out.
@@ -70,15 +69,14 @@ export function durableEncryptions(durable: AheadStore): MakeSignalRepository {
       pnToLIDFunc,
     );
     // One per socket: a batch never mixes two sessions (each has its own fencing token).
-    const ahead = new InFlightBatch<SignalDataSet>((sets) => durable.storeAhead(merged(sets)));
+    const ahead = new TurnBatch<SignalDataSet>((sets) => durable.storeAhead(merged(sets)));
     const storedFirst = async <T>(encrypt: () => Promise<T>): Promise<T> => {
       // Outside an enclosing transaction, Baileys commits the encryption's own before returning.
       if (!keys.isInTransaction?.()) return encrypt();
-      return ahead.run(async () => {
-        const made: SignalDataSet[] = [];
-        const value = await changes.run({ store: keys, made }, encrypt);
-        return { value, items: made };
-      });
+      const made: SignalDataSet[] = [];
+      const result = await changes.run({ store: keys, made }, encrypt);
+      if (made.length > 0) await ahead.add(made);
+      return result;
     };
     return {
       ...repository,

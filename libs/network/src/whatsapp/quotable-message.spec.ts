@@ -37,18 +37,6 @@ describe('quotedContent: what a quote carries of a message, against Baileys’ p
     expect(quotedContent({ conversation: 'x'.repeat(70_000) })?.conversation).toHaveLength(4_096);
   });
 
-  it('quotes a plain text as the proto round trip would, without the message’s context, whole up to the bound', () => {
-    const text = 'é'.repeat(32_000); // 64,000 bytes: within the bound
-    const quoted = quotedContent({
-      conversation: text,
-      messageContextInfo: { deviceListMetadataVersion: 2 },
-    });
-    expect(quoted).toEqual(proto.Message.decode(proto.Message.encode({ conversation: text }).finish()));
-    expect(quoted).toBeInstanceOf(proto.Message);
-    expect(size(quoted!)).toBeLessThanOrEqual(MAX_QUOTED_BYTES);
-    expect(quotedContent({ conversation: 'é'.repeat(32_768) })?.conversation?.length).toBe(4_096);
-  });
-
   it('has nothing to quote in an empty message', () => {
     expect(quotedContent(null)).toBeNull();
     expect(quotedContent({})).toBeNull();

@@ -72,19 +72,10 @@ export function quotedContent(content: proto.IMessage | null | undefined): proto
   if (!inner || !type) return null;
   const value = inner[type];
   if (value === null || value === undefined) return null;
-  // A plain text (most of what arrives) has no context to strip and nothing to shrink when it fits:
-  // taken as it is, without the encode, decode and size encodes below (issue 32's inbound profile).
-  if (type === 'conversation' && typeof value === 'string' && plainTextFits(value))
-    return proto.Message.create({ conversation: value });
   const copy = proto.Message.decode(proto.Message.encode({ [type]: value }).finish());
   const part = copy[type] as unknown;
   if (part !== null && typeof part === 'object') delete (part as { contextInfo?: unknown }).contextInfo;
   return fitted(copy, type);
-}
-
-/** A `conversation` of this text encodes to at most its UTF-8 length, a tag and a 5-byte length. */
-function plainTextFits(text: string): boolean {
-  return text.length * 3 + 6 <= MAX_QUOTED_BYTES || Buffer.byteLength(text, 'utf8') + 6 <= MAX_QUOTED_BYTES;
 }
 
 function fitted(message: proto.Message, type: keyof proto.IMessage): proto.IMessage | null {

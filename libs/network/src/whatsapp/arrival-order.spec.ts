@@ -65,6 +65,60 @@ describe('ArrivalOrder', () => {
     expect(order.publishable(live)).toBe(true);
   });
 
+  it('lets no wait run out while PostgreSQL is away: the first message of an outage keeps its place however long it lasts', () => {
+    // The fault schedule's seed 5: in a 50 s outage the first message of every chat waited on a key
+    // write inside Baileys while the later ones came out first once PostgreSQL was back.
+    let storeFailedAt = 0;
+    const outage = new ArrivalOrder(
+      0,
+      () => void releases++,
+      WAIT_MS,
+      RESEND_WAIT_MS,
+      () => storeFailedAt,
+    );
+    outage.backlogArrived();
+    outage.arrived('first of the outage', false);
+    outage.arrived('next', false);
+    const next = outage.keyOf('next');
+    outage.settled('next');
+    for (let second = 0; second < 50; second += 1) {
+      storeFailedAt = Date.now();
+      jest.advanceTimersByTime(1_000);
+    }
+    // PostgreSQL is back: the usual limit counts from its last failure, not from the arrival.
+    jest.advanceTimersByTime(WAIT_MS - 1_001);
+    expect(outage.publishable(next)).toBe(false);
+    const before = releases;
+    jest.advanceTimersByTime(1);
+    expect(releases).toBeGreaterThan(before);
+    expect(outage.publishable(next)).toBe(true);
+    outage.end();
+  });
+
+  it('lets a resend wait its limit after PostgreSQL is back, too', () => {
+    let storeFailedAt = 0;
+    const outage = new ArrivalOrder(
+      0,
+      () => void releases++,
+      WAIT_MS,
+      RESEND_WAIT_MS,
+      () => storeFailedAt,
+    );
+    outage.backlogArrived();
+    outage.arrived('unreadable', false);
+    outage.arrived('next', false);
+    const next = outage.keyOf('next');
+    outage.settled('next');
+    outage.awaitResend('unreadable');
+    jest.advanceTimersByTime(RESEND_WAIT_MS - 1);
+    storeFailedAt = Date.now();
+    jest.advanceTimersByTime(RESEND_WAIT_MS - 1);
+    expect(outage.publishable(next)).toBe(false);
+    jest.advanceTimersByTime(1);
+    expect(outage.publishable(next)).toBe(true);
+    outage.end();
+  });
+
   it('holds nothing of another socket, and nothing once its own socket is let go', () => {
     order.arrived('backlog', true);
     order.arrived('live', false);

@@ -57,6 +57,15 @@ export class ArrivalOrder {
     private readonly maxWaitMs: number,
     /** How long a message asked for again (a retry receipt) is waited for, from the retry. */
     private readonly resendWaitMs: number = maxWaitMs,
+    /**
+     * When the session's store (PostgreSQL) last failed (epoch ms; 0: never). No wait runs out
+     * while it fails: a message whose decryption waits on a key write is still coming, and once
+     * PostgreSQL is back every waiter resumes within seconds, in no particular order. Each wait
+     * counts from its start or the store's last failure, whichever is later (the fault
+     * schedule's seed 5: a 50 s outage outlasted the 30 s wait, and in every chat the first
+     * message sent during it came out of Baileys last and was delivered after the others).
+     */
+    private readonly storeFailedAt: () => number = () => 0,
   ) {
     this.socket = Math.max(Date.now(), previousSocket + 1);
   }
@@ -160,8 +169,9 @@ export class ArrivalOrder {
    * backlog that never ends counts as ended.
    */
   private expire(now: number): void {
+    const failedAt = this.storeFailedAt();
     for (const [id, deadline] of this.resendDeadlines)
-      if (deadline <= now) {
+      if (Math.max(deadline, failedAt + this.resendWaitMs) <= now) {
         this.awaitedBacklog.delete(id);
         this.awaitedLive.delete(id);
         this.keys.delete(id);
@@ -169,13 +179,16 @@ export class ArrivalOrder {
       }
     for (const awaited of [this.awaitedBacklog, this.awaitedLive])
       for (const [id, since] of awaited) {
-        if (now - since < this.maxWaitMs) break;
+        if (now - Math.max(since, failedAt) < this.maxWaitMs) break;
         awaited.delete(id);
         this.keys.delete(id);
         this.madeUp.delete(id);
         this.resendDeadlines.delete(id);
       }
-    if (this.liveWaitingSince !== undefined && now - this.liveWaitingSince >= this.maxWaitMs) {
+    if (
+      this.liveWaitingSince !== undefined &&
+      now - Math.max(this.liveWaitingSince, failedAt) >= this.maxWaitMs
+    ) {
       this.backlogComplete = true;
       this.liveWaitingSince = undefined;
     }
@@ -185,14 +198,15 @@ export class ArrivalOrder {
   private schedule(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    const failedAt = this.storeFailedAt();
     const deadlines = [
       this.awaitedBacklog.values().next().value,
       this.awaitedLive.values().next().value,
       this.liveWaitingSince,
     ]
       .filter((at): at is number => at !== undefined)
-      .map((since) => since + this.maxWaitMs)
-      .concat([...this.resendDeadlines.values()]);
+      .map((since) => Math.max(since, failedAt) + this.maxWaitMs)
+      .concat([...this.resendDeadlines.values()].map((at) => Math.max(at, failedAt + this.resendWaitMs)));
     if (this.ended || deadlines.length === 0) return;
     const wait = Math.max(0, Math.min(...deadlines) - Date.now());
     this.timer = setTimeout(() => {

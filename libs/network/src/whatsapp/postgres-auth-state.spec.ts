@@ -375,8 +375,10 @@ describe('PostgresAuthState through a PostgreSQL outage', () => {
       delayBetweenTriesMs: 20,
     });
     const session = Buffer.from('the ratchet after decrypting a message');
+    expect(auth.lastUnreachableAt).toBe(0);
 
     await proxy.cut();
+    const cutAt = Date.now();
     let committed = false;
     const transaction = keys
       .transaction(async () => {
@@ -386,6 +388,8 @@ describe('PostgresAuthState through a PostgreSQL outage', () => {
     transaction.catch(() => undefined);
     // Well past Baileys' three tries (60 ms): it has given up by now unless our store waits.
     await new Promise((resolve) => setTimeout(resolve, 600));
+    // The session's received order waits for a message whose key write waits (ArrivalOrder).
+    expect(auth.lastUnreachableAt).toBeGreaterThanOrEqual(cutAt);
     await proxy.restore();
 
     await transaction;

@@ -81,6 +81,8 @@ export class PostgresAuthState {
   private readonly storedAhead = new StoredAhead();
   /** The key sets `storeAhead` hands through Baileys' cache to the raw store. */
   private readonly aheadWrites = new WeakSet<SignalDataSet>();
+  /** When a read or write last failed to reach PostgreSQL (epoch ms; 0: never). */
+  private unreachableAt = 0;
 
   private constructor(
     private readonly options: PostgresAuthStateOptions,
@@ -93,6 +95,15 @@ export class PostgresAuthState {
         makeCacheableSignalKeyStore(this.rawKeyStore(), options.logger, options.keyCache),
       ),
     };
+  }
+
+  /**
+   * When a signal-key or creds read or write last failed to reach PostgreSQL (epoch ms; 0: never).
+   * A message whose decryption waits on such a write is still coming: the session's received
+   * order waits for it as long as PostgreSQL is away, not only its usual limit (ArrivalOrder).
+   */
+  get lastUnreachableAt(): number {
+    return this.unreachableAt;
   }
 
   /** The stored state, or fresh credentials (`initAuthCreds`) when nothing is stored. */
@@ -286,6 +297,7 @@ export class PostgresAuthState {
         return await work();
       } catch (error) {
         const now = Date.now();
+        this.unreachableAt = now;
         const closed = this.closingAt !== null && now >= this.closingAt;
         if (now >= giveUpAt || closed || this.fenced || this.discarded) throw error;
         const delayMs = Math.min(RETRY_FIRST_MS * 2 ** attempt, RETRY_MAX_MS);

@@ -42,6 +42,8 @@ export class SessionReceiver {
   private arrivals: ArrivalOrder | null = null;
   /** The key part of the last socket listened to: the next one's is later. */
   private lastSocket = 0;
+  /** When storing a received message in the outbox last failed (epoch ms; 0: never). */
+  private storeFailedAt = 0;
 
   constructor(
     private readonly context: ReceiverContext,
@@ -57,6 +59,7 @@ export class SessionReceiver {
       () => void this.redelivery.kick(),
       ARRIVAL_WAIT_MS,
       RESEND_WAIT_MS,
+      () => Math.max(this.context.auth.lastUnreachableAt, this.storeFailedAt),
     );
     this.arrivals = arrivals;
     this.lastSocket = arrivals.socket;
@@ -248,6 +251,7 @@ export class SessionReceiver {
       try {
         return await this.context.inbox.keep(message, quote, arrival);
       } catch (error) {
+        this.storeFailedAt = Date.now();
         // Closing (`close()` waits for this before it finishes): retried for a grace, not forever,
         // or a close during a PostgreSQL outage never returns and the shard never moves (issue 28).
         if (this.connection.hasEnded()) this.storeGiveUpAt ??= Date.now() + CLOSE_STORE_GRACE_MS;

@@ -21,7 +21,12 @@ describe('AdminTokenCheck', () => {
     const subject = check();
     expect(errorOf(() => subject.verify(`Bearer ${TOKEN}`, '10.0.0.1'))).toBeNull();
     for (const header of [undefined, '', 'Bearer', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`]) {
-      expect(errorOf(() => subject.verify(header, '10.0.0.2'))?.code).toBe('unauthorized');
+      const refused = errorOf(() => subject.verify(header, '10.0.0.2'));
+      expect(refused?.code).toBe('unauthorized');
+      // The operator's fix, said in the refusal.
+      expect(refused?.message).toBe(
+        'Missing or invalid admin token. Send "Authorization: Bearer <JUMBE_ADMIN_TOKEN>".',
+      );
     }
   });
 
@@ -88,6 +93,10 @@ describe('AdminTokenCheck', () => {
 
   it('answers 404 when the admin API is off', () => {
     const subject = new AdminTokenCheck(null, pino({ level: 'silent' }));
-    expect(errorOf(() => subject.verify(`Bearer ${TOKEN}`, '10.0.0.1'))?.code).toBe('not_found');
+    const off = errorOf(() => subject.verify(`Bearer ${TOKEN}`, '10.0.0.1'));
+    expect(off?.code).toBe('not_found');
+    expect(off?.message).toBe(
+      'The admin API is off: set JUMBE_ADMIN_TOKEN to enable it, or use the `npx jumbe` CLI.',
+    );
   });
 });

@@ -143,6 +143,27 @@ describe("a customer's limits through the gateway (memory ports, inject)", () =>
     expect((await get('/api/v1/usage', other.key)).statusCode).toBe(200);
   });
 
+  it('answers 503 naming the coordination store, with Retry-After, when the key rate cannot be counted', async () => {
+    await boot((base) => ({
+      config: { ...base.config, rateLimitPerMinute: 2 },
+      rateLimiter: {
+        consume: async () => {
+          throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+        },
+      },
+    }));
+    const { key } = world.addCustomer();
+
+    const refused = await get('/api/v1/usage', key);
+
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('2');
+    expect(refused.json()).toEqual({
+      message: 'Service temporarily unavailable (coordination store unreachable). Retry shortly.',
+      error: { code: 'unavailable' },
+    });
+  });
+
   it('refuses a read key the write with 403 naming its scope and the method', async () => {
     await boot();
     const { key } = world.addCustomer({ scope: 'read' });

@@ -147,6 +147,21 @@ describe('dashboard sign-ins', () => {
       expect(error.status).toBe(503);
       expect(error.message).toBe('Service temporarily unavailable (database unreachable). Retry shortly.');
     });
+    it('answers 503 naming the database when the session cannot be looked up or ended', async () => {
+      const store = new MemoryDashboardSessionStore(keys);
+      const refuse = async () => {
+        throw new Error('Connection terminated unexpectedly');
+      };
+      store.findLive = refuse;
+      store.end = refuse;
+      const sessions = new DashboardSessions(store, new MemoryRateLimiter(clock), clock);
+
+      for (const failed of [sessions.resolve(hashDashboardToken('jds_x')), sessions.signOut('session-a')]) {
+        const error = await apiErrorOf(failed);
+        expect(error.status).toBe(503);
+        expect(error.message).toBe('Service temporarily unavailable (database unreachable). Retry shortly.');
+      }
+    });
   });
 
   describe("a signed-in session's pace", () => {
@@ -245,6 +260,21 @@ describe('dashboard sign-ins', () => {
 
       expect(error.status).toBe(503);
       expect(error.message).toBe('Service temporarily unavailable (database unreachable). Retry shortly.');
+    });
+    it('answers 503 naming the database when the session cannot be stored or ended', async () => {
+      const store = new MemoryOperatorSessionStore();
+      const refuse = async () => {
+        throw new Error('Connection terminated unexpectedly');
+      };
+      store.open = refuse;
+      store.end = refuse;
+      const sessions = new OperatorSessions(store, new MemoryRateLimiter(clock), ADMIN_TOKEN, clock);
+
+      for (const failed of [sessions.signIn(), sessions.signOut('session-c')]) {
+        const error = await apiErrorOf(failed);
+        expect(error.status).toBe(503);
+        expect(error.message).toBe('Service temporarily unavailable (database unreachable). Retry shortly.');
+      }
     });
   });
 });

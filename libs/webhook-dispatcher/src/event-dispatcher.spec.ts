@@ -836,4 +836,37 @@ describe('EventDispatcher', () => {
       }),
     ]);
   });
+
+  it('warns when an acknowledgement fails, and acknowledges the copy the stream offers again without a second POST', async () => {
+    const { accountId, path } = await subscribedAccount();
+    const dispatcher = new EventDispatcher(directory, poster, deliveries, logger, { retryDelayMs: 20 });
+    running.push({ dispatcher, consumption: { stop: async () => undefined } });
+    const published = inboundEvent(freshShard(), accountId);
+    const acks: string[] = [];
+    // Handed over as JetStream hands it: the stream forgets it only when acknowledged.
+    const copy = (ack: () => Promise<void>) =>
+      ({
+        eventId: published.eventId,
+        subject: published.subject,
+        payload: published.payload,
+        ack,
+        working: async () => undefined,
+      }) as StreamDeliverable;
+    dispatcher.accept(
+      copy(async () => {
+        throw new Error('connection closed');
+      }),
+    );
+    await eventually('the failed acknowledgement reported', () =>
+      warnings.some((warning) => warning.msg === 'delivery recorded but not acknowledged'),
+    );
+    expect(warnings).toEqual([
+      expect.objectContaining({ msg: 'delivery recorded but not acknowledged', eventId: published.eventId }),
+    ]);
+
+    dispatcher.accept(copy(async () => void acks.push(published.eventId)));
+    await eventually('the copy offered again acknowledged', () => acks.length === 1);
+    expect(receiver.at(path)).toHaveLength(1);
+    expect(await deliveries.isRecorded(published.eventId)).toBe(true);
+  });
 });

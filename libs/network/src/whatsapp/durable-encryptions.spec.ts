@@ -238,6 +238,60 @@ describe('durableEncryptions on PostgreSQL, through Baileys’ transactions and 
     }
   }, 30_000);
 
+  it('two sessions sending at once to a contact they share and to their own phones: each send is one write', async () => {
+    // The second session's encryption for the shared contact waits in libsignal's queue behind
+    // the first's: it still joins its own send's write (before: written on its own, two a send).
+    const dora = await contact('de-dora', 91);
+    const doraAuth = await PostgresAuthState.load(options(dora.ref));
+    const doraJid = '255700000900@s.whatsapp.net';
+    const senders = await Promise.all(
+      ['de-eve', 'de-fay'].map(async (sessionId, i) => {
+        const phone = await contact(`de-${sessionId}-phone`, 95 + i);
+        const phoneJid = `25570000099${i}@s.whatsapp.net`;
+        const ref = await account.session(sessionId, { state: 'starting', ownerToken: TOKEN });
+        await PostgresAuthState.fresh(options(ref));
+        const writes: CredentialItemChange[][] = [];
+        const { keys, repository } = repositoryOf(
+          await PostgresAuthState.load(options(ref, { store: notingWrites(writes) })),
+        );
+        const preKeyId = String(92 + i);
+        await doraAuth.state.keys.set({ 'pre-key': { [preKeyId]: Curve.generateKeyPair() } });
+        const preKey = (await doraAuth.state.keys.get('pre-key', [preKeyId]))[preKeyId]!;
+        await repository.injectE2ESession({
+          jid: doraJid,
+          session: {
+            ...dora.bundle,
+            preKey: { keyId: 92 + i, publicKey: generateSignalPubKey(preKey.public) },
+          },
+        });
+        await repository.injectE2ESession({ jid: phoneJid, session: phone.bundle });
+        return { writes, keys, repository, phoneJid };
+      }),
+    );
+    const sendAll = (text: string) =>
+      Promise.all(
+        senders.map(({ keys, repository, phoneJid }) =>
+          keys.transaction(
+            () =>
+              Promise.all(
+                [doraJid, phoneJid].map((jid) => repository.encryptMessage({ jid, data: Buffer.from(text) })),
+              ),
+            'me',
+          ),
+        ),
+      );
+    await sendAll('first');
+    for (const { writes } of senders) writes.length = 0;
+
+    for (const round of ['one', 'two', 'three']) await sendAll(round);
+
+    for (const [i, { writes }] of senders.entries()) {
+      expect(writes.map((changes) => changes.map((change) => change.keyId).sort())).toEqual(
+        Array.from({ length: 3 }, () => ['255700000900.0', `25570000099${i}.0`]),
+      );
+    }
+  }, 30_000);
+
   it('a change made after the stored-ahead value is still written by the commit', async () => {
     const ref = await account.session('de-later', { state: 'starting', ownerToken: TOKEN });
     await PostgresAuthState.fresh(options(ref));

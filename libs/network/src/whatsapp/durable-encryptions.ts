@@ -5,6 +5,7 @@ import {
   type SignalKeyStoreWithTransaction,
   type SocketConfig,
 } from '@whiskeysockets/baileys';
+import { runSignalJobsInTheirContext } from './signal-jobs-in-context';
 import { TurnBatch } from './turn-batch';
 
 type MakeSignalRepository = SocketConfig['makeSignalRepository'];
@@ -48,16 +49,19 @@ const changes = new AsyncLocalStorage<EncryptionChanges>();
  * every encryption of its batch: the send fails and nothing goes out.
  */
 export function durableEncryptions(durable: AheadStore): MakeSignalRepository {
+  // A session's encryption queued behind another session's on the same contact runs in its own
+  // context, so its changes join its own send's write (signal-jobs-in-context.ts).
+  runSignalJobsInTheirContext();
   return (auth, logger, pnToLIDFunc) => {
     const keys = auth.keys as SignalKeyStoreWithTransaction;
     const tracked: SignalKeyStoreWithTransaction = {
       ...keys,
       set: async (data) => {
         // Only this session's own encryption takes the change: libsignal runs all work on one
-        // address (a contact) in one process-wide queue, a queued job in the async context of the
-        // job that started it, which may be another session's encryption (measured with two
-        // sessions sending to one contact). Such a change is not in a transaction of this session
-        // (its context has none), so Baileys writes it here before the job goes on.
+        // address (a contact) in one process-wide queue, and a job that does not run in its own
+        // async context (SessionBuilder's, which runSignalJobsInTheirContext leaves as they are)
+        // runs in that of the job that started the queue, maybe another session's. Such a change
+        // is not in a transaction of this session, so Baileys writes it here before the job goes on.
         const under = changes.getStore();
         if (under?.store === keys) under.made.push(data);
         await keys.set(data);

@@ -807,6 +807,38 @@ describe('EventDispatcher', () => {
     ]);
   });
 
+  it("keeps the receiver's failure first in the error of an attempt recorded without its response and payload", async () => {
+    const shard = freshShard();
+    const { accountId, path } = await subscribedAccount();
+    receiver.on(path, (_request, response) => {
+      response.statusCode = 500;
+      response.end('receiver exploded');
+    });
+    // The edge fake: the deliveries table refuses every record that still carries the payload.
+    const refusing: Pick<WebhookDeliveryRepository, 'recordBatch' | 'lastAttemptsAmong'> = {
+      recordBatch: async (records, settled) => {
+        if (records.some((record) => (record.payload as { unrecordable?: boolean }).unrecordable !== true)) {
+          throw new Error('unsupported Unicode escape sequence');
+        }
+        return deliveries.recordBatch(records, settled);
+      },
+      lastAttemptsAmong: (eventIds) => deliveries.lastAttemptsAmong(eventIds),
+    };
+    const log = await dispatchShard(shard, { deliveries: refusing });
+    await log.publish(inboundEvent(shard, accountId));
+
+    await logDrained(shard);
+    expect(await deliveries.latest(accountId, 10)).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        statusCode: 500,
+        response: null,
+        error:
+          'receiver answered 500; the attempt was recorded without its response and payload, which the database refused: unsupported Unicode escape sequence',
+      }),
+    ]);
+  });
+
   it('while the database is down past the record tries, the attempt is recorded once it is back, the reason said once', async () => {
     const shard = freshShard();
     const { accountId } = await subscribedAccount();

@@ -5,10 +5,11 @@ import type { LinkedDevice } from './linked-device';
 import { OfflineBacklogReplay } from './offline-backlog';
 
 /**
- * How stanzas reach linked devices: at once to a device online, kept until it answers them
- * (receipt or ack), and otherwise in its offline backlog, replayed in batches on its next login
- * (OfflineBacklogReplay). What a device never answered before its connection closed goes back to
- * the server and arrives again on that next login.
+ * How stanzas reach linked devices. The server keeps one queue per device, in the order it took
+ * the stanzas: handed at once to a device online (and kept until it answers them, receipt or
+ * ack), behind what is still waiting while its backlog is being replayed, and otherwise kept for
+ * its next login, replayed in batches (OfflineBacklogReplay). What a device never answered before
+ * its connection closed (or was replaced) goes back in its place, ahead of what was never sent.
  */
 export class DeviceDelivery {
   /**
@@ -20,18 +21,17 @@ export class DeviceDelivery {
   /** Connections waiting to be told their backlog is complete (see holdOfflineCompletion). */
   private heldCompletions: (() => void)[] | null = null;
 
+  /** The replay on each device's current connection (until it closes or a new login replaces it). */
+  private readonly replays = new WeakMap<LinkedDevice, OfflineBacklogReplay>();
+
   constructor(private readonly connectionOf: (device: LinkedDevice) => EmulatedConnection | undefined) {}
 
-  /** Hands a stanza to the device now, or keeps it for its next login (offline backlog). */
+  /** Takes a stanza for the device: handed over now, behind its unsent backlog, or kept for its next login. */
   deliver(device: LinkedDevice, stanza: BinaryNode): void {
     const connection = this.connectionOf(device);
-    if (connection) {
-      // Kept until the device answers it (receipt or ack): a connection that closes first hands it back.
-      if (stanza.tag === 'message') device.unanswered.set(stanza.attrs.id ?? '', stanza);
-      connection.send(stanza);
-    } else {
-      device.backlog.push({ ...stanza, attrs: { ...stanza.attrs, offline: '1' } });
-    }
+    if (!connection) device.backlog.push(offline(stanza));
+    else if (this.replays.get(device)?.sending) this.replays.get(device)?.enqueue(offline(stanza));
+    else this.handOver(device, connection, stanza);
   }
 
   /** The device answered messages (a receipt or an ack): the server forgets them. */
@@ -42,27 +42,46 @@ export class DeviceDelivery {
 
   /** The device went offline: what it never answered is delivered again, now on its next login. */
   redeliverUnanswered(device: LinkedDevice): void {
-    const unanswered = [...device.unanswered.values()];
-    device.unanswered.clear();
-    for (const stanza of unanswered) this.deliver(device, stanza);
+    this.requeue(device);
   }
 
   /**
    * What waited for the device, in batches (OfflineBacklogReplay). Each stanza is kept until
-   * answered like any delivery, and what was never sent goes back to the backlog when the
-   * connection closes: a device that dies during its backlog gets the unanswered rest again.
+   * answered like any delivery; a connection that closes or is replaced during the replay puts
+   * the unanswered ones and the unsent rest back in front of the queue (requeue).
    */
   replayBacklog(device: LinkedDevice, connection: EmulatedConnection): void {
+    // A connection this login replaced (440) closes later: what it still holds comes first.
+    this.requeue(device);
     const replay = new OfflineBacklogReplay(connection, device.backlog.splice(0), {
-      deliver: (stanza) => this.deliver(device, stanza),
+      deliver: (stanza) => this.handOver(device, connection, stanza),
       unanswered: (id) => device.unanswered.has(id),
       completionAllowed: () => this.offlineCompletionAllowed(),
       batchLimit: this.offlineBatchLimit,
     });
+    this.replays.set(device, replay);
     connection.on('node', (node: BinaryNode) => replay.onDeviceNode(node));
-    // After the network's own 'closed' handler, which queued the unanswered stanzas first.
-    connection.once('closed', () => device.backlog.push(...replay.takeUnsent()));
     replay.start();
+  }
+
+  /**
+   * Puts back in front of the device's queue, in the order the server took them, what it handed
+   * over and never got an answer for, then what its replay had not sent yet: everything handed
+   * over was taken before anything still unsent, since deliver queues behind a replay's rest.
+   */
+  private requeue(device: LinkedDevice): void {
+    const unanswered = [...device.unanswered.values()].map(offline);
+    device.unanswered.clear();
+    const unsent = this.replays.get(device)?.takeUnsent() ?? [];
+    this.replays.delete(device);
+    device.backlog.unshift(...unanswered, ...unsent);
+  }
+
+  /** Sends a stanza on the connection; a message is kept until the device answers it. */
+  private handOver(device: LinkedDevice, connection: EmulatedConnection, stanza: BinaryNode): void {
+    // The map's order is the order handed over (an id answered and sent again goes to the end).
+    if (stanza.tag === 'message') device.unanswered.set(stanza.attrs.id ?? '', stanza);
+    connection.send(stanza);
   }
 
   /**
@@ -87,4 +106,9 @@ export class DeviceDelivery {
     const held = this.heldCompletions;
     return held ? new Promise((resolve) => held.push(resolve)) : Promise.resolve();
   }
+}
+
+/** The stanza as the server sends it from a device's offline queue. */
+function offline(stanza: BinaryNode): BinaryNode {
+  return { ...stanza, attrs: { ...stanza.attrs, offline: '1' } };
 }

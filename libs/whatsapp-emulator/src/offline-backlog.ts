@@ -38,7 +38,17 @@ export class OfflineBacklogReplay {
     this.remaining = backlog;
   }
 
-  /** Stanzas never sent on this connection (for the device's next login). */
+  /** True while stanzas are still waiting to be sent: what the server takes now queues behind them. */
+  get sending(): boolean {
+    return !this.closed && this.remaining.length > 0;
+  }
+
+  /** A stanza the server took while this backlog is still being sent: it goes out after the rest. */
+  enqueue(stanza: BinaryNode): void {
+    this.remaining.push(stanza);
+  }
+
+  /** Stanzas never sent on this connection (for the device's next login); the replay stops. */
   takeUnsent(): BinaryNode[] {
     this.closed = true;
     return this.remaining.splice(0);

@@ -1,0 +1,121 @@
+import './trust-preload';
+import type { BinaryNode } from '@whiskeysockets/baileys';
+import { DriverHarness, type OpenedSession, until } from './driver-harness';
+import { type EmulatedConnection, WhatsAppEmulator } from './emulator';
+import type { LinkedDevice } from './linked-device';
+import { EmulatedNetwork } from './network';
+
+/**
+ * WhatsApp's server keeps one queue per device, in the order it took the messages for it; what it
+ * handed to a connection that closed before the device answered goes out again on the next
+ * connection in its place. The emulator once put a closed connection's unanswered messages
+ * (live ones included) ahead of the backlog it had not sent yet, and sent a live message ahead of
+ * a backlog still being replayed: a contact's newest message could reach the device before older
+ * ones. Checked on what the server sends the real Baileys.
+ */
+describe("a device's queue across a backlog replay and a reconnect", () => {
+  const emulator = new WhatsAppEmulator();
+  const network = new EmulatedNetwork(emulator);
+  const phone = network.user('254700000097', 'Duka la Mama');
+  const contact = network.user('254711000097', 'Njeri');
+  let harness: DriverHarness;
+  let device: LinkedDevice;
+  let opened: OpenedSession;
+  /** Every message stanza the server handed a connection of the device (silenced ones too). */
+  const handed: { connection: EmulatedConnection; id: string }[] = [];
+
+  beforeAll(async () => {
+    emulator.on('connection', (connection: EmulatedConnection) => {
+      const send = connection.send.bind(connection);
+      connection.send = (node: BinaryNode) => {
+        if (node.tag === 'message') handed.push({ connection, id: node.attrs.id ?? '' });
+        send(node);
+      };
+    });
+    harness = new DriverHarness(await emulator.start());
+    ({ device, ...opened } = await harness.link(network, phone, 'queue-order'));
+  }, 30_000);
+  afterAll(async () => {
+    network.offlineBatchLimit = Number.POSITIVE_INFINITY;
+    await harness.closeAll();
+    await emulator.stop();
+  });
+
+  const handedOn = (connection: EmulatedConnection | undefined, ids: string[]) =>
+    handed.filter((item) => item.connection === connection && ids.includes(item.id)).map((item) => item.id);
+  const delivered = (ids: string[]) =>
+    opened.inbound.map((message) => message.id).filter((id) => ids.includes(id));
+
+  /** The device goes away and `contact` writes `count` texts: its backlog. */
+  async function backlogWhileAway(label: string, count: number): Promise<string[]> {
+    await opened.session.close();
+    await until(() => network.connectionOf(device) === undefined);
+    const ids: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      ids.push(await network.sendMessage(contact, phone, { conversation: `${label} ${index}` }));
+    }
+    return ids;
+  }
+
+  /** Calls `act` on the device's next connection once Baileys asks that connection for a batch. */
+  function onBatchRequest(act: (connection: EmulatedConnection) => void): void {
+    emulator.once('connection', (connection: EmulatedConnection) => {
+      // Ahead of the replay's own listener: `act` runs before the batch goes out.
+      connection.prependListener('node', function asked(node: BinaryNode) {
+        const request = node.tag === 'ib' && Array.isArray(node.content) ? node.content[0] : undefined;
+        if (request?.tag !== 'offline_batch') return;
+        connection.off('node', asked);
+        act(connection);
+      });
+    });
+  }
+
+  it('a connection closed mid-backlog: its unanswered live message comes back behind the unsent backlog', async () => {
+    const backlog = await backlogWhileAway('kabla', 5);
+    network.offlineBatchLimit = 2;
+    // The first batch goes out on a connection that went quiet: sent, never answered.
+    let quiet: EmulatedConnection | undefined;
+    onBatchRequest((connection) => {
+      quiet = connection;
+      connection.silence();
+    });
+    opened = await harness.open('queue-order', true);
+    await until(() => handedOn(quiet, backlog).length === 2, 20_000);
+    const live = await network.sendMessage(contact, phone, { conversation: 'sasa hivi' });
+    expect(network.connectionOf(device)).toBe(quiet);
+    expect(network.resetConnection(device)).toBe(true);
+
+    // Baileys reconnects; the next connection gets the device's queue in the order it was taken.
+    await until(() => ![undefined, quiet].includes(network.connectionOf(device)), 20_000);
+    const next = network.connectionOf(device);
+    const all = [...backlog, live];
+    await until(() => handedOn(next, all).length === all.length, 20_000);
+    expect(handedOn(next, all)).toEqual(all);
+    await until(() => delivered(all).length === all.length, 20_000);
+    expect(delivered(all)).toEqual(all);
+  }, 60_000);
+
+  it('a live message taken while the backlog is still being sent goes out after it', async () => {
+    const backlog = await backlogWhileAway('zamani', 4);
+    // The live message, made now and handed over once the device asked for the first batch.
+    const live = await network.sendMessage(contact, phone, { conversation: 'mpya' });
+    const stanza = device.backlog.pop();
+    if (!stanza) throw new Error('the live message was not kept for the device');
+    const liveStanza = { ...stanza, attrs: { ...stanza.attrs } };
+    delete liveStanza.attrs['offline'];
+    network.offlineBatchLimit = 2;
+    let replaying: EmulatedConnection | undefined;
+    onBatchRequest((connection) => {
+      replaying = connection;
+      // Once the replay's own listener sent the first batch, before the device answers it.
+      setImmediate(() => network.deliver(device, liveStanza));
+    });
+    opened = await harness.open('queue-order', true);
+
+    const all = [...backlog, live];
+    await until(() => handedOn(replaying, all).length === all.length, 20_000);
+    expect(handedOn(replaying, all)).toEqual(all);
+    await until(() => delivered(all).length === all.length, 20_000);
+    expect(delivered(all)).toEqual(all);
+  }, 60_000);
+});

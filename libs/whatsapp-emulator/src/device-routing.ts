@@ -44,6 +44,7 @@ export function routeDeviceNode(
     void handlers.inbox.receiveFromDevice(device, connection, node);
     return;
   }
+  if (node.tag === 'ack' && node.attrs.class === 'receipt') return handlers.delivery.answered(device, node);
   if (node.tag === 'receipt' || (node.tag === 'ack' && node.attrs.class === 'message')) {
     handlers.delivery.answered(device, node);
     if (node.tag === 'receipt' && !handlers.mediaReupload.onReceipt(device, node))

@@ -16,7 +16,10 @@ export interface LinkedDevice {
   readonly preKeys: Map<number, Buffer>;
   /** Stanzas that arrived while the device was offline, delivered on its next login. */
   readonly backlog: BinaryNode[];
-  /** Messages handed to its current connection that it has not answered (receipt or ack) yet. */
+  /**
+   * Messages and receipts handed to its current connection that it has not answered (a receipt or
+   * an ack) yet, under unansweredKey (unanswered-stanzas.ts).
+   */
   readonly unanswered: Map<string, BinaryNode>;
   /** The phone sent it the initial history bootstrap (once, after the first login). */
   bootstrapped: boolean;

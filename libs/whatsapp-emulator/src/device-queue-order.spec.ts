@@ -22,13 +22,14 @@ describe("a device's queue across a backlog replay and a reconnect", () => {
   let device: LinkedDevice;
   let opened: OpenedSession;
   /** Every message stanza the server handed a connection of the device (silenced ones too). */
-  const handed: { connection: EmulatedConnection; id: string }[] = [];
+  const handed: { connection: EmulatedConnection; id: string; offline?: string }[] = [];
 
   beforeAll(async () => {
     emulator.on('connection', (connection: EmulatedConnection) => {
       const send = connection.send.bind(connection);
       connection.send = (node: BinaryNode) => {
-        if (node.tag === 'message') handed.push({ connection, id: node.attrs.id ?? '' });
+        if (node.tag === 'message')
+          handed.push({ connection, id: node.attrs.id ?? '', offline: node.attrs.offline });
         send(node);
       };
     });
@@ -115,6 +116,9 @@ describe("a device's queue across a backlog replay and a reconnect", () => {
     const all = [...backlog, live];
     await until(() => handedOn(replaying, all).length === all.length, 20_000);
     expect(handedOn(replaying, all)).toEqual(all);
+    // Taken while the device was online: a live stanza, not one from the offline queue.
+    const sent = handed.filter((item) => item.connection === replaying && all.includes(item.id));
+    expect(sent.map((item) => item.offline)).toEqual(['1', '1', '1', '1', undefined]);
     await until(() => delivered(all).length === all.length, 20_000);
     expect(delivered(all)).toEqual(all);
   }, 60_000);

@@ -1,8 +1,8 @@
 import type { BinaryNode } from '@whiskeysockets/baileys';
 import type { EmulatedConnection } from './emulator';
-import { child, children } from './iq-nodes';
 import type { LinkedDevice } from './linked-device';
 import { OfflineBacklogReplay } from './offline-backlog';
+import { answeredKeys, unansweredKey } from './unanswered-stanzas';
 
 /**
  * How stanzas reach linked devices. The server keeps one queue per device, in the order it took
@@ -35,10 +35,9 @@ export class DeviceDelivery {
     else this.handOver(device, connection, stanza);
   }
 
-  /** The device answered messages (a receipt or an ack): the server forgets them. */
+  /** The device answered messages (a receipt or an ack) or a receipt (its ack): the server forgets them. */
   answered(device: LinkedDevice, node: BinaryNode): void {
-    const ids = [node.attrs.id, ...children(child(node, 'list')).map((item) => item.attrs.id)];
-    for (const id of ids) if (id) device.unanswered.delete(id);
+    for (const key of answeredKeys(node)) device.unanswered.delete(key);
   }
 
   /** The device went offline: what it never answered is delivered again, now on its next login. */
@@ -78,10 +77,11 @@ export class DeviceDelivery {
     device.backlog.unshift(...unanswered, ...unsent);
   }
 
-  /** Sends a stanza on the connection; a message is kept until the device answers it. */
+  /** Sends a stanza on the connection; a message or a receipt is kept until the device answers it. */
   private handOver(device: LinkedDevice, connection: EmulatedConnection, stanza: BinaryNode): void {
     // The map's order is the order handed over (an id answered and sent again goes to the end).
-    if (stanza.tag === 'message') device.unanswered.set(stanza.attrs.id ?? '', stanza);
+    const key = unansweredKey(stanza);
+    if (key !== undefined) device.unanswered.set(key, stanza);
     connection.send(stanza);
   }
 

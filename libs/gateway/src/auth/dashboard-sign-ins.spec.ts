@@ -156,8 +156,12 @@ describe('dashboard sign-ins', () => {
       store.end = refuse;
       const sessions = new DashboardSessions(store, new MemoryRateLimiter(clock), clock);
 
-      for (const failed of [sessions.resolve(hashDashboardToken('jds_x')), sessions.signOut('session-a')]) {
-        const error = await apiErrorOf(failed);
+      // One call at a time: a rejection nobody awaits yet would end the test run, not fail the test.
+      for (const failing of [
+        () => sessions.resolve(hashDashboardToken('jds_x')),
+        () => sessions.signOut('session-a'),
+      ]) {
+        const error = await apiErrorOf(failing());
         expect(error.status).toBe(503);
         expect(error.message).toBe('Service temporarily unavailable (database unreachable). Retry shortly.');
       }
@@ -270,8 +274,8 @@ describe('dashboard sign-ins', () => {
       store.end = refuse;
       const sessions = new OperatorSessions(store, new MemoryRateLimiter(clock), ADMIN_TOKEN, clock);
 
-      for (const failed of [sessions.signIn(), sessions.signOut('session-c')]) {
-        const error = await apiErrorOf(failed);
+      for (const failing of [() => sessions.signIn(), () => sessions.signOut('session-c')]) {
+        const error = await apiErrorOf(failing());
         expect(error.status).toBe(503);
         expect(error.message).toBe('Service temporarily unavailable (database unreachable). Retry shortly.');
       }

@@ -2,6 +2,7 @@ import './trust-preload';
 import type { BinaryNode } from '@whiskeysockets/baileys';
 import { DriverHarness, type OpenedSession, until } from './driver-harness';
 import { type EmulatedConnection, WhatsAppEmulator } from './emulator';
+import { HalfOpenLink } from './half-open-link';
 import type { LinkedDevice } from './linked-device';
 import { EmulatedNetwork } from './network';
 
@@ -121,5 +122,81 @@ describe("a device's queue across a backlog replay and a reconnect", () => {
     expect(sent.map((item) => item.offline)).toEqual(['1', '1', '1', '1', undefined]);
     await until(() => delivered(all).length === all.length, 20_000);
     expect(delivered(all)).toEqual(all);
+  }, 60_000);
+});
+
+/**
+ * The same queue when a login replaces a connection the server still holds (440 to the old one):
+ * a path that went half-open mid-backlog (the device saw its socket break and logged in again).
+ * The old connection closes only at the server's own timeout; what it was handed and never
+ * answered, and the backlog it had not sent, must come first on the new one, not wait for it.
+ */
+describe("a device's queue when a new login replaces a connection mid-backlog", () => {
+  const emulator = new WhatsAppEmulator();
+  const network = new EmulatedNetwork(emulator);
+  const phone = network.user('254700000098', 'Duka la Baba');
+  const contact = network.user('254711000098', 'Chebet');
+  const handed: { connection: EmulatedConnection; id: string }[] = [];
+  let link: HalfOpenLink;
+  let harness: DriverHarness;
+  let device: LinkedDevice;
+  let opened: OpenedSession;
+
+  beforeAll(async () => {
+    emulator.on('connection', (connection: EmulatedConnection) => {
+      const send = connection.send.bind(connection);
+      connection.send = (node: BinaryNode) => {
+        if (node.tag === 'message') handed.push({ connection, id: node.attrs.id ?? '' });
+        send(node);
+      };
+    });
+    link = new HalfOpenLink(await emulator.start());
+    harness = new DriverHarness(await link.start());
+    ({ device, ...opened } = await harness.link(network, phone, 'queue-replaced'));
+  }, 30_000);
+  afterAll(async () => {
+    network.offlineBatchLimit = Number.POSITIVE_INFINITY;
+    await harness.closeAll();
+    await link.stop();
+    await emulator.stop();
+  });
+
+  const handedOn = (connection: EmulatedConnection | undefined, ids: string[]) =>
+    handed.filter((item) => item.connection === connection && ids.includes(item.id)).map((item) => item.id);
+
+  it('what the replaced connection held comes first on the new one, in the order taken', async () => {
+    await opened.session.close();
+    await until(() => network.connectionOf(device) === undefined);
+    const backlog: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      backlog.push(await network.sendMessage(contact, phone, { conversation: `jana ${index}` }));
+    }
+    network.offlineBatchLimit = 2;
+    // The path goes half-open as Baileys asks for the first batch: the batch never reaches it.
+    let stranded: EmulatedConnection | undefined;
+    emulator.once('connection', (connection: EmulatedConnection) => {
+      connection.prependListener('node', function asked(node: BinaryNode) {
+        const request = node.tag === 'ib' && Array.isArray(node.content) ? node.content[0] : undefined;
+        if (request?.tag !== 'offline_batch') return;
+        connection.off('node', asked);
+        stranded = connection;
+        link.strand();
+      });
+    });
+    opened = await harness.open('queue-replaced', true);
+    await until(() => handedOn(stranded, backlog).length === 2, 20_000);
+    const live = await network.sendMessage(contact, phone, { conversation: 'leo' });
+
+    // Baileys logs in again while the server still holds `stranded`, whose batch it never got.
+    await until(() => ![undefined, stranded].includes(network.connectionOf(device)), 20_000);
+    const next = network.connectionOf(device);
+    const all = [...backlog, live];
+    await until(() => handedOn(next, all).length === all.length, 20_000);
+    expect(handedOn(next, all)).toEqual(all);
+    await until(
+      () => opened.inbound.filter((message) => all.includes(message.id)).length === all.length,
+      20_000,
+    );
+    expect(opened.inbound.map((message) => message.id).filter((id) => all.includes(id))).toEqual(all);
   }, 60_000);
 });

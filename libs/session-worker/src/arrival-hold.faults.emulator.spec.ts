@@ -60,7 +60,10 @@ describe('a worker killed while it holds a received message for the arrival orde
     const dying: InboundOutbox = {
       add: (ref, id, value, quote, arrival) =>
         killed() ? never() : outbox.add(ref, id, value, quote, arrival),
-      oldest: (ref, limit) => (killed() ? never() : outbox.oldest(ref, limit)),
+      oldest: (ref, limit, carriedTo, pending) =>
+        killed() ? never() : outbox.oldest(ref, limit, carriedTo, pending),
+      settlePending: (ref, socket, pending) =>
+        killed() ? never() : outbox.settlePending(ref, socket, pending),
       remove: (ref, id) => (killed() ? never() : outbox.remove(ref, id)),
     };
     const events: OutgoingEvent[] = [];

@@ -1,4 +1,4 @@
-import { ArrivalOrder } from './arrival-order';
+import { ArrivalOrder, isPending } from './arrival-order';
 
 const WAIT_MS = 30_000;
 const RESEND_WAIT_MS = 10_000;
@@ -190,5 +190,98 @@ describe('ArrivalOrder', () => {
     const next = new ArrivalOrder(order.socket, () => undefined, WAIT_MS);
     expect(next.socket).toBeGreaterThan(order.socket);
     next.end();
+  });
+
+  describe('across sockets (issue 28, chaos seed 5: a version bump ended the socket before its backlog)', () => {
+    /** A server second: the stanza's `t`. */
+    const T = 1_900_000_000;
+
+    it('stores a live arrival that came before the backlog completed as pending, any after not', () => {
+      order.arrived('backlog', true, T);
+      order.arrived('early live', false, T + 5);
+      order.backlogArrived();
+      order.arrived('later live', false, T + 6);
+      expect(isPending(order.keyOf('backlog').position)).toBe(false);
+      expect(isPending(order.keyOf('early live').position)).toBe(true);
+      expect(isPending(order.keyOf('later live').position)).toBe(false);
+      const keys = ['backlog', 'early live', 'later live'].map((id) => order.keyOf(id).position);
+      expect([...keys].sort((a, b) => a - b)).toEqual(keys);
+    });
+
+    it("places an earlier socket's pending arrival by its second: after the backlog up to it, before the later backlog", () => {
+      // Socket 1: the group message B arrives live, the backlog (with A, sent before it) never comes.
+      order.arrived('B', false, T + 6);
+      const b = order.keyOf('B');
+      order.settled('B');
+      order.end();
+      // Socket 2: its backlog has A (sent at T) and C (sent while the device was away again).
+      const next = new ArrivalOrder(order.socket, () => void releases++, WAIT_MS);
+      next.opened();
+      expect(next.placesCarried(b)).toBe(false);
+      next.arrived('A', true, T);
+      expect(next.placesCarried(b)).toBe(false);
+      next.arrived('C', true, T + 30);
+      expect(next.placesCarried(b)).toBe(true);
+      // A is still inside Baileys: B waits for it; C waits for B (the outbox reads B before it).
+      expect(next.carriedPublishable(b)).toBe(false);
+      next.settled('A');
+      expect(next.carriedPublishable(b)).toBe(true);
+      next.end();
+    });
+
+    it('places it once the backlog completes, or has been awaited its limit from the open, and says so once', () => {
+      order.arrived('B', false, T + 6);
+      const b = order.keyOf('B');
+      order.settled('B');
+      order.end();
+      let settled = 0;
+      const complete = new ArrivalOrder(
+        order.socket,
+        () => undefined,
+        WAIT_MS,
+        RESEND_WAIT_MS,
+        () => 0,
+        () => {
+          settled += 1;
+        },
+      );
+      complete.opened();
+      complete.backlogArrived();
+      expect(complete.placesCarried(b)).toBe(true);
+      expect(complete.carriedPublishable(b)).toBe(true);
+      expect(settled).toBe(1);
+      complete.end();
+
+      const silent = new ArrivalOrder(
+        complete.socket,
+        () => void releases++,
+        WAIT_MS,
+        RESEND_WAIT_MS,
+        () => 0,
+        () => {
+          settled += 1;
+        },
+      );
+      expect(silent.placesCarried(b)).toBe(false);
+      silent.opened();
+      jest.advanceTimersByTime(WAIT_MS - 1);
+      expect(silent.placesCarried(b)).toBe(false);
+      const before = releases;
+      jest.advanceTimersByTime(1);
+      expect(releases).toBeGreaterThan(before);
+      expect(silent.placesCarried(b)).toBe(true);
+      expect(settled).toBe(2);
+      silent.end();
+    });
+
+    it('holds its own pending arrivals until its backlog completes, as before', () => {
+      order.opened();
+      order.arrived('early live', false, T);
+      const early = order.keyOf('early live');
+      order.settled('early live');
+      expect(order.publishable(early)).toBe(false);
+      order.backlogArrived();
+      expect(order.publishable(early)).toBe(true);
+    });
   });
 });

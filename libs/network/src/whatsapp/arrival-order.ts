@@ -1,4 +1,4 @@
-import type { ArrivalKey } from './inbound-outbox';
+import type { ArrivalKey, PendingArrivals } from './inbound-outbox';
 
 /**
  * The order a socket's received messages are handed on in: the order their stanzas arrived.
@@ -22,7 +22,19 @@ import type { ArrivalKey } from './inbound-outbox';
  * hands the backlog over in batches the device asks for, after `offline_preview`, and ends it
  * with `<ib><offline>`) comes after the whole backlog (its position is past every backlog one's):
  * it was sent later than anything queued for the device while it was away. Live messages are
- * held until the backlog is complete, or has been awaited `maxWaitMs` since the first of them.
+ * held until the backlog is complete, or has been awaited `maxWaitMs` since the socket opened (or
+ * its first live stanza, if earlier).
+ *
+ * Such a live message is stored *pending* (a position in PENDING_ARRIVALS' range, carrying the
+ * server's time of its stanza, `t`): when its socket ends before the backlog is complete (a
+ * refusal, a version bump, a hand-over to another worker), WhatsApp hands what it still queued for
+ * the device to a later socket, and the message is read there among that socket's backlog by the
+ * server's time: after the backlog stanzas the server took up to its second, before the later
+ * ones (those were sent while the device was away again). Any owner tells it from the row; a
+ * backlog position carries the server time too (the highest seen so far on the socket, so the
+ * backlog keeps its arrival order). The message waits (`placesCarried`) until the backlog has
+ * passed its second or is complete; once complete, it settles there for good (the outbox moves
+ * it: InboundOutbox.settlePending).
  *
  * A message Baileys could not decrypt and asked its sender for again (a retry receipt: after a
  * socket ended between Baileys' key commit and its receipt, WhatsApp's second copy fails with
@@ -45,8 +57,13 @@ export class ArrivalOrder {
   /** Awaited ids whose sender was asked for them again: until when they are waited for. */
   private readonly resendDeadlines = new Map<string, number>();
   private backlogComplete = false;
-  /** When the first live stanza came in while the backlog was still incomplete. */
-  private liveWaitingSince: number | undefined;
+  /** Whether a live stanza came in while the backlog was still incomplete (it is held for it). */
+  private liveWaiting = false;
+  /** Since when the backlog is awaited: the socket's open, or its first live stanza if earlier. */
+  private backlogAwaitedSince: number | undefined;
+  /** The latest server time (s) of a backlog stanza so far, and of a pending live one. */
+  private backlogSecond = 0;
+  private pendingSecond = 0;
   private ended = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -66,30 +83,73 @@ export class ArrivalOrder {
      * message sent during it came out of Baileys last and was delivered after the others).
      */
     private readonly storeFailedAt: () => number = () => 0,
+    /** Called once when the backlog is complete or no longer awaited (the carried ones settle). */
+    private readonly backlogSettled: () => void = () => undefined,
   ) {
     this.socket = Math.max(Date.now(), previousSocket + 1);
   }
 
   /**
-   * A message stanza arrived on the socket; `offline`: part of the backlog. One whose id is still
-   * awaited (a copy sent again after a retry receipt) keeps the first copy's place.
+   * A message stanza arrived on the socket; `offline`: part of the backlog; `second`: the server's
+   * time of it (its `t`; this machine's when it has none). One whose id is still awaited (a copy
+   * sent again after a retry receipt) keeps the first copy's place.
    */
-  arrived(id: string | undefined, offline: boolean): void {
+  arrived(id: string | undefined, offline: boolean, second = Math.floor(Date.now() / 1000)): void {
     if (!id || this.ended || this.keys.has(id)) return;
-    this.keys.set(id, (offline ? 0 : LIVE) + this.nextPosition++);
     const now = Date.now();
+    const arrival = this.nextPosition++;
+    const order = arrival % PER_SECOND;
+    if (offline) {
+      this.backlogSecond = Math.max(this.backlogSecond, second);
+      this.keys.set(id, this.backlogSecond * PER_SECOND + order);
+    } else if (!this.backlogComplete) {
+      this.pendingSecond = Math.max(this.pendingSecond, second);
+      this.keys.set(id, PENDING + this.pendingSecond * PER_SECOND + order);
+      this.liveWaiting = true;
+      this.backlogAwaitedSince ??= now;
+    } else this.keys.set(id, LIVE + arrival);
     (offline ? this.awaitedBacklog : this.awaitedLive).set(id, now);
-    if (!offline && !this.backlogComplete) this.liveWaitingSince ??= now;
+    this.schedule();
+  }
+
+  /**
+   * The socket logged in: its backlog comes now, and is awaited `maxWaitMs` at most (what earlier
+   * sockets left pending waits for it too).
+   */
+  opened(): void {
+    if (this.backlogComplete || this.ended) return;
+    this.backlogAwaitedSince ??= Date.now();
     this.schedule();
   }
 
   /** The server's `<ib><offline>`: the backlog has all arrived. */
   backlogArrived(): void {
-    if (this.backlogComplete) return;
-    this.backlogComplete = true;
-    this.liveWaitingSince = undefined;
+    if (this.backlogComplete || this.ended) return;
+    this.completeBacklog();
     this.schedule();
     this.released();
+  }
+
+  /** Whether the backlog is complete, or no longer awaited (its wait ran out). */
+  backlogDone(): boolean {
+    if (!this.ended) this.expire(Date.now());
+    return this.backlogComplete;
+  }
+
+  /**
+   * Whether an earlier socket's pending arrival has its place here: the backlog is complete, or
+   * has passed the second it arrived in (WhatsApp sends the backlog in the order it took it).
+   */
+  placesCarried(arrival: ArrivalKey): boolean {
+    if (this.ended || arrival.socket >= this.socket || !isPending(arrival.position)) return false;
+    return this.backlogDone() || this.backlogSecond > secondOf(arrival.position);
+  }
+
+  /** Whether an earlier socket's pending arrival, placed here (`placesCarried`), may go now. */
+  carriedPublishable(arrival: ArrivalKey): boolean {
+    if (this.ended) return true;
+    this.expire(Date.now());
+    return carriedPosition(arrival.position) < this.firstAwaited();
   }
 
   /**
@@ -159,7 +219,7 @@ export class ArrivalOrder {
   private firstAwaited(): number {
     const backlog = firstKey(this.awaitedBacklog);
     if (backlog !== undefined) return this.keys.get(backlog) ?? 0;
-    if (!this.backlogComplete && this.liveWaitingSince !== undefined) return LIVE;
+    if (!this.backlogComplete && this.liveWaiting) return PENDING;
     const live = firstKey(this.awaitedLive);
     return live === undefined ? Infinity : (this.keys.get(live) ?? LIVE);
   }
@@ -186,12 +246,18 @@ export class ArrivalOrder {
         this.resendDeadlines.delete(id);
       }
     if (
-      this.liveWaitingSince !== undefined &&
-      now - Math.max(this.liveWaitingSince, failedAt) >= this.maxWaitMs
-    ) {
-      this.backlogComplete = true;
-      this.liveWaitingSince = undefined;
-    }
+      !this.backlogComplete &&
+      this.backlogAwaitedSince !== undefined &&
+      now - Math.max(this.backlogAwaitedSince, failedAt) >= this.maxWaitMs
+    )
+      this.completeBacklog();
+  }
+
+  private completeBacklog(): void {
+    this.backlogComplete = true;
+    this.liveWaiting = false;
+    this.backlogAwaitedSince = undefined;
+    this.backlogSettled();
   }
 
   /** While something is awaited, looks again (and releases what waited) when its wait is over. */
@@ -202,7 +268,7 @@ export class ArrivalOrder {
     const deadlines = [
       this.awaitedBacklog.values().next().value,
       this.awaitedLive.values().next().value,
-      this.liveWaitingSince,
+      this.backlogComplete ? undefined : this.backlogAwaitedSince,
     ]
       .filter((at): at is number => at !== undefined)
       .map((since) => Math.max(since, failedAt) + this.maxWaitMs)
@@ -218,8 +284,34 @@ export class ArrivalOrder {
   }
 }
 
-/** Where live arrivals start: after every backlog arrival of the socket. */
-const LIVE = 2 ** 40;
+/**
+ * A socket's positions. Backlog arrivals: the server second (the highest so far) times PER_SECOND
+ * plus their order, below 2^47 until 2038 (seconds below 2^31). Live arrivals that came before
+ * the backlog completed: PENDING plus the same for them. Live arrivals after: LIVE plus their
+ * order. Rows stored before pending arrivals existed (backlog from 0, live from 2^40) never fall
+ * in the pending range, and are compared only with rows of their own socket.
+ */
+const PER_SECOND = 2 ** 16;
+const PENDING = 2 ** 48;
+const LIVE = 2 ** 50;
+
+/** What the outbox needs to know of pending arrivals (read, and settled, by any owner). */
+export const PENDING_ARRIVALS: PendingArrivals = { from: PENDING, until: LIVE, perSecond: PER_SECOND };
+
+/** Whether a stored position is a live arrival whose socket's backlog had not completed. */
+export function isPending(position: number): boolean {
+  return position >= PENDING && position < LIVE;
+}
+
+/** The server second a pending arrival came in. */
+function secondOf(position: number): number {
+  return Math.floor((position - PENDING) / PER_SECOND);
+}
+
+/** Where a pending arrival is read on a later socket: after its backlog stanzas of that second. */
+function carriedPosition(position: number): number {
+  return secondOf(position) * PER_SECOND + PER_SECOND - 1;
+}
 
 function firstKey(map: Map<string, number>): string | undefined {
   return map.keys().next().value;

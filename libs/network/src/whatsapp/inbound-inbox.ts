@@ -2,7 +2,7 @@ import { parseStoredInboundMessage, storedInboundMessageJson } from '@jumbe/cont
 import { type InboundNetworkMessage, inboundMessageBinding, type SecretBox } from '@jumbe/domain';
 import type { Logger } from 'pino';
 import type { SessionRef } from '../session-ref';
-import type { ArrivalKey, InboundOutbox, OutboxEntry } from './inbound-outbox';
+import type { ArrivalKey, InboundOutbox, OutboxEntry, PendingArrivals } from './inbound-outbox';
 import type { SessionMemory } from './session-memory';
 
 /** Messages read from the outbox per round trip. */
@@ -47,14 +47,19 @@ export class InboundInbox {
    * A batch shorter than BATCH drained the outbox: a message stored after it was read kicks
    * another round (InboundRedelivery), so the extra read that would find the outbox empty is
    * not made (issue 32: a round trip per drain).
+   *
+   * `carriedTo`: the current socket, on which earlier sockets' pending arrivals are read (they wait
+   * for its backlog: InboundOutbox.oldest).
    */
   async deliver(
     onInbound: (message: InboundNetworkMessage) => Promise<void>,
     stopped: () => boolean,
     publishable: (arrival: ArrivalKey) => boolean = () => true,
+    carriedTo: () => { socket: number; pending: PendingArrivals } | undefined = () => undefined,
   ): Promise<boolean> {
     for (;;) {
-      const batch = await this.outbox.oldest(this.ref, BATCH);
+      const reading = carriedTo();
+      const batch = await this.outbox.oldest(this.ref, BATCH, reading?.socket, reading?.pending);
       if (batch.length === 0) return true;
       const held = batch.findIndex((entry) => !publishable(entry.arrival));
       const ready = held === -1 ? batch : batch.slice(0, held);
@@ -70,6 +75,14 @@ export class InboundInbox {
       }
       if (held !== -1 || batch.length < BATCH) return true;
     }
+  }
+
+  /**
+   * `socket`'s backlog is complete: the pending arrivals stored so far (its own and earlier
+   * sockets') take their places for good (InboundOutbox.settlePending).
+   */
+  settlePending(socket: number, pending: PendingArrivals): Promise<void> {
+    return this.outbox.settlePending(this.ref, socket, pending);
   }
 
   /** One stored message to `onInbound`, unless this process delivered it already. */

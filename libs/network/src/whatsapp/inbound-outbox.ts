@@ -12,6 +12,20 @@ export interface ArrivalKey {
   position: number;
 }
 
+/**
+ * Live arrivals stored while their socket's offline backlog was still coming in (ArrivalOrder):
+ * WhatsApp may hand what it still queued for the device to a later socket instead (when theirs
+ * ended first), so they are read among the latest socket's backlog by the server's time (each
+ * position in their range, and in a backlog's, is a server second times `perSecond` plus an
+ * order): after that second's backlog stanzas.
+ */
+export interface PendingArrivals {
+  /** Their positions: [from, until). */
+  from: number;
+  until: number;
+  perSecond: number;
+}
+
 /** One message waiting in the outbox. */
 export interface OutboxEntry {
   messageId: string;
@@ -30,8 +44,21 @@ export interface InboundOutbox {
    * session's order; without it, before every message stored with one (in the order stored).
    */
   add(ref: SessionRef, messageId: string, value: Buffer, quote?: Buffer, arrival?: ArrivalKey): Promise<void>;
-  /** The first `limit` waiting messages in arrival order (ties: in the order stored). */
-  oldest(ref: SessionRef, limit: number): Promise<OutboxEntry[]>;
+  /**
+   * The first `limit` waiting messages in arrival order (ties: in the order stored). With
+   * `carriedTo`, the current socket: earlier sockets' `pending` arrivals are read on it (`readAt`).
+   */
+  oldest(
+    ref: SessionRef,
+    limit: number,
+    carriedTo?: number,
+    pending?: PendingArrivals,
+  ): Promise<OutboxEntry[]>;
+  /**
+   * `socket`'s backlog is complete: earlier sockets' pending arrivals settle where `oldest` reads
+   * them on it (a later socket does not move them again).
+   */
+  settlePending(ref: SessionRef, socket: number, pending: PendingArrivals): Promise<void>;
   /** Removes delivered messages (a batch at a time: one write, not one per message). */
   remove(ref: SessionRef, messageIds: readonly string[]): Promise<void>;
 }
@@ -42,6 +69,17 @@ const UNKEYED: ArrivalKey = { socket: 0, position: 0 };
 /** Whether `a` comes before `b` in a session's arrival order. */
 export function arrivesBefore(a: ArrivalKey, b: ArrivalKey): boolean {
   return a.socket < b.socket || (a.socket === b.socket && a.position < b.position);
+}
+
+/**
+ * Where `key` is read: an earlier socket's pending arrival on socket `carriedTo`, after that
+ * socket's backlog stanzas of its second (InboundOutbox.oldest).
+ */
+export function readAt(key: ArrivalKey, carriedTo?: number, pending?: PendingArrivals): ArrivalKey {
+  if (carriedTo === undefined || pending === undefined || key.socket >= carriedTo) return key;
+  if (key.position < pending.from || key.position >= pending.until) return key;
+  const second = Math.floor((key.position - pending.from) / pending.perSecond);
+  return { socket: carriedTo, position: second * pending.perSecond + pending.perSecond - 1 };
 }
 
 /**
@@ -63,13 +101,25 @@ export class ProcessInboundOutbox implements InboundOutbox {
     if (!session.has(messageId)) session.set(messageId, { messageId, value, arrival });
   }
 
-  async oldest(ref: SessionRef, limit: number): Promise<OutboxEntry[]> {
+  async oldest(
+    ref: SessionRef,
+    limit: number,
+    carriedTo?: number,
+    pending?: PendingArrivals,
+  ): Promise<OutboxEntry[]> {
+    const order = (a: ArrivalKey, b: ArrivalKey) => (arrivesBefore(a, b) ? -1 : arrivesBefore(b, a) ? 1 : 0);
     // A stable sort: equal keys stay in the order stored.
     return [...this.session(ref).values()]
-      .sort((a, b) =>
-        arrivesBefore(a.arrival, b.arrival) ? -1 : arrivesBefore(b.arrival, a.arrival) ? 1 : 0,
+      .sort(
+        (a, b) =>
+          order(readAt(a.arrival, carriedTo, pending), readAt(b.arrival, carriedTo, pending)) ||
+          order(a.arrival, b.arrival),
       )
       .slice(0, limit);
+  }
+
+  async settlePending(ref: SessionRef, socket: number, pending: PendingArrivals): Promise<void> {
+    for (const entry of this.session(ref).values()) entry.arrival = readAt(entry.arrival, socket, pending);
   }
 
   async remove(ref: SessionRef, messageIds: readonly string[]): Promise<void> {

@@ -1,7 +1,7 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import { isJidStatusBroadcast, type proto, type WAMessage } from '@whiskeysockets/baileys';
 import { InboundRedelivery } from '../inbound-redelivery';
-import { ArrivalOrder } from './arrival-order';
+import { ArrivalOrder, isPending, PENDING_ARRIVALS } from './arrival-order';
 import type { ArrivalKey } from './inbound-outbox';
 import { incomingCallOf } from './call-offer';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
@@ -44,6 +44,15 @@ export class SessionReceiver {
   private lastSocket = 0;
   /** When storing a received message in the outbox last failed (epoch ms; 0: never). */
   private storeFailedAt = 0;
+  /**
+   * Since when pending arrivals of an earlier socket (one that ended before its backlog was
+   * complete, or a previous owner's) may wait without a socket whose backlog completed: set when
+   * this owner starts and when a socket ends with its backlog incomplete, cleared when a socket's
+   * backlog is complete. They wait CARRY_WAIT_MS at most.
+   */
+  private pendingSince: number | undefined = Date.now();
+  /** Looks again once the pending arrivals' wait is over. */
+  private pendingTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly context: ReceiverContext,
@@ -60,9 +69,14 @@ export class SessionReceiver {
       ARRIVAL_WAIT_MS,
       RESEND_WAIT_MS,
       () => Math.max(this.context.auth.lastUnreachableAt, this.storeFailedAt),
+      () => this.backlogSettled(arrivals),
     );
     this.arrivals = arrivals;
     this.lastSocket = arrivals.socket;
+    // Logged in: its backlog comes now, and is awaited ARRIVAL_WAIT_MS at most.
+    socket.ev.on('connection.update', (update) => {
+      if (update.connection === 'open') arrivals.opened();
+    });
     // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
     socket.ws?.on('CB:message', (node) => {
       // A stanza already handed on (WhatsApp sends again what a dropped socket never receipted)
@@ -70,7 +84,8 @@ export class SessionReceiver {
       const id = node.attrs.id;
       if (isJidStatusBroadcast(node.attrs.from ?? '') || (id && this.context.memory.delivered.has(id)))
         return;
-      arrivals.arrived(id, !!node.attrs.offline);
+      const second = Number(node.attrs.t);
+      arrivals.arrived(id, !!node.attrs.offline, Number.isFinite(second) && second > 0 ? second : undefined);
     });
     socket.ws?.on('CB:ib,,offline', () => arrivals.backlogArrived());
     socket.ev.on('messages.upsert', ({ messages, type }) => {
@@ -93,7 +108,10 @@ export class SessionReceiver {
    * arrivals it awaited, and goes on in arrival order.
    */
   letGo(): void {
-    this.arrivals?.end();
+    const arrivals = this.arrivals;
+    // What arrived live before its backlog waits for the next socket's (WhatsApp hands it on).
+    if (arrivals && !arrivals.backlogDone()) this.pendingSince ??= Date.now();
+    arrivals?.end();
     this.arrivals = null;
     void this.redelivery.kick();
   }
@@ -111,6 +129,8 @@ export class SessionReceiver {
   /** No more delivery rounds (the session ended). */
   stop(): void {
     this.redelivery.stop();
+    clearTimeout(this.pendingTimer);
+    this.pendingTimer = undefined;
   }
 
   /**
@@ -247,9 +267,39 @@ export class SessionReceiver {
     quote: Buffer | undefined,
     arrival: ArrivalKey,
   ): Promise<void> {
+    await this.untilStored(
+      () => this.context.inbox.keep(message, quote, arrival),
+      { messageId: message.id },
+      'inbound message',
+    );
+  }
+
+  /**
+   * `arrivals`' backlog is complete (or no longer awaited): earlier sockets' pending arrivals
+   * stored so far settle on it, where they are read now, after every batch stored before (the
+   * same queue): should this socket end too, the next one does not move them past its backlog.
+   */
+  private backlogSettled(arrivals: ArrivalOrder): void {
+    if (this.arrivals === arrivals) {
+      this.pendingSince = undefined;
+      clearTimeout(this.pendingTimer);
+      this.pendingTimer = undefined;
+    }
+    this.receiving = this.receiving.then(async () => {
+      await this.untilStored(
+        () => this.context.inbox.settlePending(arrivals.socket, PENDING_ARRIVALS),
+        { socket: arrivals.socket },
+        'pending arrivals',
+      );
+      void this.redelivery.kick();
+    });
+  }
+
+  /** Runs an outbox write until it succeeds while the session lives; closing, for a grace only. */
+  private async untilStored(write: () => Promise<void>, about: object, what: string): Promise<void> {
     for (;;) {
       try {
-        return await this.context.inbox.keep(message, quote, arrival);
+        return await write();
       } catch (error) {
         this.storeFailedAt = Date.now();
         // Closing (`close()` waits for this before it finishes): retried for a grace, not forever,
@@ -259,16 +309,10 @@ export class SessionReceiver {
           this.connection.hasFinished() ||
           (this.storeGiveUpAt !== null && Date.now() >= this.storeGiveUpAt)
         ) {
-          this.context.logger.error(
-            { err: error, messageId: message.id },
-            'inbound message could not be stored',
-          );
+          this.context.logger.error({ err: error, ...about }, `${what} could not be stored`);
           return;
         }
-        this.context.logger.warn(
-          { err: error, messageId: message.id },
-          'inbound message not stored yet; retrying',
-        );
+        this.context.logger.warn({ err: error, ...about }, `${what} not stored yet; retrying`);
         await new Promise((resolve) => setTimeout(resolve, this.context.settings.redeliveryIntervalMs));
       }
     }
@@ -280,12 +324,41 @@ export class SessionReceiver {
       return await this.context.inbox.deliver(
         (message) => this.context.events.onInbound(message),
         () => this.connection.hasEnded(),
-        (arrival) => this.arrivals?.publishable(arrival) ?? true,
+        (arrival) => this.publishable(arrival),
+        () => (this.arrivals ? { socket: this.arrivals.socket, pending: PENDING_ARRIVALS } : undefined),
       );
     } catch (error) {
       this.context.logger.warn({ err: error }, 'inbound delivery failed; retrying');
       return false;
     }
+  }
+
+  /**
+   * Whether a stored message may be handed on now. An earlier socket's pending arrival (it came
+   * live before its socket's backlog was complete, and that socket ended) is read among the
+   * current socket's backlog by the server's time, and waits until that backlog has passed its
+   * second (ArrivalOrder: ARRIVAL_WAIT_MS from the socket's open at most); while no socket places
+   * it, CARRY_WAIT_MS at most.
+   */
+  private publishable(arrival: ArrivalKey): boolean {
+    const current = this.arrivals;
+    if (!isPending(arrival.position) || (current !== null && arrival.socket >= current.socket))
+      return current?.publishable(arrival) ?? true;
+    if (current?.placesCarried(arrival)) return current.carriedPublishable(arrival);
+    return this.pendingWaitOver();
+  }
+
+  /** Whether the pending arrivals of earlier sockets have waited CARRY_WAIT_MS (or need not). */
+  private pendingWaitOver(): boolean {
+    const since = this.pendingSince;
+    if (since === undefined || this.connection.hasEnded()) return true;
+    const left = since + CARRY_WAIT_MS - Date.now();
+    if (left <= 0) return true;
+    this.pendingTimer ??= setTimeout(() => {
+      this.pendingTimer = undefined;
+      void this.redelivery.kick();
+    }, left).unref();
+    return false;
   }
 }
 
@@ -303,6 +376,15 @@ const ARRIVAL_WAIT_MS = 30_000;
  * the session's later messages are not held that long (that message then arrives after them).
  */
 const RESEND_WAIT_MS = 10_000;
+
+/**
+ * How long a live message that arrived before its socket's backlog, the socket then ending first,
+ * waits while no later socket's backlog completes: WhatsApp queues the rest of the backlog for the
+ * next socket, which may open only after a WhatsApp incident (the fault schedule's version bumps
+ * last up to 2 minutes, refusal storms up to 5, and the refusal backoff adds up to 40 s). A
+ * session down longer is reported down; its received messages are not held back longer.
+ */
+const CARRY_WAIT_MS = 5 * 60_000;
 
 /** How long a closing session still retries storing a received message (PostgreSQL down). */
 const CLOSE_STORE_GRACE_MS = 10_000;

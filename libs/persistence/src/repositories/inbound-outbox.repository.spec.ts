@@ -49,4 +49,39 @@ describe('InboundOutboxRepository', () => {
     expect(read.map((entry) => entry.messageId)).toEqual(['unkeyed', 'backlog', 'live', 'next socket']);
     expect(read[2].arrival).toEqual({ socket, position: 2 ** 40 });
   });
+
+  it("reads an earlier socket's pending arrival among the current socket's backlog by its second, and settles it there", async () => {
+    // Issue 28 (chaos seed 5): B arrived live on socket 1 before its backlog, which never came (the
+    // socket ended); socket 2's backlog has A (sent before B) and C (sent after socket 1 ended).
+    const outbox = new InboundOutboxRepository(db.dataSource);
+    const sales = await account.session('sales-pending');
+    const pending = { from: 2 ** 48, until: 2 ** 50, perSecond: 2 ** 16 };
+    const second = 1_900_000_000;
+    const [socket1, socket2, socket3] = [1_764_000_000_000, 1_764_000_060_000, 1_764_000_120_000];
+    await outbox.add(sales, 'B', Buffer.from('B'), undefined, {
+      socket: socket1,
+      position: pending.from + (second + 6) * pending.perSecond + 0,
+    });
+    await outbox.add(sales, 'C', Buffer.from('C'), undefined, {
+      socket: socket2,
+      position: (second + 30) * pending.perSecond + 1,
+    });
+    await outbox.add(sales, 'A', Buffer.from('A'), undefined, {
+      socket: socket2,
+      position: second * pending.perSecond,
+    });
+    await outbox.add(sales, 'D', Buffer.from('D'), undefined, { socket: socket2, position: 2 ** 50 + 2 });
+    const ids = async (carriedTo?: number) =>
+      (await outbox.oldest(sales, 10, carriedTo, pending)).map((entry) => entry.messageId);
+    expect(await ids()).toEqual(['B', 'A', 'C', 'D']);
+    expect(await ids(socket2)).toEqual(['A', 'B', 'C', 'D']);
+    expect(await ids(socket3)).toEqual(['A', 'C', 'D', 'B']);
+    await outbox.settlePending(sales, socket2, pending);
+    expect(await ids(socket3)).toEqual(['A', 'B', 'C', 'D']);
+    const b = (await outbox.oldest(sales, 10)).find((entry) => entry.messageId === 'B');
+    expect(b?.arrival).toEqual({
+      socket: socket2,
+      position: (second + 6) * pending.perSecond + pending.perSecond - 1,
+    });
+  });
 });

@@ -12,6 +12,20 @@ export interface ArrivalKey {
   position: number;
 }
 
+/**
+ * Live arrivals stored while their socket's offline backlog was still coming in (the driver's
+ * ArrivalOrder): WhatsApp may hand what it still queued for the device to a later socket instead,
+ * so they are read among the latest socket's backlog by the server's time (each position in their
+ * range, and in a backlog's, is a server second times `perSecond` plus an order): after that
+ * second's backlog stanzas. Once that socket's backlog is complete they settle there.
+ */
+export interface PendingArrivals {
+  /** Their positions: [from, until). */
+  from: number;
+  until: number;
+  perSecond: number;
+}
+
 /** One message waiting in a session's outbox: opaque (sealed) bytes, with its arrival key. */
 export interface OutboxEntry {
   messageId: string;
@@ -59,21 +73,56 @@ export class InboundOutboxRepository {
     await this.received.saved(ref);
   }
 
-  /** The first `limit` waiting messages of the session, in arrival order. */
-  async oldest(ref: SessionRef, limit: number): Promise<OutboxEntry[]> {
+  /**
+   * The first `limit` waiting messages of the session, in arrival order. With `carriedTo` (the
+   * current socket), earlier sockets' `pending` arrivals are read on it, after its backlog rows of
+   * their second (ties among them: in their own order). The session's rows are sorted then, not
+   * read along the index: an outbox holds a few, thousands after a long event-stream outage.
+   */
+  async oldest(
+    ref: SessionRef,
+    limit: number,
+    carriedTo?: number,
+    pending?: PendingArrivals,
+  ): Promise<OutboxEntry[]> {
     if (!isUuid(ref.accountId)) return [];
-    const rows = (await this.dataSource.query(
-      `SELECT message_id, value, arrival_socket, arrival_position FROM inbound_outbox
-        WHERE account_id = $1 AND session_id = $2
-        ORDER BY arrival_socket, arrival_position, seq LIMIT $3`,
-      [ref.accountId, ref.sessionId, limit],
-    )) as { message_id: string; value: Buffer; arrival_socket: string; arrival_position: string }[];
+    const select = `SELECT message_id, value, arrival_socket, arrival_position FROM inbound_outbox
+        WHERE account_id = $1 AND session_id = $2`;
+    const carried = `arrival_socket < $4::bigint AND arrival_position >= $5::bigint AND arrival_position < $6::bigint`;
+    const rows = (await (carriedTo === undefined || pending === undefined
+      ? this.dataSource.query(`${select} ORDER BY arrival_socket, arrival_position, seq LIMIT $3`, [
+          ref.accountId,
+          ref.sessionId,
+          limit,
+        ])
+      : this.dataSource.query(
+          `${select} ORDER BY
+            CASE WHEN ${carried} THEN $4::bigint ELSE arrival_socket END,
+            CASE WHEN ${carried} THEN ${placed('$5', '$7')} ELSE arrival_position END,
+            arrival_socket, arrival_position, seq
+          LIMIT $3`,
+          [ref.accountId, ref.sessionId, limit, carriedTo, pending.from, pending.until, pending.perSecond],
+        ))) as { message_id: string; value: Buffer; arrival_socket: string; arrival_position: string }[];
     // bigint columns come back as strings; both parts stay below 2^53.
     return rows.map((row) => ({
       messageId: row.message_id,
       value: row.value,
       arrival: { socket: Number(row.arrival_socket), position: Number(row.arrival_position) },
     }));
+  }
+
+  /**
+   * `socket`'s backlog is complete: earlier sockets' pending arrivals settle where `oldest` reads
+   * them on it (a later owner finds them there, and a later socket does not move them again).
+   */
+  async settlePending(ref: SessionRef, socket: number, pending: PendingArrivals): Promise<void> {
+    if (!isUuid(ref.accountId)) return;
+    await this.dataSource.query(
+      `UPDATE inbound_outbox SET arrival_socket = $3::bigint, arrival_position = ${placed('$4', '$6')}
+        WHERE account_id = $1 AND session_id = $2 AND arrival_socket < $3::bigint
+          AND arrival_position >= $4::bigint AND arrival_position < $5::bigint`,
+      [ref.accountId, ref.sessionId, socket, pending.from, pending.until, pending.perSecond],
+    );
   }
 
   /** Removes these delivered messages: one statement for a whole delivered batch. */
@@ -84,4 +133,9 @@ export class InboundOutboxRepository {
       [ref.accountId, ref.sessionId, messageIds],
     );
   }
+}
+
+/** A pending position read on a later socket: after that socket's backlog rows of its second. */
+function placed(from: string, perSecond: string): string {
+  return `((arrival_position - ${from}::bigint) / ${perSecond}::bigint) * ${perSecond}::bigint + ${perSecond}::bigint - 1`;
 }

@@ -1,0 +1,156 @@
+import '@jumbe/whatsapp-emulator/trust-preload';
+import type { SessionCommand } from '@jumbe/contracts';
+import type { SessionView } from '@jumbe/domain';
+import type { EventPublisher, OutgoingEvent } from '@jumbe/messaging';
+import { WhatsAppNetworkDriver } from '@jumbe/network';
+import {
+  AccountRepository,
+  InboundOutboxRepository,
+  NetworkCredentialStore,
+  openMigratedTestDatabase,
+  PlanRepository,
+  SentMessageRepository,
+  SessionRepository,
+  type MigratedTestDatabase,
+} from '@jumbe/persistence';
+import { TcpProxy } from '@jumbe/testing';
+import { EmulatedNetwork, WhatsAppEmulator } from '@jumbe/whatsapp-emulator';
+import pino from 'pino';
+import { InboundRelay } from './inbound-relay';
+import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
+import { StatusRelay } from './status-relay';
+import { sessionInUnusedShard } from './test-support/host-harness';
+import { eventually } from './test-support/emulator-wait';
+import { RecordingPublisher } from './test-support/recording-publisher';
+
+/**
+ * Issue 28, chaos seed 5 (pattern B): a live message that arrived while its socket's offline backlog
+ * was still coming in is held for that backlog; when the socket ends first, WhatsApp hands what it
+ * still queued for the device to the next socket, and the message waits for that socket's backlog
+ * instead of going out at once (before, it was handed on as its socket ended, and a backlog message
+ * sent before it came on the next socket 70 s later). It goes among that backlog by the server's
+ * time: before what the contact sent while the device was away again. Real Baileys against the
+ * emulator, which withholds the end of the backlog (`<ib><offline>`) as long as the test says.
+ */
+describe('a live message held for a backlog its socket never completed', () => {
+  const emulator = new WhatsAppEmulator();
+  const network = new EmulatedNetwork(emulator);
+  let db: MigratedTestDatabase;
+  const cleanups: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    await emulator.start();
+    db = await openMigratedTestDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+    await emulator.stop();
+    await db?.close();
+  });
+
+  /** One worker reaching the emulator at `url`. */
+  function worker(url: string) {
+    const events: OutgoingEvent[] = [];
+    const publisher: EventPublisher = {
+      publish: async (event) => {
+        events.push(structuredClone(event));
+      },
+    };
+    const driver = new WhatsAppNetworkDriver({
+      credentials: new NetworkCredentialStore(db.dataSource),
+      inboundOutbox: new InboundOutboxRepository(db.dataSource),
+      sentMessages: new SentMessageRepository(db.dataSource),
+      secretKey: 'test-secret-key-with-enough-characters',
+      logger: pino({ level: 'silent' }),
+      baileysLogLevel: process.env['EMULATOR_LOG'] ?? 'silent',
+      fetchVersion: async () => null,
+      webSocketUrl: url,
+      reconnectBaseMs: 50,
+      reconnectMaxMs: 300,
+      connectSpacingMs: 0,
+      redeliveryIntervalMs: 50,
+    });
+    const host = new SessionHost(
+      driver,
+      {
+        sessions: new SessionRepository(db.dataSource),
+        credentials: new NetworkCredentialStore(db.dataSource),
+        inbound: new InboundRelay(publisher),
+        statuses: new StatusRelay(new RecordingPublisher()),
+        logger: pino({ level: 'silent' }),
+      },
+      DEFAULT_SESSION_HOST_OPTIONS,
+    );
+    /** The texts of the messages this worker published, in order. */
+    const texts = () =>
+      events.map((event) => (event.payload as { message?: { text?: string } }).message?.text);
+    return { host, texts };
+  }
+
+  it("waits for the next socket's backlog, and goes before what was sent while the device was away again", async () => {
+    const planId = (
+      await new PlanRepository(db.dataSource).create({
+        name: 'basic',
+        monthlyApiHits: 1_000,
+        maxSessions: 5,
+      })
+    ).id;
+    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Acme', planId })).id;
+    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
+    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
+    const status = async (host: SessionHost) =>
+      ((await host.execute({ ...base, type: 'session.status' } as SessionCommand)) as SessionView).state;
+
+    const target = new URL(emulator.url);
+    const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
+    cleanups.push(() => proxy.close());
+    const url = new URL(emulator.url);
+    url.port = String(proxy.port);
+    const first = worker(url.toString());
+    await first.host.adoptShard(ref.shard, 1);
+    await first.host.execute({ ...base, type: 'session.start', maxSessions: 5 } as SessionCommand);
+    const qr = await eventually('a QR', async () => {
+      const shown = (await first.host.execute({ ...base, type: 'session.qr' } as SessionCommand)) as {
+        qr: string;
+      };
+      return shown.qr;
+    });
+    const phone = network.user('254733700001', 'Duka');
+    const contact = network.user('254733700002', 'Juma');
+    const device = await network.scanQr(phone, qr);
+    await eventually('connected', async () => (await status(first.host)) === 'connected');
+    await network.sendMessage(contact, phone, { conversation: 'hello' });
+    await eventually('the first delivered', () => first.texts().includes('hello'));
+
+    // Away: what the contact sends now waits on the server, for the device's next login.
+    await proxy.cut();
+    await eventually('the device offline', () => network.connectionOf(device) === undefined);
+    await network.sendMessage(contact, phone, { conversation: 'while you were away' });
+    // Back, with the end of the backlog withheld: a live message now is held for it.
+    const releaseBacklogEnd = network.holdOfflineCompletion();
+    cleanups.push(async () => releaseBacklogEnd());
+    await proxy.restore();
+    await eventually('the backlog answered, its end withheld', () => network.offlineCompletionsHeld === 1);
+    await eventually('the backlog message delivered', () => first.texts().includes('while you were away'));
+    const liveId = await network.sendMessage(contact, phone, { conversation: 'are you there?' });
+    await eventually('the live message receipted to WhatsApp', () => !device.unanswered.has(liveId));
+
+    // The socket ends before its backlog completed (a version bump, a refusal): the live message
+    // waits for the next socket's backlog, not handed on as its socket goes.
+    await proxy.cut();
+    await eventually('the device offline again', () => network.connectionOf(device) === undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(first.texts()).not.toContain('are you there?');
+    // A later second on the server: sent after the live one, queued for the next login.
+    await network.sendMessage(contact, phone, { conversation: 'still there?' });
+    releaseBacklogEnd();
+    await proxy.restore();
+
+    await eventually('both delivered after the next login', () => first.texts().includes('still there?'));
+    expect(first.texts().filter((text) => text !== 'hello')).toEqual([
+      'while you were away',
+      'are you there?',
+      'still there?',
+    ]);
+  }, 120_000);
+});

@@ -58,6 +58,7 @@ export { WebhookRepository, type StoredWebhook, type WebhookToSave } from './rep
 export { DeploymentSettingsRepository } from './repositories/deployment-settings.repository';
 export { SessionProxyRepository, type StoredSessionProxy } from './repositories/session-proxy.repository';
 export { SessionProxyEntity } from './entities/session-proxy.entity';
+export { SessionStartRepository } from './repositories/session-start.repository';
 export { CallSettingsRepository } from './repositories/call-settings.repository';
 export {
   DashboardSessionRepository,

@@ -12,6 +12,7 @@ import {
   ReceivedMessageRepository,
   SentMessageRepository,
   SessionProxyRepository,
+  SessionStartRepository,
 } from '@jumbe/persistence';
 import { telemetry } from '@jumbe/telemetry';
 import type { Readable } from 'node:stream';
@@ -50,6 +51,8 @@ export function createNetworkDriver(config: JumbeConfig, deps: NetworkDriverDeps
     uploads: deps.uploads,
     // Sessions' own proxies (docs/session-proxy.md), set through PUT /session/proxy.
     sessionProxies: new SessionProxyRepository(deps.dataSource),
+    // A session's open reads its proxy, creds and key index in one statement.
+    sessionStart: new SessionStartRepository(deps.dataSource),
     secretKey: deps.secretKey,
     logger: deps.logger,
     allowPrivateNetworks: config.allowPrivateNetworks,

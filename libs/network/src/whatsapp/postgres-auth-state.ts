@@ -14,12 +14,18 @@ import type { BaileysLogger } from './whatsapp-socket';
 import { withRevivableSenderKeys } from './sender-key-bytes';
 import type { BoundedCache } from './bounded-cache';
 import { credentialBinding, type SecretBox } from '@jumbe/domain';
-import type { CredentialItemChange, CredentialStore } from './credential-store';
+import type { CredentialItemChange, CredentialKey, CredentialStore } from './credential-store';
 import { AbsentKeys, STORED_IDS_MAX, UNINDEXED_KINDS } from './absent-keys';
 import { type KeyItem, StoredAhead } from './stored-ahead';
 
 export const CREDS_KIND = 'creds';
 export const CREDS_KEY_ID = 'creds';
+/** What opening a session reads: its creds item, and the ids of every kind's items but the unindexed. */
+export const STORED_START = {
+  creds: { kind: CREDS_KIND, keyId: CREDS_KEY_ID },
+  exceptKinds: UNINDEXED_KINDS,
+  limit: STORED_IDS_MAX,
+} as const;
 
 export interface PostgresAuthStateOptions {
   store: CredentialStore;
@@ -108,12 +114,26 @@ export class PostgresAuthState {
 
   /** The stored state, or fresh credentials (`initAuthCreds`) when nothing is stored. */
   static async load(options: PostgresAuthStateOptions): Promise<PostgresAuthState> {
-    const [stored, keys] = await Promise.all([
-      readItem<AuthenticationCreds>(options, CREDS_KIND, CREDS_KEY_ID),
-      options.store.storedKeys?.(options.ref, UNINDEXED_KINDS, STORED_IDS_MAX) ?? null,
+    const [creds, storedKeys] = await Promise.all([
+      options.store.read(options.ref, CREDS_KIND, [CREDS_KEY_ID]).then((found) => found.get(CREDS_KEY_ID)),
+      options.store.storedKeys?.(options.ref, STORED_START.exceptKinds, STORED_START.limit) ?? null,
     ]);
-    const auth = new PostgresAuthState(options, stored ?? initAuthCreds());
-    if (keys) auth.absent.stored(keys);
+    return PostgresAuthState.fromStored(options, { creds: creds ?? null, storedKeys });
+  }
+
+  /**
+   * The state from what `load` reads (STORED_START), read by the caller: the driver reads it in one
+   * statement with the session's proxy (SessionStartStore).
+   */
+  static fromStored(
+    options: PostgresAuthStateOptions,
+    stored: { creds: Buffer | null; storedKeys: CredentialKey[] | null },
+  ): PostgresAuthState {
+    const creds = stored.creds
+      ? openItem<AuthenticationCreds>(options, CREDS_KIND, CREDS_KEY_ID, stored.creds)
+      : null;
+    const auth = new PostgresAuthState(options, creds ?? initAuthCreds());
+    if (stored.storedKeys) auth.absent.stored(stored.storedKeys);
     return auth;
   }
 
@@ -364,15 +384,6 @@ function itemsOf(data: SignalDataSet): KeyItem[] {
     for (const [keyId, value] of Object.entries(values ?? {})) items.push({ kind, keyId, value });
   }
   return items;
-}
-
-async function readItem<T>(
-  options: PostgresAuthStateOptions,
-  kind: string,
-  keyId: string,
-): Promise<T | null> {
-  const sealed = (await options.store.read(options.ref, kind, [keyId])).get(keyId);
-  return sealed ? openItem<T>(options, kind, keyId, sealed) : null;
 }
 
 function openItem<T>(options: PostgresAuthStateOptions, kind: string, keyId: string, sealed: Buffer): T {

@@ -31,10 +31,11 @@ export class SessionProxies {
 
   /**
    * The agents of the session's proxy once a tunnel through it to WhatsApp opened, or null when
-   * the session has none. Fails with SessionProxyError naming the masked proxy.
+   * the session has none. Fails with SessionProxyError naming the masked proxy. `sealed`: the
+   * stored proxy when the caller read it already (with the session's other start reads).
    */
-  async forConnection(ref: SessionRef): Promise<SessionProxyAgents | null> {
-    const proxy = await this.agentsOf(ref);
+  async forConnection(ref: SessionRef, sealed?: string | null): Promise<SessionProxyAgents | null> {
+    const proxy = await this.agentsOf(ref, sealed);
     if (proxy === null) return null;
     try {
       await probeSessionProxy(proxy, this.options.webSocketUrl, this.options.probeTimeoutMs);
@@ -46,8 +47,8 @@ export class SessionProxies {
   }
 
   /** The agents of the session's proxy, or null; the caller closes them when done. */
-  async agentsOf(ref: SessionRef): Promise<SessionProxyAgents | null> {
-    const sealed = await this.options.store?.sealedProxyOf(ref);
+  async agentsOf(ref: SessionRef, read?: string | null): Promise<SessionProxyAgents | null> {
+    const sealed = read === undefined ? await this.options.store?.sealedProxyOf(ref) : read;
     if (!sealed) return null;
     let url: string;
     try {

@@ -15,6 +15,7 @@ import { LaunchQueue } from './launch-queue';
 import { SessionMemory } from './session-memory';
 import { parseWaVersion, WaVersionSource } from './wa-version-source';
 import { SessionProxies, WHATSAPP_WEB_SOCKET_URL } from './session-proxies';
+import type { StoredSessionStart } from './session-start-store';
 import type { WhatsAppSession } from './whatsapp-session';
 import { whatsAppSettings, type WhatsAppNetworkOptions, type WhatsAppSettings } from './whatsapp-settings';
 
@@ -117,9 +118,10 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     const { token, linked: expectLinked } = options;
     await this.sessions.get(key)?.close();
     const runtime = await this.loadRuntime();
+    const start = await this.startOf(ref, runtime);
     // A session with its own proxy opens only once a tunnel through it works (else the start fails
     // naming the proxy); every log line of the session names it, masked.
-    const proxy = await this.proxies.forConnection(ref);
+    const proxy = await this.proxies.forConnection(ref, start.sealedProxy);
     const logger = this.settings.logger.child({
       accountId: ref.accountId,
       sessionId: ref.sessionId,
@@ -156,7 +158,7 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
     // Linked or not is decided by the stored credentials, never by the caller's view of the state:
     // a hand-over between the scan and the first `connected`, or a start after a close that kept
     // the credentials (440, 403, ...), resumes the link instead of wiping it.
-    const stored = await runtime.PostgresAuthState.load(authOptions);
+    const stored = runtime.PostgresAuthState.fromStored(authOptions, start);
     const auth = stored.linked || expectLinked ? stored : await runtime.PostgresAuthState.fresh(authOptions);
 
     const sent = new runtime.SentMessageArchive(
@@ -239,6 +241,22 @@ export class WhatsAppNetworkDriver implements NetworkDriver {
       await proxy?.close();
       throw error;
     }
+  }
+
+  /**
+   * What the open reads before it connects: the session's proxy, creds and key index, in one
+   * statement when the store can (a restore opens all of a worker's sessions at once).
+   */
+  private async startOf(ref: SessionRef, runtime: Runtime): Promise<StoredSessionStart> {
+    const { creds, exceptKinds, limit } = runtime.STORED_START;
+    if (this.settings.sessionStart) return this.settings.sessionStart.startOf(ref, creds, exceptKinds, limit);
+    const { credentials, sessionProxies } = this.settings;
+    const [sealedProxy, stored, storedKeys] = await Promise.all([
+      sessionProxies?.sealedProxyOf(ref) ?? null,
+      credentials.read(ref, creds.kind, [creds.keyId]),
+      credentials.storedKeys?.(ref, exceptKinds, limit) ?? null,
+    ]);
+    return { sealedProxy, creds: stored.get(creds.keyId) ?? null, storedKeys };
   }
 
   private archiveOf(runtime: Runtime): InboundMediaArchive {

@@ -7,7 +7,7 @@ import { withSlottedAsyncStorage } from './with-slotted-async-storage';
 import type { WaVersion } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
-export { PostgresAuthState } from './postgres-auth-state';
+export { PostgresAuthState, STORED_START } from './postgres-auth-state';
 export { SentMessageArchive } from './sent-message-archive';
 export { QuoteArchive } from './quote-archive';
 export { InboundMediaArchive } from './inbound-media-archive';

@@ -8,6 +8,7 @@ import { MediaByteBudget } from './media-byte-budget';
 import type { ReceivedMessageStore } from './received-message-store';
 import type { SentMessageStore } from './sent-message-store';
 import type { SessionProxyStore } from './session-proxy-store';
+import type { SessionStartStore } from './session-start-store';
 import type { WaVersionFetcher } from './wa-version-source';
 import type { WhatsAppSocketFactory } from './whatsapp-socket';
 
@@ -42,6 +43,11 @@ export interface WhatsAppNetworkOptions {
    * session connects directly.
    */
   sessionProxies?: SessionProxyStore;
+  /**
+   * Reads a session's proxy, creds and key index in one round trip when it opens
+   * (SessionStartRepository); without it they are read from `sessionProxies` and `credentials`.
+   */
+  sessionStart?: SessionStartStore;
   /** How long opening a session waits for a tunnel through its proxy before failing; default 10 s. */
   proxyProbeTimeoutMs?: number;
   /** JUMBE_SECRET_KEY: credentials are encrypted at rest with a key derived from it. */
@@ -148,6 +154,7 @@ type OptionalSettings =
   | 'inboundMedia'
   | 'uploads'
   | 'sessionProxies'
+  | 'sessionStart'
   | 'webSocketUrl'
   | 'onUndecryptable'
   | 'keepAliveIntervalMs';

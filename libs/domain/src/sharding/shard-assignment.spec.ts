@@ -51,6 +51,9 @@ describe('assignShards', () => {
     expect(assignShards([])).toEqual(new Map());
     expect(() => assignShards(['w'], 0)).toThrow(RangeError);
     expect(() => assignShards(['w'], 2.5)).toThrow(RangeError);
+    // The message is what an operator sees of a misconfigured shard count: it names the value.
+    expect(() => assignShards(['w'], 0)).toThrow('shardCount must be a positive integer, got 0');
+    expect(() => assignShards(['w'], -3)).toThrow('shardCount must be a positive integer, got -3');
   });
 
   describe('moves few shards when membership changes', () => {
@@ -173,5 +176,38 @@ describe('assignShards at scale', () => {
       [...assignment.values()].map((owned) => owned.length);
     expect(new Set(sizes(assignShards(ids, 1_024)))).toEqual(new Set([20, 21]));
     expect(new Set(sizes(assignShards(ids.slice(5), 1_024)))).toEqual(new Set([22, 23]));
+  });
+});
+
+describe('assignShards on equal weights', () => {
+  const weight = (workerId: string, shard: number) =>
+    createHash('sha256').update(`${workerId}\n${shard}`, 'utf8').digest().readUIntBE(0, 6);
+
+  it('gives a shard two workers weigh equally to the first in id order, as sorting every pair does', () => {
+    // A 48-bit tie, found by a birthday search over 2^25 worker ids; the premise is checked here.
+    // Any tie-break is deterministic; this one is the reference's, which older workers use.
+    const [first, second] = ['worker-tie-30556880', 'worker-tie-7814272'];
+    expect(weight(first, 0)).toBe(weight(second, 0));
+    const expected = new Map([
+      [first, [0]],
+      [second, []],
+    ]);
+    expect(assignShards([second, first], 1)).toEqual(expected);
+    expect(assignBySortingEveryPair([second, first], 1)).toEqual(expected);
+  });
+
+  it('takes two pairs of equal weight on different shards first in id order, as sorting every pair does', () => {
+    // Another tie from that search, between shard 1 of one worker and shard 3 of another. With this
+    // third worker and 25 shards, the tied pairs come when one extra slot is left: whichever worker
+    // is served first keeps its shard, the other's goes to the third worker.
+    const [first, second, third] = ['worker-tie-26126958', 'worker-tie-29949974', 'worker-c-84'];
+    expect(weight(first, 1)).toBe(weight(second, 3));
+    const expected = new Map([
+      [third, [0, 2, 3, 4, 5, 15, 16, 24]],
+      [first, [1, 6, 7, 8, 9, 10, 12, 13, 17]],
+      [second, [11, 14, 18, 19, 20, 21, 22, 23]],
+    ]);
+    expect(assignShards([third, second, first], 25)).toEqual(expected);
+    expect(assignBySortingEveryPair([third, second, first], 25)).toEqual(expected);
   });
 });

@@ -18,6 +18,14 @@ const KEEP_MS = 24 * 60 * 60 * 1000;
 export class SendReplays {
   private readonly sends = new LRUCache<string, Promise<SentKey>>({ max: MAX_SENDS, ttl: KEEP_MS });
 
+  /**
+   * The send already made (or under way) under `scope` and `sendId`, if any: a retry is answered
+   * with it even when the session is not connected any more (it was when the first try left).
+   */
+  made(scope: string, sendId: string | undefined): Promise<SentKey> | undefined {
+    return sendId === undefined ? undefined : this.sends.get(`${scope}\n${sendId}`);
+  }
+
   /** `send`'s key, or the key of the send already made (or under way) under `scope` and `sendId`. */
   once(scope: string, sendId: string | undefined, send: () => Promise<SentKey>): Promise<SentKey> {
     if (sendId === undefined) return send();

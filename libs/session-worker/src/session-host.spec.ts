@@ -181,6 +181,31 @@ describe('SessionHost on the sandbox network and PostgreSQL', () => {
     expect(outbox.map((entry) => entry.id).sort()).toEqual([first!.key.id, other.key.id].sort());
   });
 
+  it('answers a retry of a send it made with its key even once the session is no longer connected', async () => {
+    // The gateway's 504 left the first try's outcome unknown; by the retry the number had dropped.
+    const ref = await newSession();
+    const w = worker(new MemorySandboxStore());
+    await w.adopt(ref.shard, 1);
+    await connect(w, ref, newNumber());
+    const send = {
+      ...sendText(ref, '255711111111', 'sent before the drop'),
+      sendId: 'send-a',
+    } as SessionCommand;
+    const first = (await w.host.execute(send)) as { key: { id: string } };
+    await w.host.execute({ ...cmd(ref), type: 'sandbox.disconnect', reason: 'network' });
+    await eventually('not connected', async () => {
+      const status = (await w.host.execute({ ...cmd(ref), type: 'session.status' })) as { state: string };
+      return status.state !== 'connected';
+    });
+
+    const retry = (await w.host.execute(send)) as { key: { id: string } };
+    expect(retry.key.id).toBe(first.key.id);
+    // A send it never made is refused as before: nothing was sent.
+    await expect(
+      w.host.execute({ ...sendText(ref, '255711111111', 'new'), sendId: 'send-b' } as SessionCommand),
+    ).rejects.toMatchObject({ code: 'session_not_connected' });
+  });
+
   it("a send id is per session: the same id from another account's session is another send", async () => {
     const w = worker(new MemorySandboxStore());
     const keys: string[] = [];

@@ -381,6 +381,12 @@ export class SessionHost {
     const live = this.live.get(refKey(command));
     // The gateway logs every failed send, these included (CONTRACT §5): one place, one record.
     const failed = (code: NetworkSendErrorCode, message: string) => new ApiError(code, message);
+    const sendId = 'sendId' in command ? command.sendId : undefined; // v1 has none
+    const made = await this.replays
+      .made(refKey(command), sendId)
+      // The first try failed (nothing left, or WhatsApp said no): this one is tried anew below.
+      ?.catch(() => undefined);
+    if (made) return { key: made };
     if (!live || live.state !== 'connected') {
       const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
       // Stored as linked but not open here although this worker owns the shard: its restore has not
@@ -396,7 +402,6 @@ export class SessionHost {
       // Under the caller's deadline: a send still waiting when it passes (the key store down, say)
       // is answered "not sent" and never leaves, rather than leave after the gateway's 504.
       const send = () => live.send(command.message, { replyBy });
-      const sendId = 'sendId' in command ? command.sendId : undefined; // v1 has none
       return { key: await this.replays.once(refKey(command), sendId, send) };
     } catch (error) {
       if (error instanceof NetworkSendError) throw failed(error.code, error.message);

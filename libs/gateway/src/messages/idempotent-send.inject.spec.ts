@@ -142,6 +142,41 @@ describe('idempotent sends (memory ports, inject)', () => {
     expect(ids[2]).not.toBe(ids[0]);
   });
 
+  it('answers a retry of a timed-out try that cannot reach a worker 504 (still unknown), not 503 (not sent)', async () => {
+    // The fault schedule's seed 6: the first try left as NATS went down (504); its retry found no
+    // worker (503 "retry shortly", which reads as not sent) though the message had reached the contact.
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, (n) =>
+      n === 1
+        ? replyError('timeout', 'The worker did not answer in time.')
+        : n === 2
+          ? replyError('unavailable', 'The worker could not complete the command.')
+          : sentOk(1),
+    );
+    const body = { to: '254711111111', text: 'hi' };
+    expect((await send(key, 'caught-by-outage', body)).statusCode).toBe(504);
+    const retry = await send(key, 'caught-by-outage', body);
+    expect(retry.statusCode).toBe(504);
+    expect(retry.json().error.code).toBe('timeout');
+    expect(retry.json().message).toMatch(/may have been sent/);
+    // Still unknown, so still retryable under the key: the worker that made it answers with its key.
+    const last = await send(key, 'caught-by-outage', body);
+    expect(last.statusCode).toBe(200);
+    expect(last.json().data.key.id).toBe('M1');
+    // A try that failed for sure after that gives the key up: the next try is an ordinary one.
+    expect((await send(key, 'caught-by-outage', { ...body, text: 'other' })).statusCode).toBe(409);
+  });
+
+  it('answers 503 as before when the key had no unknown try: nothing was sent', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, (n) =>
+      n === 1 ? replyError('unavailable', 'The worker could not complete the command.') : sentOk(n),
+    );
+    const body = { to: '254711111111', text: 'hi' };
+    expect((await send(key, 'plain-503', body)).statusCode).toBe(503);
+    expect((await send(key, 'plain-503', body)).statusCode).toBe(200);
+  });
+
   it('sends no send id without an Idempotency-Key: each request is its own send', async () => {
     const { accountId, key } = world.addCustomer();
     await workerAnswers(accountId, sentOk);

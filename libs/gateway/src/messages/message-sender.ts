@@ -63,6 +63,7 @@ export class MessageSender {
     const accountId = customer.access.accountId;
     let claimed: string | null = null;
     let sendId: string | undefined;
+    let afterUnknownOutcome = false;
     try {
       const { sessionId, message } = upload
         ? uploadedMediaSend(upload)
@@ -71,8 +72,10 @@ export class MessageSender {
       if (idempotencyKey !== undefined) {
         // An upload's key covers its fields and the file's digest: the same file and fields replay.
         const request = upload ? { fields: rawBody, sha256: upload.sha256 } : rawBody;
-        const { replay, requestHash } = await this.claim(accountId, idempotencyKey, kind, request);
-        if (replay) return replay;
+        const claim = await this.claim(accountId, idempotencyKey, kind, request);
+        if (claim.replay) return claim.replay;
+        const { requestHash } = claim;
+        afterUnknownOutcome = claim.afterUnknownOutcome;
         claimed = idempotencyKey;
         sendId = sendIdOf(idempotencyKey, requestHash);
       }
@@ -85,9 +88,17 @@ export class MessageSender {
       countSend(kind, 'sent');
       if (claimed) await this.idempotency.complete(accountId, claimed, outcome.status, outcome.body);
       return outcome;
-    } catch (error) {
+    } catch (caught) {
+      const error = afterUnknownOutcome ? stillUnknown(caught) : caught;
       countSend(kind, error instanceof ApiError ? error.code : 'internal');
-      if (claimed) await this.idempotency.release(accountId, claimed).catch(() => undefined);
+      if (claimed) {
+        const outcomeUnknown = error instanceof ApiError && error.code === 'timeout';
+        await (
+          outcomeUnknown
+            ? this.idempotency.releaseUnknown(accountId, claimed)
+            : this.idempotency.release(accountId, claimed)
+        ).catch(() => undefined);
+      }
       if (error instanceof ApiError && error.code !== 'idempotency_conflict') {
         await this.recordFailure(accountId, kind, rawBody, error);
       }
@@ -152,7 +163,7 @@ export class MessageSender {
     key: string,
     kind: MessageKind,
     rawBody: unknown,
-  ): Promise<{ replay: SendOutcome | null; requestHash: string }> {
+  ): Promise<{ replay: SendOutcome | null; requestHash: string; afterUnknownOutcome: boolean }> {
     if (!IDEMPOTENCY_KEY.test(key)) {
       throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 visible ASCII characters.', [
         { path: 'header:idempotency-key', problem: 'must be 1 to 255 visible ASCII characters' },
@@ -164,9 +175,13 @@ export class MessageSender {
     const claim = await orUnavailable('database', () => this.idempotency.claim(accountId, key, hash));
     switch (claim.kind) {
       case 'new':
-        return { replay: null, requestHash: hash };
+        return { replay: null, requestHash: hash, afterUnknownOutcome: claim.afterUnknownOutcome === true };
       case 'replay':
-        return { replay: { status: claim.statusCode, body: claim.response }, requestHash: hash };
+        return {
+          replay: { status: claim.statusCode, body: claim.response },
+          requestHash: hash,
+          afterUnknownOutcome: false,
+        };
       case 'conflict':
         throw new ApiError(
           'idempotency_conflict',
@@ -234,6 +249,25 @@ function storable(text: string): string {
     '\uFFFD',
   );
 }
+
+/**
+ * A retry of a try that timed out (it may have been sent) that could not reach a worker now: the
+ * first try's outcome is still unknown, so the answer stays 504, not a 503 that reads "not sent"
+ * (the fault schedule's seed 6: a send caught by a NATS outage was answered 504, its retry 503,
+ * and it had reached the contact). The worker that made it answers a later retry with its key.
+ */
+function stillUnknown(error: unknown): unknown {
+  if (!(error instanceof ApiError) || !STILL_UNKNOWN_WHEN.has(error.code)) return error;
+  return new ApiError(
+    'timeout',
+    'An earlier try with this Idempotency-Key may have been sent and its outcome is still unknown: retry later with the same key.',
+    undefined,
+    { 'Retry-After': '2' },
+  );
+}
+
+/** Answers that say only that no worker could be asked now. */
+const STILL_UNKNOWN_WHEN = new Set(['unavailable', 'session_restoring', 'media_busy']);
 
 /**
  * The worker's id of one Idempotency-Key's send (SessionCommand `sendId`): the same on every try

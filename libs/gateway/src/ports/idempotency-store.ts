@@ -7,4 +7,9 @@ export abstract class IdempotencyStore {
   abstract complete(accountId: string, key: string, statusCode: number, response: unknown): Promise<void>;
   /** Forgets a claim whose request failed, so the client may try again with the same key. */
   abstract release(accountId: string, key: string): Promise<void>;
+  /**
+   * Keeps a claim whose try timed out (504: it may have been sent) as of unknown outcome: the next
+   * claim with the same request gets the key back (`afterUnknownOutcome`), another request a conflict.
+   */
+  abstract releaseUnknown(accountId: string, key: string): Promise<void>;
 }

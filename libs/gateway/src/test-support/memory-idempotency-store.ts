@@ -9,6 +9,8 @@ type IdempotencyRecord = {
   requestHash: string;
   createdAt: number;
   done: { statusCode: number; response: unknown } | null;
+  /** Its last try timed out (504) and may have been sent. */
+  outcomeUnknown?: boolean;
 };
 
 /**
@@ -31,6 +33,10 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       return { kind: 'new' };
     }
     if (existing.requestHash !== requestHash) return { kind: 'conflict' };
+    if (existing.outcomeUnknown) {
+      existing.outcomeUnknown = false;
+      return { kind: 'new', afterUnknownOutcome: true };
+    }
     if (existing.done === null) return { kind: 'in_flight' };
     return { kind: 'replay', ...existing.done };
   }
@@ -42,6 +48,11 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
 
   async release(accountId: string, key: string): Promise<void> {
     this.records.delete(recordId(accountId, key));
+  }
+
+  async releaseUnknown(accountId: string, key: string): Promise<void> {
+    const record = this.records.get(recordId(accountId, key));
+    if (record && record.done === null) record.outcomeUnknown = true;
   }
 
   /** The request hash the gateway stored for a key, for tests that check what it hashes. */

@@ -65,6 +65,28 @@ describe('IdempotencyRepository', () => {
     expect(await idempotency.claim(account, 'k-release', 'hash-2')).toEqual({ kind: 'new' });
   });
 
+  it('keeps a try of unknown outcome (504): its retry gets the key back and knows, once; another body is refused', async () => {
+    await idempotency.claim(account, 'k-unknown', 'hash-1');
+    await idempotency.releaseUnknown(account, 'k-unknown');
+    expect(await idempotency.claim(account, 'k-unknown', 'hash-2')).toEqual({ kind: 'conflict' });
+    const [first, second] = await Promise.all([
+      idempotency.claim(account, 'k-unknown', 'hash-1'),
+      idempotency.claim(account, 'k-unknown', 'hash-1'),
+    ]);
+    // One retry holds it (in flight again); the other waits its turn, like any claim in flight.
+    expect([first, second]).toEqual(
+      expect.arrayContaining([{ kind: 'new', afterUnknownOutcome: true }, { kind: 'in_flight' }]),
+    );
+    await idempotency.complete(account, 'k-unknown', 200, { id: 'M1' });
+    await idempotency.releaseUnknown(account, 'k-unknown');
+    // A completed answer is never turned back into an unknown one.
+    expect(await idempotency.claim(account, 'k-unknown', 'hash-1')).toEqual({
+      kind: 'replay',
+      statusCode: 200,
+      response: { id: 'M1' },
+    });
+  });
+
   it(`forgets a record older than ${IDEMPOTENCY_WINDOW_HOURS} h, and keeps a younger one`, async () => {
     await idempotency.claim(account, 'k-young', 'hash-1');
     await idempotency.complete(account, 'k-young', 201, { n: 1 });

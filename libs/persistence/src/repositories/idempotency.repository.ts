@@ -7,6 +7,8 @@ export const IDEMPOTENCY_WINDOW_HOURS = 24;
 
 /** A key whose first request has not finished yet is stored with this status. */
 const IN_FLIGHT = 0;
+/** A key whose try timed out (504: it may have been sent) and may be tried again. */
+const OUTCOME_UNKNOWN = 1;
 
 /**
  * Idempotency records, shared by every gateway through PostgreSQL: the first request with a key
@@ -34,6 +36,18 @@ export class IdempotencyRepository {
     )) as { request_hash: string; status_code: number; response: unknown }[];
     if (!existing) return this.claim(accountId, key, requestHash);
     if (existing.request_hash !== requestHash) return { kind: 'conflict' };
+    if (existing.status_code === OUTCOME_UNKNOWN) {
+      // One retry takes it back (in flight again); a concurrent one finds it in flight.
+      const retaken = (await this.dataSource.query(
+        `UPDATE idempotency_records SET status_code = $3 WHERE account_id = $1 AND key = $2 AND status_code = $4
+         RETURNING key`,
+        [accountId, key, IN_FLIGHT, OUTCOME_UNKNOWN],
+      )) as [unknown[], number] | unknown[];
+      const rows = Array.isArray(retaken[0]) ? (retaken[0] as unknown[]) : retaken;
+      return rows.length > 0
+        ? { kind: 'new', afterUnknownOutcome: true }
+        : this.claim(accountId, key, requestHash);
+    }
     if (existing.status_code === IN_FLIGHT) return { kind: 'in_flight' };
     return { kind: 'replay', statusCode: existing.status_code, response: existing.response };
   }
@@ -51,6 +65,14 @@ export class IdempotencyRepository {
       accountId,
       key,
     ]);
+  }
+
+  /** A claim whose try timed out (it may have been sent): kept, so its retry knows (OUTCOME_UNKNOWN). */
+  async releaseUnknown(accountId: string, key: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE idempotency_records SET status_code = $3 WHERE account_id = $1 AND key = $2 AND status_code = $4`,
+      [accountId, key, OUTCOME_UNKNOWN, IN_FLIGHT],
+    );
   }
 
   async sweep(): Promise<number> {

@@ -2,6 +2,7 @@ import type { proto } from '@whiskeysockets/baileys';
 import { LRUCache } from 'lru-cache';
 import { BoundedCache } from './bounded-cache';
 import type { QuotableMessage } from './quotable-message';
+import type { RememberedDecryptions } from './remembered-decryptions';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -27,6 +28,16 @@ export class SessionMemory {
     max: 256,
     maxSize: 128 * 1024,
     ttl: 7 * 24 * HOUR,
+  });
+  /**
+   * Plaintexts of recent ciphertexts, for the same stanza delivered again after a stream ended
+   * between its decryption and its receipt (RememberedDecryptions says why). Bounded in bytes.
+   */
+  readonly decrypted: RememberedDecryptions = new LRUCache<string, Uint8Array>({
+    max: 512,
+    maxSize: 1024 * 1024,
+    sizeCalculation: (plaintext) => Math.max(1, plaintext.byteLength),
+    ttl: HOUR,
   });
   /** Baileys' retry counters: one cache for the session's life, so reconnects do not reset them. */
   readonly retryCounters = new BoundedCache({ max: 1_000, ttlMs: HOUR });

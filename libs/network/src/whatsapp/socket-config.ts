@@ -8,6 +8,7 @@ import {
 import { durableEncryptions } from './durable-encryptions';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { proxySocketOptions } from './proxy-agents';
+import { rememberedDecryptions } from './remembered-decryptions';
 import type { WhatsAppSessionContext } from './whatsapp-session-context';
 import type { WhatsAppSocket } from './whatsapp-socket';
 
@@ -32,8 +33,9 @@ export function socketConfigOf(
   const { memory, auth } = context;
   return {
     auth: auth.state,
-    // A send's Signal state is stored before its stanza leaves (Baileys commits it after).
-    makeSignalRepository: durableEncryptions(auth),
+    // A send's Signal state is stored before its stanza leaves (Baileys commits it after); a
+    // stanza delivered again after its receipt failed is decrypted from memory.
+    makeSignalRepository: rememberedDecryptions(durableEncryptions(auth), memory.decrypted),
     logger: context.baileysLogger,
     browser: Browsers.ubuntu('Chrome'),
     ...(context.settings.webSocketUrl ? { waWebSocketUrl: context.settings.webSocketUrl } : {}),

@@ -533,6 +533,39 @@ describe('ShardKeeper (in-memory leases and registry)', () => {
     });
   });
 
+  it('warns once while take-overs keep failing, and again after one succeeded', async () => {
+    // Issue 28: a NATS outage failed every shard's take-over every tick, hundreds of warnings a second.
+    let failing = true;
+    let shard9Failing = true;
+    const inner = ledger.ownerFor('worker-a');
+    const owner: ShardOwner = {
+      ...inner,
+      adopt: async (s, token, lease) => {
+        if (failing || (s === 9 && shard9Failing)) throw new Error('bus unavailable');
+        await inner.adopt(s, token, lease);
+      },
+    };
+    const message = 'could not take the shard over; will retry';
+    const failures = { warn: 0, debug: 0 };
+    const logger: ShardKeeperLogger = {
+      info: () => undefined,
+      warn: (_details, line) => void (line === message && (failures.warn += 1)),
+      debug: (_details, line) => void (line === message && (failures.debug += 1)),
+    };
+    const keeper = await startCustom('worker-a', { owner, logger });
+    await eventually('every shard failed twice', () => failures.debug >= 2 * DEFAULT_SHARD_COUNT);
+    expect(failures.warn).toBe(1);
+    failing = false;
+    // Shard 9 fails on after the others were taken over: a failure after a success, warned again.
+    await eventually('a second warning', () => failures.warn === 2);
+    await eventually('the others taken', () => ledger.served('worker-a').length === DEFAULT_SHARD_COUNT - 1);
+    await elapse(300);
+    expect(failures.warn).toBe(2);
+    shard9Failing = false;
+    await eventually('every shard served', () => ledger.served('worker-a').length === DEFAULT_SHARD_COUNT);
+    expect(keeper.heldShards()).toEqual(ALL_SHARDS);
+  });
+
   it('logs how many shards it holds each time that changes, once per change', async () => {
     const logger = new RecordingLogger();
     await startCustom('worker-a', { logger });

@@ -192,14 +192,24 @@ export class ShardKeeper {
     void adoption.finally(() => this.adoptions.delete(adoption));
   }
 
+  /**
+   * A take-over failed since the last one that succeeded (an outage of what adopting a shard
+   * needs): further failures are logged at debug, not once per shard and tick at warn.
+   */
+  private takeOversFailing = false;
+
   private async adopt(shard: number, token: number): Promise<void> {
     try {
       await this.owner.adopt(shard, token, { valid: () => this.leaseValid(shard, token) });
       this.logger.debug({ shard, token }, 'shard acquired');
+      this.takeOversFailing = false;
     } catch (error) {
       if (this.held.get(shard)?.token !== token) return; // Given up meanwhile; nothing to undo.
-      // Not served: let it go entirely, so the next tick (here or elsewhere) tries again.
-      this.logger.warn({ err: error, shard }, 'could not take the shard over; will retry');
+      // Not served: let it go entirely, so the next tick (here or elsewhere) tries again. Warned
+      // once until a take-over succeeds: an outage fails every shard's, every tick.
+      const level = this.takeOversFailing ? 'debug' : 'warn';
+      this.takeOversFailing = true;
+      this.logger[level]({ err: error, shard }, 'could not take the shard over; will retry');
       await this.release(shard);
     }
   }

@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { SocketConfig } from '@whiskeysockets/baileys';
-import type { LRUCache } from 'lru-cache';
+import type { BinaryNode, SocketConfig } from '@whiskeysockets/baileys';
+import { LRUCache } from 'lru-cache';
 
 type MakeSignalRepository = SocketConfig['makeSignalRepository'];
 
-/** Plaintexts of ciphertexts this session decrypted, under rememberedDecryptionKey. */
-export type RememberedDecryptions = LRUCache<string, Uint8Array>;
-
 /**
- * The repository `make` makes, with one change: the plaintext of each ciphertext it decrypts is
- * kept in `remembered` (per session, across its sockets), and the same ciphertext again is answered
- * from there instead of by libsignal.
+ * The plaintexts of ciphertexts a session decrypted (per session, across its sockets), to answer
+ * the same stanza delivered again: same message id, same ciphertext.
  *
  * Why: Baileys decrypts a message (and stores the ratchet step) before it sends the receipt, and
  * emits the message only after (Socket/messages-recv.js `handleMessage`: `decrypt()`, then
@@ -21,35 +17,52 @@ export type RememberedDecryptions = LRUCache<string, Uint8Array>;
  * and no retry receipt, and WhatsApp forgets the message (the fault schedule's seed 6, issue 28: a
  * contact's resend lost at an unknown stream error). Answered from here, the copy is receipted and
  * emitted like the first; one that was emitted before is dropped by the receiver (by id).
+ *
+ * Only under the id it was first decrypted under: an old ciphertext replayed under another id is
+ * left to libsignal, which refuses it (Signal's protection against replays stays whole).
  */
-export function rememberedDecryptions(
-  make: MakeSignalRepository,
-  remembered: RememberedDecryptions,
-): MakeSignalRepository {
-  return (auth, logger, pnToLIDFunc) => {
-    const repository = make(auth, logger, pnToLIDFunc);
-    const once = async (key: string, decrypt: () => Promise<Uint8Array>): Promise<Uint8Array> => {
-      const known = remembered.get(key);
-      if (known) return known;
-      const plaintext = await decrypt();
-      remembered.set(key, plaintext);
-      return plaintext;
+export class RememberedDecryptions {
+  private readonly plaintexts = new LRUCache<string, { id: string; plaintext: Uint8Array }>({
+    max: 512,
+    maxSize: 1024 * 1024,
+    sizeCalculation: ({ plaintext }) => Math.max(1, plaintext.byteLength),
+    ttl: 60 * 60 * 1000,
+  });
+  /** Each recent ciphertext's digest -> the id of the last stanza that carried it. */
+  private readonly carriers = new LRUCache<string, string>({ max: 2_048 });
+
+  /** A message stanza arrived (before Baileys decrypts it): notes which id carries its ciphertexts. */
+  noteStanza(node: BinaryNode): void {
+    const id = node.attrs.id;
+    if (!id || !Array.isArray(node.content)) return;
+    for (const part of node.content)
+      if (part.tag === 'enc' && part.content instanceof Uint8Array)
+        this.carriers.set(digest(part.content), id);
+  }
+
+  /** The repository `make` makes, its decryptions answered from here for a stanza seen again. */
+  repository(make: MakeSignalRepository): MakeSignalRepository {
+    return (auth, logger, pnToLIDFunc) => {
+      const repository = make(auth, logger, pnToLIDFunc);
+      return {
+        ...repository,
+        decryptMessage: (opts) => this.once(opts.ciphertext, () => repository.decryptMessage(opts)),
+        decryptGroupMessage: (opts) => this.once(opts.msg, () => repository.decryptGroupMessage(opts)),
+      };
     };
-    return {
-      ...repository,
-      decryptMessage: (opts) =>
-        once(rememberedDecryptionKey(opts.jid, opts.type, opts.ciphertext), () =>
-          repository.decryptMessage(opts),
-        ),
-      decryptGroupMessage: (opts) =>
-        once(rememberedDecryptionKey(`${opts.group}/${opts.authorJid}`, 'skmsg', opts.msg), () =>
-          repository.decryptGroupMessage(opts),
-        ),
-    };
-  };
+  }
+
+  private async once(ciphertext: Uint8Array, decrypt: () => Promise<Uint8Array>): Promise<Uint8Array> {
+    const key = digest(ciphertext);
+    const id = this.carriers.get(key);
+    const known = this.plaintexts.get(key);
+    if (known && id !== undefined && known.id === id) return known.plaintext;
+    const plaintext = await decrypt();
+    if (id !== undefined) this.plaintexts.set(key, { id, plaintext });
+    return plaintext;
+  }
 }
 
-/** A ciphertext's key: who sent it, its type and a digest of its bytes (never the bytes). */
-function rememberedDecryptionKey(sender: string, type: string, ciphertext: Uint8Array): string {
-  return `${sender}|${type}|${createHash('sha256').update(ciphertext).digest('base64')}`;
+function digest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('base64');
 }

@@ -2,7 +2,7 @@ import type { proto } from '@whiskeysockets/baileys';
 import { LRUCache } from 'lru-cache';
 import { BoundedCache } from './bounded-cache';
 import type { QuotableMessage } from './quotable-message';
-import type { RememberedDecryptions } from './remembered-decryptions';
+import { RememberedDecryptions } from './remembered-decryptions';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -31,14 +31,9 @@ export class SessionMemory {
   });
   /**
    * Plaintexts of recent ciphertexts, for the same stanza delivered again after a stream ended
-   * between its decryption and its receipt (RememberedDecryptions says why). Bounded in bytes.
+   * between its decryption and its receipt (RememberedDecryptions says why).
    */
-  readonly decrypted: RememberedDecryptions = new LRUCache<string, Uint8Array>({
-    max: 512,
-    maxSize: 1024 * 1024,
-    sizeCalculation: (plaintext) => Math.max(1, plaintext.byteLength),
-    ttl: HOUR,
-  });
+  readonly decrypted = new RememberedDecryptions();
   /** Baileys' retry counters: one cache for the session's life, so reconnects do not reset them. */
   readonly retryCounters = new BoundedCache({ max: 1_000, ttlMs: HOUR });
   readonly userDevices = new BoundedCache({ max: 2_000, ttlMs: 5 * 60 * 1000 });

@@ -79,6 +79,8 @@ export class SessionReceiver {
     });
     // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
     socket.ws?.on('CB:message', (node) => {
+      // Before Baileys decrypts it (it awaits first): a stanza seen again is told from a replay.
+      this.context.memory.decrypted.noteStanza(node);
       // A stanza already handed on (WhatsApp sends again what a dropped socket never receipted)
       // may never become a message again: not waited for.
       const id = node.attrs.id;

@@ -8,7 +8,6 @@ import {
 import { durableEncryptions } from './durable-encryptions';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { proxySocketOptions } from './proxy-agents';
-import { rememberedDecryptions } from './remembered-decryptions';
 import type { WhatsAppSessionContext } from './whatsapp-session-context';
 import type { WhatsAppSocket } from './whatsapp-socket';
 
@@ -35,7 +34,7 @@ export function socketConfigOf(
     auth: auth.state,
     // A send's Signal state is stored before its stanza leaves (Baileys commits it after); a
     // stanza delivered again after its receipt failed is decrypted from memory.
-    makeSignalRepository: rememberedDecryptions(durableEncryptions(auth), memory.decrypted),
+    makeSignalRepository: memory.decrypted.repository(durableEncryptions(auth)),
     logger: context.baileysLogger,
     browser: Browsers.ubuntu('Chrome'),
     ...(context.settings.webSocketUrl ? { waWebSocketUrl: context.settings.webSocketUrl } : {}),

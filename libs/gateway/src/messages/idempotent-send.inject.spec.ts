@@ -167,6 +167,20 @@ describe('idempotent sends (memory ports, inject)', () => {
     expect((await send(key, 'caught-by-outage', { ...body, text: 'other' })).statusCode).toBe(409);
   });
 
+  it('answers a sent message 200 even when its replay cannot be stored (PostgreSQL went down after the send)', async () => {
+    const { accountId, key } = world.addCustomer();
+    await workerAnswers(accountId, sentOk);
+    world.idempotency.complete = () =>
+      Promise.reject(Object.assign(new Error('down'), { code: 'ECONNREFUSED' }));
+    const body = { to: '254711111111', text: 'hi' };
+    const answer = await send(key, 'db-down-after-send', body);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data.key.id).toBe('M1');
+    // Not sent twice: the key is still held, so a retry under it is refused, not sent.
+    expect((await send(key, 'db-down-after-send', body)).statusCode).toBe(409);
+    expect(sent).toHaveLength(1);
+  });
+
   it('answers 503 as before when the key had no unknown try: nothing was sent', async () => {
     const { accountId, key } = world.addCustomer();
     await workerAnswers(accountId, (n) =>

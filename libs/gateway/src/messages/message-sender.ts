@@ -86,7 +86,7 @@ export class MessageSender {
       const outcome = { status: 200, body: { message: 'Message sent', data: result } };
       this.meter.count(accountId, 'messagesSent');
       countSend(kind, 'sent');
-      if (claimed) await this.idempotency.complete(accountId, claimed, outcome.status, outcome.body);
+      if (claimed) await this.rememberAnswer(accountId, claimed, outcome);
       return outcome;
     } catch (caught) {
       const error = afterUnknownOutcome ? stillUnknown(caught) : caught;
@@ -130,6 +130,23 @@ export class MessageSender {
             this.logger.warn({ code: (failure as { code?: unknown }).code }, 'uploaded file not removed'),
           );
       }
+    }
+  }
+
+  /**
+   * Stores a sent message's answer for its Idempotency-Key's replays. The message has left: a
+   * failure here (PostgreSQL going down right after the send) must not answer it as failed (the
+   * fault schedule: a 500 for a message the contact got). The key stays in flight until it expires,
+   * so a retry under it is refused rather than sent twice.
+   */
+  private async rememberAnswer(accountId: string, key: string, outcome: SendOutcome): Promise<void> {
+    try {
+      await this.idempotency.complete(accountId, key, outcome.status, outcome.body);
+    } catch (error) {
+      this.logger.warn(
+        { code: (error as { code?: unknown }).code },
+        'a sent message answered without storing its Idempotency-Key replay',
+      );
     }
   }
 

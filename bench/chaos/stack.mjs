@@ -60,12 +60,20 @@ export async function startStack({ build, env, emulatorUrl, logDir, onLine }) {
   const preload = join(build.dir, 'dist/libs/whatsapp-emulator/src/trust-preload.js');
   const programs = {
     gateway: { script: 'dist/apps/gateway/src/main.js', env: serviceEnv },
-    dispatcher: { script: 'dist/apps/webhook-dispatcher/src/main.js', env: serviceEnv },
+    // Debug: the order a message took is read from its id's lines (ids and keys, never content).
+    dispatcher: {
+      script: 'dist/apps/webhook-dispatcher/src/main.js',
+      env: { ...serviceEnv, JUMBE_LOG_LEVEL: 'debug' },
+    },
   };
   for (let i = 0; i < 2; i += 1) {
     programs[`worker-${i}`] = {
       script: 'dist/apps/session-worker/src/main.js',
-      env: { ...serviceEnv, JUMBE_WHATSAPP_URL: proxies.whatsapp[i].rewrite(emulatorUrl) },
+      env: {
+        ...serviceEnv,
+        JUMBE_WHATSAPP_URL: proxies.whatsapp[i].rewrite(emulatorUrl),
+        JUMBE_LOG_LEVEL: 'debug',
+      },
       nodeOptions: ['--require', preload],
       worker: true,
     };

@@ -147,6 +147,7 @@ export class EventDispatcher {
     const copies = this.held.get(event.eventId);
     // Offered again while here (the stream's redelivery, the shard taken up again): the first
     // copy's outcome settles both, so the event is never POSTed twice from here.
+    this.logger.debug({ eventId: event.eventId, copy: copies !== undefined }, 'event taken');
     if (copies) return void copies.push(event);
     this.held.set(event.eventId, [event]);
     const key = `${event.payload.customerId}/${event.payload.sessionId}`;
@@ -327,6 +328,8 @@ export class EventDispatcher {
         }),
       queued.forgotten.signal,
     );
+    // Ids and outcome only (never the payload): a fault schedule's order is read from these.
+    this.logger.debug({ eventId: event.eventId, status: record.status }, 'webhook attempt');
     const retryAt =
       record.status === 'failed' ? this.retries.retryAt(record, webhook, payload.timestamp) : null;
     if (record.status === 'failed' && webhook.retry) this.noteRetryDecision(record, retryAt);

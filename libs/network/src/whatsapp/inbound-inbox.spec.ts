@@ -25,6 +25,7 @@ function inbox(outbox: ProcessInboundOutbox, secretKey: string, errors: unknown[
   const cipher = cipherOf(secretKey);
   return new InboundInbox(REF, outbox, cipher, new SessionMemory(), {
     error: (...args: unknown[]) => void errors.push(args),
+    debug: () => undefined,
   });
 }
 

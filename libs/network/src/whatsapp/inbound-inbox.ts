@@ -21,7 +21,7 @@ export class InboundInbox {
     private readonly outbox: InboundOutbox,
     private readonly cipher: SecretBox,
     private readonly memory: SessionMemory,
-    private readonly logger: Pick<Logger, 'error'>,
+    private readonly logger: Pick<Logger, 'error' | 'debug'>,
   ) {}
 
   /**
@@ -95,6 +95,7 @@ export class InboundInbox {
     // Refused by the stream (a dependency down): it throws, stays stored and is tried again later.
     if (message) await onInbound(message);
     this.memory.delivered.set(entry.messageId, true);
+    this.logger.debug({ messageId: entry.messageId, ...entry.arrival }, 'inbound handed on');
   }
 
   /**

@@ -75,7 +75,9 @@ export class SessionReceiver {
     this.lastSocket = arrivals.socket;
     // Logged in: its backlog comes now, and is awaited ARRIVAL_WAIT_MS at most.
     socket.ev.on('connection.update', (update) => {
-      if (update.connection === 'open') arrivals.opened();
+      if (update.connection !== 'open') return;
+      this.context.logger.debug({ socket: arrivals.socket }, 'socket open: its backlog is awaited');
+      arrivals.opened();
     });
     // Registered after Baileys' own listener: noted before Baileys has emitted anything for it.
     socket.ws?.on('CB:message', (node) => {
@@ -89,7 +91,10 @@ export class SessionReceiver {
       const second = Number(node.attrs.t);
       arrivals.arrived(id, !!node.attrs.offline, Number.isFinite(second) && second > 0 ? second : undefined);
     });
-    socket.ws?.on('CB:ib,,offline', () => arrivals.backlogArrived());
+    socket.ws?.on('CB:ib,,offline', () => {
+      this.context.logger.debug({ socket: arrivals.socket }, 'backlog complete');
+      arrivals.backlogArrived();
+    });
     socket.ev.on('messages.upsert', ({ messages, type }) => {
       if (!this.connection.isCurrent(socket) || (type !== 'notify' && type !== 'append')) return;
       // Keyed now, in the order emitted (a message no stanza announced counts as arriving now).
@@ -111,6 +116,7 @@ export class SessionReceiver {
    */
   letGo(): void {
     const arrivals = this.arrivals;
+    this.context.logger.debug({ socket: arrivals?.socket }, 'socket let go');
     // What arrived live before its backlog waits for the next socket's (WhatsApp hands it on).
     if (arrivals && !arrivals.backlogDone()) this.pendingSince ??= Date.now();
     arrivals?.end();
@@ -161,6 +167,8 @@ export class SessionReceiver {
         awaitingResend = await this.keep(socket, raw, arrival);
       } finally {
         const id = raw.key?.id ?? undefined;
+        // Message ids and keys only (never content): a fault schedule's order is read from these.
+        this.context.logger.debug({ messageId: id, ...arrival, awaitingResend }, 'inbound stored');
         // Unreadable, and asked for again: what arrived after it waits for the copy sent back.
         if (awaitingResend) arrivals.awaitResend(id);
         // Stored (or never to be): what arrived after it need not wait for it any more.

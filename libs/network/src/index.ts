@@ -31,6 +31,7 @@ export type { WhatsAppNetworkOptions } from './whatsapp/whatsapp-settings';
 export type { CredentialStore, CredentialItemChange } from './whatsapp/credential-store';
 export type { SentMessageStore } from './whatsapp/sent-message-store';
 export type { InboundOutbox } from './whatsapp/inbound-outbox';
+export { ProcessInboundOutbox } from './whatsapp/inbound-outbox';
 export type { InboundMediaStore } from './whatsapp/inbound-media-store';
 export type { WhatsAppSocket, WhatsAppSocketFactory } from './whatsapp/whatsapp-socket';
 export * from './network-groups';

@@ -65,6 +65,9 @@ describe('a worker killed while it holds a received message for the arrival orde
       settlePending: (ref, socket, pending) =>
         killed() ? never() : outbox.settlePending(ref, socket, pending),
       remove: (ref, id) => (killed() ? never() : outbox.remove(ref, id)),
+      awaitResend: (ref, id, value, arrival, until) =>
+        killed() ? never() : outbox.awaitResend(ref, id, value, arrival, until),
+      forgetAwaited: (ref, ids) => (killed() ? never() : outbox.forgetAwaited(ref, ids)),
     };
     const events: OutgoingEvent[] = [];
     const publisher: EventPublisher = {

@@ -75,8 +75,32 @@ export interface Resend {
 export class ContactResends {
   readonly resent: Resend[] = [];
   private readonly sent = new Map<string, SentCopy>();
+  /** Contacts whose phones are offline: retry receipts for what they sent wait (`phoneBack`). */
+  private readonly away = new Set<EmulatedUser>();
+  private readonly waiting: { device: LinkedDevice; receipt: BinaryNode; from: EmulatedUser }[] = [];
 
   constructor(private readonly deps: ResendDeps) {}
+
+  /**
+   * `user`'s phone goes offline: a retry receipt for a message it sent reaches it only when it is
+   * back (`phoneBack`), and is answered then. WhatsApp queues it for the phone meanwhile.
+   */
+  phoneAway(user: EmulatedUser): void {
+    this.away.add(user);
+  }
+
+  /** `user`'s phone is back: the retry receipts that waited for it are answered, oldest first. */
+  async phoneBack(user: EmulatedUser): Promise<void> {
+    this.away.delete(user);
+    const due = this.waiting.filter((waiting) => waiting.from === user);
+    this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((waiting) => waiting.from !== user));
+    for (const { device, receipt } of due) await this.onReceipt(device, receipt);
+  }
+
+  /** Retry receipts waiting for a phone that is offline. */
+  waitingReceipts(user: EmulatedUser): number {
+    return this.waiting.filter((waiting) => waiting.from === user).length;
+  }
 
   /** `from`'s phone sent `stanza` (carrying `message`, 1:1 or to a group) to `device`. */
   remember(
@@ -108,6 +132,10 @@ export class ContactResends {
     if (receipt.attrs.type !== 'retry') return false;
     const copy = this.sent.get(keyOf(device, receipt.attrs.id ?? ''));
     if (!copy || copy.resends >= MAX_RESENDS) return false;
+    if (this.away.has(copy.from)) {
+      this.waiting.push({ device, receipt, from: copy.from });
+      return true;
+    }
     copy.resends += 1;
     const bundle = extractE2ESessionFromRetryReceipt(receipt) as PreKeyBundle | null;
     const garbled = copy.garbledLeft > 0;

@@ -1,6 +1,8 @@
 import './trust-preload';
+import { ProcessInboundOutbox } from '@jumbe/network';
 import { DriverHarness, type OpenedSession, until } from './driver-harness';
 import { WhatsAppEmulator } from './emulator';
+import type { LinkedDevice } from './linked-device';
 import { EmulatedNetwork } from './network';
 
 /**
@@ -19,14 +21,15 @@ describe('a message that comes back after a retry receipt, against real Baileys'
   const member = network.user('254711000095', 'Otieno');
   const group = network.createGroup('Soko', author, [phone, member]);
   let harness: DriverHarness;
-  let opened: OpenedSession;
+  let opened: OpenedSession & { device: LinkedDevice };
+  const outbox = new ProcessInboundOutbox();
 
   const textsIn = (chat: string) =>
     opened.inbound.filter((message) => message.chat === chat).map((message) => message.text);
   const delivered = (id: string) => opened.inbound.some((message) => message.id === id);
 
   beforeAll(async () => {
-    harness = new DriverHarness(await emulator.start());
+    harness = new DriverHarness(await emulator.start(), undefined, { inboundOutbox: outbox });
     opened = await harness.link(network, phone, 'resent-message-order');
     // The device holds both members' sender keys and has used a counter of the author's.
     for (const from of [author, member]) {
@@ -62,4 +65,38 @@ describe('a message that comes back after a retry receipt, against real Baileys'
     expect(network.contactResends.resent.map((resend) => resend.id)).toContain(resent);
     expect(textsIn(contact.jid)).toEqual(['habari', 'kwanza', 'pili']);
   }, 30_000);
+
+  it('a message asked for again keeps its place when the socket ends before the copy comes back', async () => {
+    // Issue 28 (the fault schedule's seed 8): the wait for the copy was the socket's, and ended with
+    // it; the next message went out first and the copy, read on the next socket, after it.
+    const contact = network.user('254711000097', 'Akinyi');
+    const hello = await network.sendMessage(contact, phone, { conversation: 'habari' });
+    await until(() => delivered(hello), 20_000);
+
+    network.contactResends.phoneAway(contact);
+    const resent = network.sendUndecryptable(contact, phone, { conversation: 'kwanza' });
+    const next = await network.sendMessage(contact, phone, { conversation: 'pili' });
+    await untilStored(next);
+    await until(() => network.contactResends.waitingReceipts(contact) > 0, 20_000);
+
+    const logins = network.logins.length;
+    expect(network.endStream(opened.device, 'restart')).toBe(true);
+    await until(() => network.logins.length > logins && network.connectionOf(opened.device), 20_000);
+    // Held for the copy on the new socket too: the next message has not gone out on its own.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(delivered(next)).toBe(false);
+    await network.contactResends.phoneBack(contact);
+
+    await until(() => delivered(resent) && delivered(next), 20_000);
+    expect(textsIn(contact.jid)).toEqual(['habari', 'kwanza', 'pili']);
+  }, 40_000);
+
+  /** Until the driver's outbox holds message `id` (stored, not yet handed on). */
+  async function untilStored(id: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await outbox.oldest(opened.ref, 100)).some((entry) => entry.messageId === id)) {
+      if (Date.now() > deadline) throw new Error(`message ${id} was never stored`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
 });

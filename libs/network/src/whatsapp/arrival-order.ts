@@ -185,14 +185,19 @@ export class ArrivalOrder {
    * Baileys could not decrypt message `id` and asked its sender for it again: it stays awaited,
    * its key kept for the copy that comes back (stored with it, then `settled`). A stub whose key
    * was made up (its stanza not seen here, or seen and settled before: the copy sent back was
-   * stored first) is settled; one no longer awaited (`maxWaitMs` passed) stays so.
+   * stored first) is settled; one no longer awaited (`maxWaitMs` passed) stays so. True when it is
+   * awaited: its place is worth holding beyond this socket (InboundInbox.awaitResend).
    */
-  awaitResend(id: string | undefined): void {
-    if (id === undefined || !this.keys.has(id)) return;
-    if (this.madeUp.has(id)) return this.settled(id);
+  awaitResend(id: string | undefined): boolean {
+    if (id === undefined || !this.keys.has(id)) return false;
+    if (this.madeUp.has(id)) {
+      this.settled(id);
+      return false;
+    }
     // The first retry's deadline stands: Baileys asks up to 5 times, each failure a new stub.
     if (!this.resendDeadlines.has(id)) this.resendDeadlines.set(id, Date.now() + this.resendWaitMs);
     this.schedule();
+    return true;
   }
 
   /** Whether a stored message with this key may be handed on now. */

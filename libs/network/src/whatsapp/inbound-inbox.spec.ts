@@ -173,4 +173,33 @@ describe('InboundInbox', () => {
     expect(await round(() => true)).toBe(true);
     expect(delivered).toEqual(['EARLIER SOCKET', 'BACKLOG', 'LIVE']);
   });
+
+  it('holds what came after a message asked for again until its copy takes the place, or the wait is over', async () => {
+    const outbox = new ProcessInboundOutbox();
+    const session = inbox(outbox, 'one-key-for-this-test-0123456789');
+    const key = (position: number) => ({ socket: 1, position });
+    await session.awaitResend('ASKED', key(1), 5_000);
+    await session.keep(message('NEXT'), undefined, key(2));
+    await session.awaitResend('NEVER', key(3), 6_000);
+    await session.keep(message('LAST'), undefined, key(4));
+    const delivered: string[] = [];
+    let now = 4_000;
+    const round = () =>
+      session.deliver(
+        async (m) => void delivered.push(m.id),
+        () => false,
+        (_arrival, until) => until === undefined || until <= now,
+      );
+
+    await round();
+    expect(delivered).toEqual([]);
+    // The copy sent back, stored on a later socket: it takes the first copy's place.
+    await session.keep(message('ASKED'), undefined, { socket: 2, position: 0 });
+    await round();
+    expect(delivered).toEqual(['ASKED', 'NEXT']);
+    now = 6_000;
+    await round();
+    expect(delivered).toEqual(['ASKED', 'NEXT', 'LAST']);
+    expect(await outbox.oldest(REF, 10)).toEqual([]);
+  });
 });

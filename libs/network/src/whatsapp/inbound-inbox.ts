@@ -38,6 +38,19 @@ export class InboundInbox {
   }
 
   /**
+   * Holds `arrival`'s place until `until` (epoch ms) for message `messageId`, which Baileys could
+   * not decrypt and asked its sender for again: the copy sent back, kept under the same id, takes
+   * it on whichever socket or owner it arrives, and what arrived after it waits for it
+   * (InboundOutbox.awaitResend). The placeholder is sealed like a message, so a secret-key
+   * rotation re-seals it as it does the rest.
+   */
+  async awaitResend(messageId: string, arrival: ArrivalKey, until: number): Promise<void> {
+    if (this.memory.delivered.has(messageId)) return;
+    const sealed = this.cipher.sealBytes(Buffer.alloc(0), this.boundTo(messageId));
+    await this.outbox.awaitResend(this.ref, messageId, sealed, arrival, until);
+  }
+
+  /**
    * Hands waiting messages to `onInbound` in order; those accepted leave the outbox together, in
    * one write per batch (also when a later one is refused or the session stops). False when one
    * was refused or the outbox could not be read (the caller retries later); true when it is
@@ -50,28 +63,36 @@ export class InboundInbox {
    *
    * `carriedTo`: the current socket, on which earlier sockets' pending arrivals are read (they wait
    * for its backlog: InboundOutbox.oldest).
+   *
+   * A place held for a message asked for again (`awaitResend`) is `publishable` once that message
+   * is no longer awaited: it is then forgotten, and what came after it goes on.
    */
   async deliver(
     onInbound: (message: InboundNetworkMessage) => Promise<void>,
     stopped: () => boolean,
-    publishable: (arrival: ArrivalKey) => boolean = () => true,
+    publishable: (arrival: ArrivalKey, resendAwaitedUntil?: number) => boolean = () => true,
     carriedTo: () => { socket: number; pending: PendingArrivals } | undefined = () => undefined,
   ): Promise<boolean> {
     for (;;) {
       const reading = carriedTo();
       const batch = await this.outbox.oldest(this.ref, BATCH, reading?.socket, reading?.pending);
       if (batch.length === 0) return true;
-      const held = batch.findIndex((entry) => !publishable(entry.arrival));
+      const held = batch.findIndex((entry) => !publishable(entry.arrival, entry.resendAwaitedUntil));
       const ready = held === -1 ? batch : batch.slice(0, held);
       const accepted: string[] = [];
+      const forgotten: string[] = [];
       try {
         for (const entry of ready) {
           if (stopped()) return true;
-          await this.handOver(entry, onInbound);
-          accepted.push(entry.messageId);
+          if (entry.resendAwaitedUntil !== undefined) forgotten.push(entry.messageId);
+          else {
+            await this.handOver(entry, onInbound);
+            accepted.push(entry.messageId);
+          }
         }
       } finally {
         await this.outbox.remove(this.ref, accepted);
+        await this.outbox.forgetAwaited(this.ref, forgotten);
       }
       if (held !== -1 || batch.length < BATCH) return true;
     }

@@ -31,6 +31,11 @@ export interface OutboxEntry {
   messageId: string;
   value: Buffer;
   arrival: ArrivalKey;
+  /**
+   * Set on an entry that holds the place of a message asked for again (`awaitResend`): until when
+   * (epoch ms) the copy sent back is awaited. Its value is a sealed placeholder.
+   */
+  resendAwaitedUntil?: number;
 }
 
 /**
@@ -44,6 +49,20 @@ export interface InboundOutbox {
    * session's order; without it, before every message stored with one (in the order stored).
    */
   add(ref: SessionRef, messageId: string, value: Buffer, quote?: Buffer, arrival?: ArrivalKey): Promise<void>;
+  /**
+   * Holds `arrival`'s place, until `until` (epoch ms), for a message Baileys asked its sender for
+   * again: the copy sent back, stored under the same id (`add`), takes the entry and its place,
+   * on whichever socket or owner it arrives. Nothing changes if the id is here already.
+   */
+  awaitResend(
+    ref: SessionRef,
+    messageId: string,
+    value: Buffer,
+    arrival: ArrivalKey,
+    until: number,
+  ): Promise<void>;
+  /** Removes held places (`awaitResend`) no longer awaited; an entry a copy took stays. */
+  forgetAwaited(ref: SessionRef, messageIds: readonly string[]): Promise<void>;
   /**
    * The first `limit` waiting messages in arrival order (ties: in the order stored). With
    * `carriedTo`, the current socket: earlier sockets' `pending` arrivals are read on it (`readAt`).
@@ -98,7 +117,29 @@ export class ProcessInboundOutbox implements InboundOutbox {
     arrival: ArrivalKey = UNKEYED,
   ): Promise<void> {
     const session = this.session(ref);
-    if (!session.has(messageId)) session.set(messageId, { messageId, value, arrival });
+    const held = session.get(messageId);
+    if (!held) session.set(messageId, { messageId, value, arrival });
+    // A place held for it (asked for again): the copy takes it.
+    else if (held.resendAwaitedUntil !== undefined)
+      session.set(messageId, { messageId, value, arrival: held.arrival });
+  }
+
+  async awaitResend(
+    ref: SessionRef,
+    messageId: string,
+    value: Buffer,
+    arrival: ArrivalKey,
+    until: number,
+  ): Promise<void> {
+    const session = this.session(ref);
+    if (!session.has(messageId))
+      session.set(messageId, { messageId, value, arrival, resendAwaitedUntil: until });
+  }
+
+  async forgetAwaited(ref: SessionRef, messageIds: readonly string[]): Promise<void> {
+    const session = this.session(ref);
+    for (const messageId of messageIds)
+      if (session.get(messageId)?.resendAwaitedUntil !== undefined) session.delete(messageId);
   }
 
   async oldest(

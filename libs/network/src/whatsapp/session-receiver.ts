@@ -53,6 +53,8 @@ export class SessionReceiver {
   private pendingSince: number | undefined = Date.now();
   /** Looks again once the pending arrivals' wait is over. */
   private pendingTimer: NodeJS.Timeout | undefined;
+  /** Looks again once a message asked for again (its place held in the outbox) is no longer awaited. */
+  private resendTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly context: ReceiverContext,
@@ -139,6 +141,8 @@ export class SessionReceiver {
     this.redelivery.stop();
     clearTimeout(this.pendingTimer);
     this.pendingTimer = undefined;
+    clearTimeout(this.resendTimer);
+    this.resendTimer = undefined;
   }
 
   /**
@@ -162,18 +166,20 @@ export class SessionReceiver {
     messages: { raw: WAMessage; arrival: ArrivalKey }[],
   ): Promise<void> {
     for (const { raw, arrival } of messages) {
+      const id = raw.key?.id ?? undefined;
       let awaitingResend = false;
       try {
         awaitingResend = await this.keep(socket, raw, arrival);
       } finally {
-        const id = raw.key?.id ?? undefined;
         // Message ids and keys only (never content): a fault schedule's order is read from these.
         this.context.logger.debug({ messageId: id, ...arrival, awaitingResend }, 'inbound stored');
-        // Unreadable, and asked for again: what arrived after it waits for the copy sent back.
-        if (awaitingResend) arrivals.awaitResend(id);
         // Stored (or never to be): what arrived after it need not wait for it any more.
-        else arrivals.settled(id);
+        if (!awaitingResend) arrivals.settled(id);
       }
+      // Unreadable, and asked for again: what arrived after it waits for the copy sent back, here
+      // and, through the place held in the outbox, on a later socket or owner should this one end.
+      if (awaitingResend && arrivals.awaitResend(id) && id !== undefined)
+        await this.keepPlaceForResend(id, arrival);
     }
     // One round per stored batch: it also hands on what this batch's messages were holding back.
     void this.redelivery.kick();
@@ -272,6 +278,16 @@ export class SessionReceiver {
     return true;
   }
 
+  /** Holds a message's place in the outbox while its sender is asked for it again. */
+  private async keepPlaceForResend(id: string, arrival: ArrivalKey): Promise<void> {
+    const until = Date.now() + RESEND_WAIT_MS;
+    await this.untilStored(
+      () => this.context.inbox.awaitResend(id, arrival, until),
+      { messageId: id },
+      'the place of a message asked for again',
+    );
+  }
+
   private async keepUntilStored(
     message: InboundNetworkMessage,
     quote: Buffer | undefined,
@@ -334,7 +350,10 @@ export class SessionReceiver {
       return await this.context.inbox.deliver(
         (message) => this.context.events.onInbound(message),
         () => this.connection.hasEnded(),
-        (arrival) => this.publishable(arrival),
+        (arrival, resendAwaitedUntil) =>
+          resendAwaitedUntil === undefined
+            ? this.publishable(arrival)
+            : this.resendWaitOver(resendAwaitedUntil),
         () => (this.arrivals ? { socket: this.arrivals.socket, pending: PENDING_ARRIVALS } : undefined),
       );
     } catch (error) {
@@ -356,6 +375,21 @@ export class SessionReceiver {
       return current?.publishable(arrival) ?? true;
     if (current?.placesCarried(arrival)) return current.carriedPublishable(arrival);
     return this.pendingWaitOver();
+  }
+
+  /**
+   * Whether a message asked for again (its place held in the outbox until `until`) is no longer
+   * awaited; as every wait here, it does not run out while the session's store fails.
+   */
+  private resendWaitOver(until: number): boolean {
+    const failedAt = Math.max(this.context.auth.lastUnreachableAt, this.storeFailedAt);
+    const left = Math.max(until, failedAt + RESEND_WAIT_MS) - Date.now();
+    if (left <= 0) return true;
+    this.resendTimer ??= setTimeout(() => {
+      this.resendTimer = undefined;
+      void this.redelivery.kick();
+    }, left).unref();
+    return false;
   }
 
   /** Whether the pending arrivals of earlier sockets have waited CARRY_WAIT_MS (or need not). */

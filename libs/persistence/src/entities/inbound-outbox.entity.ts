@@ -27,6 +27,13 @@ export class InboundOutboxEntity {
   @Column({ type: 'bytea' })
   value!: Buffer;
 
+  /**
+   * Set while the row stands in for a message asked for again (a retry receipt): until when (epoch
+   * ms) the copy sent back is awaited; that copy takes the row (and its place) when stored.
+   */
+  @Column({ name: 'resend_awaited_until', type: 'bigint', nullable: true })
+  resendAwaitedUntil!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -16,6 +16,7 @@ import { SessionProxies1764931000000 } from './1764931000000-session-proxies';
 import { DashboardSessions1765100000000 } from './1765100000000-dashboard-sessions';
 import { SentMessagesKeepUntil1765250000000 } from './1765250000000-sent-messages-keep-until';
 import { InboundOutboxArrival1765260000000 } from './1765260000000-inbound-outbox-arrival';
+import { InboundOutboxAwaitedResend1765270000000 } from './1765270000000-inbound-outbox-awaited-resend';
 import { SessionCallSettings1765230000000 } from './1765230000000-session-call-settings';
 import { DashboardOperatorSessions1765240000000 } from './1765240000000-dashboard-operator-sessions';
 
@@ -45,4 +46,5 @@ export const ALL_MIGRATIONS = [
   DashboardOperatorSessions1765240000000,
   SentMessagesKeepUntil1765250000000,
   InboundOutboxArrival1765260000000,
+  InboundOutboxAwaitedResend1765270000000,
 ];

@@ -84,4 +84,61 @@ describe('InboundOutboxRepository', () => {
       position: (second + 6) * pending.perSecond + pending.perSecond - 1,
     });
   });
+
+  it('holds the place of a message asked for again: the copy sent back takes it, whoever stores it', async () => {
+    // Issue 28 (the fault schedule's seed 8): the copy came back on a later socket.
+    const outbox = new InboundOutboxRepository(db.dataSource);
+    const sales = await account.session('sales-awaited');
+    const [socket1, socket2] = [1_764_000_000_000, 1_764_000_060_000];
+    const until = 1_764_000_010_000;
+    await outbox.awaitResend(
+      sales,
+      'asked',
+      Buffer.from('placeholder'),
+      { socket: socket1, position: 4 },
+      until,
+    );
+    await outbox.add(sales, 'next', Buffer.from('next'), undefined, { socket: socket1, position: 5 });
+    // A second retry of it changes nothing: the first deadline stands.
+    await outbox.awaitResend(
+      sales,
+      'asked',
+      Buffer.from('again'),
+      { socket: socket1, position: 9 },
+      until + 5,
+    );
+    const held = await outbox.oldest(sales, 10);
+    expect(held.map((entry) => [entry.messageId, entry.resendAwaitedUntil])).toEqual([
+      ['asked', until],
+      ['next', undefined],
+    ]);
+    expect(held[0].value.toString()).toBe('placeholder');
+
+    await outbox.add(sales, 'asked', Buffer.from('the copy'), Buffer.from('q'), {
+      socket: socket2,
+      position: 0,
+    });
+    const taken = await outbox.oldest(sales, 10);
+    expect(taken[0]).toEqual({
+      messageId: 'asked',
+      value: Buffer.from('the copy'),
+      arrival: { socket: socket1, position: 4 },
+    });
+    // Forgetting places held no longer removes a message that took its place.
+    await outbox.forgetAwaited(sales, ['asked', 'next']);
+    expect((await outbox.oldest(sales, 10)).map((entry) => entry.messageId)).toEqual(['asked', 'next']);
+  });
+
+  it('forgets a place held for a message that never came back, and keeps a message stored once', async () => {
+    const outbox = new InboundOutboxRepository(db.dataSource);
+    const sales = await account.session('sales-never');
+    await outbox.awaitResend(sales, 'gone', Buffer.from('p'), { socket: 1, position: 1 }, 5);
+    await outbox.add(sales, 'kept', Buffer.from('kept'), undefined, { socket: 1, position: 2 });
+    // A place held for a message stored already changes nothing.
+    await outbox.awaitResend(sales, 'kept', Buffer.from('p'), { socket: 1, position: 0 }, 5);
+    await outbox.forgetAwaited(sales, ['gone']);
+    expect(await outbox.oldest(sales, 10)).toEqual([
+      { messageId: 'kept', value: Buffer.from('kept'), arrival: { socket: 1, position: 2 } },
+    ]);
+  });
 });

@@ -31,6 +31,11 @@ export interface OutboxEntry {
   messageId: string;
   value: Buffer;
   arrival: ArrivalKey;
+  /**
+   * Set on a row that stands in for a message asked for again (`awaitResend`): until when (epoch
+   * ms) the copy sent back is awaited.
+   */
+  resendAwaitedUntil?: number;
 }
 
 /**
@@ -59,9 +64,12 @@ export class InboundOutboxRepository {
   ): Promise<void> {
     if (!isUuid(ref.accountId)) return;
     const params = [ref.accountId, ref.sessionId, messageId, value, arrival.socket, arrival.position];
+    // A row standing in for this message (asked for again) takes it, and keeps its place.
     const outboxInsert = `INSERT INTO inbound_outbox (account_id, session_id, message_id, value, arrival_socket, arrival_position)
         VALUES ($1, $2, $3, $4, $5, $6)
-        ON CONFLICT (account_id, session_id, message_id) DO NOTHING`;
+        ON CONFLICT (account_id, session_id, message_id) DO UPDATE
+          SET value = EXCLUDED.value, resend_awaited_until = NULL
+          WHERE inbound_outbox.resend_awaited_until IS NOT NULL`;
     if (quote === undefined) {
       await this.dataSource.query(outboxInsert, params);
       return;
@@ -71,6 +79,42 @@ export class InboundOutboxRepository {
       quote,
     ]);
     await this.received.saved(ref);
+  }
+
+  /**
+   * Holds `arrival`'s place for a message Baileys asked its sender for again (a retry receipt),
+   * until `until` (epoch ms): the copy sent back, stored under the same id (`add`), takes the row
+   * and its place, whichever socket or worker receives it. `value`: a sealed placeholder. Nothing
+   * changes if the message is here already, or its place is held already (the first retry's
+   * deadline stands).
+   */
+  async awaitResend(
+    ref: SessionRef,
+    messageId: string,
+    value: Buffer,
+    arrival: ArrivalKey,
+    until: number,
+  ): Promise<void> {
+    if (!isUuid(ref.accountId)) return;
+    await this.dataSource.query(
+      `INSERT INTO inbound_outbox (account_id, session_id, message_id, value, arrival_socket, arrival_position, resend_awaited_until)
+        VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (account_id, session_id, message_id) DO NOTHING`,
+      [ref.accountId, ref.sessionId, messageId, value, arrival.socket, arrival.position, until],
+    );
+  }
+
+  /**
+   * Removes places held for messages asked for again (`awaitResend`) that are no longer awaited;
+   * a copy stored meanwhile (the row a message now) stays.
+   */
+  async forgetAwaited(ref: SessionRef, messageIds: readonly string[]): Promise<void> {
+    if (!isUuid(ref.accountId) || messageIds.length === 0) return;
+    await this.dataSource.query(
+      `DELETE FROM inbound_outbox WHERE account_id = $1 AND session_id = $2 AND message_id = ANY($3::text[])
+        AND resend_awaited_until IS NOT NULL`,
+      [ref.accountId, ref.sessionId, messageIds],
+    );
   }
 
   /**
@@ -86,7 +130,7 @@ export class InboundOutboxRepository {
     pending?: PendingArrivals,
   ): Promise<OutboxEntry[]> {
     if (!isUuid(ref.accountId)) return [];
-    const select = `SELECT message_id, value, arrival_socket, arrival_position FROM inbound_outbox
+    const select = `SELECT message_id, value, arrival_socket, arrival_position, resend_awaited_until FROM inbound_outbox
         WHERE account_id = $1 AND session_id = $2`;
     const carried = `arrival_socket < $4::bigint AND arrival_position >= $5::bigint AND arrival_position < $6::bigint`;
     const rows = (await (carriedTo === undefined || pending === undefined
@@ -102,12 +146,19 @@ export class InboundOutboxRepository {
             arrival_socket, arrival_position, seq
           LIMIT $3`,
           [ref.accountId, ref.sessionId, limit, carriedTo, pending.from, pending.until, pending.perSecond],
-        ))) as { message_id: string; value: Buffer; arrival_socket: string; arrival_position: string }[];
-    // bigint columns come back as strings; both parts stay below 2^53.
+        ))) as {
+      message_id: string;
+      value: Buffer;
+      arrival_socket: string;
+      arrival_position: string;
+      resend_awaited_until: string | null;
+    }[];
+    // bigint columns come back as strings; every one stays below 2^53.
     return rows.map((row) => ({
       messageId: row.message_id,
       value: row.value,
       arrival: { socket: Number(row.arrival_socket), position: Number(row.arrival_position) },
+      ...(row.resend_awaited_until === null ? {} : { resendAwaitedUntil: Number(row.resend_awaited_until) }),
     }));
   }
 

@@ -51,10 +51,9 @@ export class SessionReceiver {
    * backlog is complete. They wait CARRY_WAIT_MS at most.
    */
   private pendingSince: number | undefined = Date.now();
-  /** Looks again once the pending arrivals' wait is over. */
-  private pendingTimer: NodeJS.Timeout | undefined;
-  /** Looks again once a message asked for again (its place held in the outbox) is no longer awaited. */
-  private resendTimer: NodeJS.Timeout | undefined;
+  /** Looks again once a wait here is over (the earliest asked for: `lookAgainIn`), and when. */
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wakeAt = Infinity;
 
   constructor(
     private readonly context: ReceiverContext,
@@ -139,10 +138,8 @@ export class SessionReceiver {
   /** No more delivery rounds (the session ended). */
   stop(): void {
     this.redelivery.stop();
-    clearTimeout(this.pendingTimer);
-    this.pendingTimer = undefined;
-    clearTimeout(this.resendTimer);
-    this.resendTimer = undefined;
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
   }
 
   /**
@@ -306,11 +303,8 @@ export class SessionReceiver {
    * same queue): should this socket end too, the next one does not move them past its backlog.
    */
   private backlogSettled(arrivals: ArrivalOrder): void {
-    if (this.arrivals === arrivals) {
-      this.pendingSince = undefined;
-      clearTimeout(this.pendingTimer);
-      this.pendingTimer = undefined;
-    }
+    // A wake-up still set for the pending wait only costs one round.
+    if (this.arrivals === arrivals) this.pendingSince = undefined;
     this.receiving = this.receiving.then(async () => {
       await this.untilStored(
         () => this.context.inbox.settlePending(arrivals.socket, PENDING_ARRIVALS),
@@ -385,10 +379,7 @@ export class SessionReceiver {
     const failedAt = Math.max(this.context.auth.lastUnreachableAt, this.storeFailedAt);
     const left = Math.max(until, failedAt + RESEND_WAIT_MS) - Date.now();
     if (left <= 0) return true;
-    this.resendTimer ??= setTimeout(() => {
-      this.resendTimer = undefined;
-      void this.redelivery.kick();
-    }, left).unref();
+    this.lookAgainIn(left);
     return false;
   }
 
@@ -398,11 +389,20 @@ export class SessionReceiver {
     if (since === undefined || this.connection.hasEnded()) return true;
     const left = since + CARRY_WAIT_MS - Date.now();
     if (left <= 0) return true;
-    this.pendingTimer ??= setTimeout(() => {
-      this.pendingTimer = undefined;
-      void this.redelivery.kick();
-    }, left).unref();
+    this.lookAgainIn(left);
     return false;
+  }
+
+  /** A delivery round once `ms` have passed, or earlier if an earlier one is due already. */
+  private lookAgainIn(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.wakeTimer !== undefined && this.wakeAt <= at) return;
+    clearTimeout(this.wakeTimer);
+    this.wakeAt = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      void this.redelivery.kick();
+    }, ms).unref();
   }
 }
 

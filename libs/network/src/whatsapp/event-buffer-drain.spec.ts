@@ -72,6 +72,24 @@ describe('Baileys’ event buffer (pinned)', () => {
   });
 });
 
+describe('EventBufferDrain', () => {
+  it('emits a messages.upsert Baileys buffers at once, and leaves the rest to its ticks', () => {
+    const ev = makeEventBuffer(logger);
+    const seen: string[] = [];
+    const chats: unknown[] = [];
+    ev.on('messages.upsert', ({ messages }) => seen.push(...messages.map((m) => m.key.id ?? '')));
+    ev.on('chats.upsert', (upserted) => chats.push(...upserted));
+    const drain = EventBufferDrain.attach({ ev } as unknown as WhatsAppSocket, 1_000);
+    ev.buffer();
+    ev.emit('chats.upsert', [{ id: '254711000001@s.whatsapp.net' }]);
+    expect(chats).toEqual([]);
+    ev.emit('messages.upsert', upsert('receipted'));
+    expect(seen).toEqual(['receipted']);
+    expect(ev.isBuffering()).toBe(false);
+    drain.stop();
+  });
+});
+
 describe('a real socket’s end (pinned)', () => {
   it('emits close while its buffer still holds what it buffered, then destroys the buffer', async () => {
     // Accepts the TCP connection and never answers: the socket stays up until ended.

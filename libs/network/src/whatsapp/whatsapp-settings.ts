@@ -123,9 +123,9 @@ export interface WhatsAppNetworkOptions {
   /** How long a logout of a session between sockets tries to connect to unlink the device; default 15 s. */
   logoutUnlinkWaitMs?: number;
   /**
-   * Baileys' event buffer found holding at two checks this far apart is flushed, so receipted
-   * messages reach the durable outbox within about twice this (EventBufferDrain); 0 turns the
-   * periodic flush off (a socket's end still drains). Default 1 s.
+   * Baileys' event buffer found holding at two checks this far apart is flushed (EventBufferDrain;
+   * a received message is flushed at once); 0 turns both off (a socket's end still drains: tests
+   * of Baileys' own buffering). Default 1 s.
    */
   eventBufferFlushMs?: number;
 }

@@ -23,6 +23,8 @@ export interface WhatsAppSocket {
     flush?(): boolean;
     /** Whether Baileys holds events in its buffer now (EventBufferDrain). */
     isBuffering?(): boolean;
+    /** How Baileys emits (or buffers) an event: wrapped by EventBufferDrain. */
+    emit?<E extends keyof BaileysEventMap>(event: E, arg: BaileysEventMap[E]): boolean;
   };
   /**
    * The raw connection: the driver listens for the server's acks of sent messages

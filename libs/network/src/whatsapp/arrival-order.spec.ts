@@ -10,6 +10,8 @@ describe('ArrivalOrder', () => {
     jest.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z') });
     releases = 0;
     order = new ArrivalOrder(0, () => void releases++, WAIT_MS);
+    // Logged in (what a socket stores before that is held: its own test below).
+    order.opened();
   });
   afterEach(() => {
     order.end();
@@ -76,6 +78,7 @@ describe('ArrivalOrder', () => {
       RESEND_WAIT_MS,
       () => storeFailedAt,
     );
+    outage.opened();
     outage.backlogArrived();
     outage.arrived('first of the outage', false);
     outage.arrived('next', false);
@@ -104,6 +107,7 @@ describe('ArrivalOrder', () => {
       RESEND_WAIT_MS,
       () => storeFailedAt,
     );
+    outage.opened();
     outage.backlogArrived();
     outage.arrived('unreadable', false);
     outage.arrived('next', false);
@@ -119,6 +123,21 @@ describe('ArrivalOrder', () => {
     outage.end();
   });
 
+  it('hands on nothing its socket stored before the login opened, then all of it', () => {
+    // Baileys emits what arrives between `<success>` and its `open` (it awaits round trips there).
+    const early = new ArrivalOrder(order.socket, () => void releases++, WAIT_MS);
+    early.arrived('backlog', true);
+    const backlog = early.keyOf('backlog');
+    early.settled('backlog');
+    expect(early.publishable(backlog)).toBe(false);
+    expect(early.publishable({ socket: order.socket, position: 0 })).toBe(true);
+    const before = releases;
+    early.opened();
+    expect(releases).toBeGreaterThan(before);
+    expect(early.publishable(backlog)).toBe(true);
+    early.end();
+  });
+
   it('holds nothing of another socket, and nothing once its own socket is let go', () => {
     order.arrived('backlog', true);
     order.arrived('live', false);
@@ -131,6 +150,7 @@ describe('ArrivalOrder', () => {
 
   it('keeps the place of a message asked for again: its resent copy is keyed as it, and what came after waits', () => {
     const resendWaiting = new ArrivalOrder(0, () => void releases++, WAIT_MS, RESEND_WAIT_MS);
+    resendWaiting.opened();
     resendWaiting.backlogArrived();
     resendWaiting.arrived('unreadable', false);
     resendWaiting.arrived('next', false);
@@ -151,6 +171,7 @@ describe('ArrivalOrder', () => {
 
   it('waits for a resend at most its own limit from the retry, then lets later ones go', () => {
     const resendWaiting = new ArrivalOrder(0, () => void releases++, WAIT_MS, RESEND_WAIT_MS);
+    resendWaiting.opened();
     resendWaiting.backlogArrived();
     resendWaiting.arrived('unreadable', false);
     resendWaiting.arrived('next', false);

@@ -65,6 +65,8 @@ export class ArrivalOrder {
   private backlogSecond = 0;
   private pendingSecond = 0;
   private ended = false;
+  /** Logged in (`opened`): until then what it stored is kept, not handed on. */
+  private open = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -117,9 +119,13 @@ export class ArrivalOrder {
    * sockets left pending waits for it too).
    */
   opened(): void {
-    if (this.backlogComplete || this.ended) return;
-    this.backlogAwaitedSince ??= Date.now();
-    this.schedule();
+    if (this.ended) return;
+    this.open = true;
+    if (!this.backlogComplete) {
+      this.backlogAwaitedSince ??= Date.now();
+      this.schedule();
+    }
+    this.released();
   }
 
   /** The server's `<ib><offline>`: the backlog has all arrived. */
@@ -200,10 +206,16 @@ export class ArrivalOrder {
     return true;
   }
 
-  /** Whether a stored message with this key may be handed on now. */
+  /**
+   * Whether a stored message with this key may be handed on now. Not before the socket is logged
+   * in: Baileys emits what arrives between the server's `<success>` and its own `open` (it awaits
+   * round trips in between), and the session's `connected` comes first, as it did while Baileys
+   * held those messages in its buffer (a customer answering one must find the session connected).
+   */
   publishable(arrival: ArrivalKey): boolean {
     // Another socket's (an earlier one's, or a previous owner's): nothing of it is awaited here.
     if (this.ended || arrival.socket !== this.socket) return true;
+    if (!this.open) return false;
     this.expire(Date.now());
     return arrival.position < this.firstAwaited();
   }

@@ -119,8 +119,9 @@ describe('a long backlog replay (the server has not yet said the backlog is comp
       opened = await harness.open('replay', true);
       // Well before Baileys' own 30 s auto-flush, and with the completion still withheld.
       await until(() => opened.inbound.length === 5, 20_000);
-      expect(network.offlineCompletionsHeld).toBe(1);
       expect(opened.inbound.map((message) => message.id)).toEqual(ids);
+      // Each is handed on at once: the completion is withheld all along (it goes only on `release`).
+      await until(() => network.offlineCompletionsHeld === 1, 10_000);
     } finally {
       network.offlineBatchLimit = Number.POSITIVE_INFINITY;
       release();

@@ -43,4 +43,12 @@ export interface EventSource {
   consume(shard: number, handler: (event: DeliverableEvent) => void): Promise<EventConsumption>;
   /** Events of the shard stored but not yet acknowledged by its consumer (lag), where the stream tells. */
   pending?(shard: number): Promise<number>;
+  /**
+   * Where the stream hands events out over a connection that can break (JetStream): calls
+   * `listener` each time that connection is back after a break. What was handed out during the
+   * break may never have arrived, and the stream offers it again only when its acknowledgement
+   * wait runs out, after newer events: a consumer that keeps order consumes its shards afresh.
+   * Returns a function that stops the calls.
+   */
+  resumed?(listener: () => void): () => void;
 }

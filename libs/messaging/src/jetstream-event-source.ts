@@ -2,6 +2,7 @@ import {
   AckPolicy,
   type ConsumerMessages,
   DeliverPolicy,
+  Events,
   JSONCodec,
   type JsMsg,
   millis,
@@ -90,6 +91,18 @@ export class JetStreamEventSource implements EventSource {
       return this.connection.flush();
     });
     return this.flushing;
+  }
+
+  resumed(listener: () => void): () => void {
+    let stopped = false;
+    const status = this.connection.status();
+    void (async () => {
+      for await (const change of status) if (!stopped && change.type === Events.Reconnect) listener();
+    })().catch(() => undefined);
+    // The connection's status stream ends with the connection; until then the calls just stop.
+    return () => {
+      stopped = true;
+    };
   }
 
   async pending(shard: number): Promise<number> {

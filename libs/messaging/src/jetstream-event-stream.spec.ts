@@ -5,6 +5,7 @@ import type { OutgoingEvent } from './event-publisher';
 import type { DeliverableEvent, EventConsumption } from './event-source';
 import { ensureEventStream, JetStreamEventPublisher } from './jetstream-event-publisher';
 import { JetStreamEventSource } from './jetstream-event-source';
+import { TcpProxy } from '@jumbe/testing';
 import { delay, eventually } from './test-support/timing';
 
 const NATS_URL = process.env['JUMBE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -195,4 +196,46 @@ describe('JetStream event publisher and source (real NATS JetStream)', () => {
     await eventually('the redelivery', () => slow.received.length === 2, ACK_WAIT_MS * 5);
     expect(slow.ids()).toEqual([`evt-${suffix}-5-slow`, `evt-${suffix}-5-slow`]);
   });
+
+  it('offers an event handed out over a hung connection at once and in order when consumed afresh after `resumed`', async () => {
+    // Issue 28 (the fault schedule's seed 50): JetStream handed an event out as the dispatcher's
+    // connection broke; it came back only after its acknowledgement wait, behind newer events.
+    const proxy = await TcpProxy.inFrontOf(NATS_URL);
+    try {
+      const connection = await connect({
+        servers: proxy.rewrite(NATS_URL),
+        name: 'jumbe-test-hung',
+        reconnectTimeWait: 50,
+        maxReconnectAttempts: -1,
+      });
+      connections.push(connection);
+      const hung = new JetStreamEventSource(connection, { stream, subjectRoot, ackWaitMs: 60_000 });
+      const shard = 21;
+      const id = (name: string) => `evt-${suffix}-${shard}-${name}`;
+      let resumes = 0;
+      hung.resumed(() => void resumes++);
+      const first = await record(hung, shard);
+      await publisher.publish(event(shard, 'before'));
+      await eventually('the first event', () => first.received.length === 1);
+      await first.received[0]?.ack();
+
+      proxy.blackhole();
+      await publisher.publish(event(shard, 'handed-out'));
+      await delay(300);
+      await proxy.restore();
+      await eventually('the connection back', () => resumes === 1, 10_000);
+      await publisher.publish(event(shard, 'after'));
+      // Pins JetStream: the consumer that lived through the break gets the newer event first.
+      await eventually('the newer event', () => first.ids().includes(id('after')), 10_000);
+      expect(first.ids()).toEqual([id('before'), id('after')]);
+
+      // What the dispatcher does on `resumed` (DispatcherShardOwner): consume the shard afresh.
+      await first.consumption.stop();
+      const afresh = await record(hung, shard);
+      await eventually('both again', () => afresh.received.length >= 2, 10_000);
+      expect(afresh.ids()).toEqual([id('handed-out'), id('after')]);
+    } finally {
+      await proxy.close();
+    }
+  }, 40_000);
 });

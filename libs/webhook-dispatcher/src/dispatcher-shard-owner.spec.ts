@@ -1,4 +1,5 @@
 import type { DeliverableEvent, EventSource } from '@jumbe/messaging';
+import { shardOf } from '@jumbe/domain';
 import pino from 'pino';
 import { DispatcherShardOwner } from './dispatcher-shard-owner';
 import type { EventDispatcher } from './event-dispatcher';
@@ -54,5 +55,42 @@ describe('DispatcherShardOwner', () => {
     expect(accepted.map((event) => event.eventId)).toEqual(['e1']);
     expect(accepted[0]?.payload.customerId).toBe('acc');
     expect(acked.sort()).toEqual(['e0', 'e2']);
+  });
+
+  it('consumes every owned shard afresh when the stream connection is back, after dropping what it queued', async () => {
+    const calls: string[] = [];
+    let resume: () => void = () => undefined;
+    const source: EventSource = {
+      consume: async (shard) => {
+        calls.push(`consume ${shard}`);
+        return { stop: async () => void calls.push(`stop ${shard}`) };
+      },
+      resumed: (listener) => {
+        resume = listener;
+        return () => undefined;
+      },
+    };
+    const dispatcher = {
+      accept: () => undefined,
+      forgetWhere: (belongs: (payload: { customerId: string; sessionId: string }) => boolean) =>
+        void calls.push(`forget ${belongs({ customerId: 'acc', sessionId: 'default' })}`),
+      finishInHand: async () => void calls.push('finish in hand'),
+    };
+    const owner = new DispatcherShardOwner(
+      source,
+      dispatcher as unknown as EventDispatcher,
+      pino({ level: 'silent' }),
+    );
+    const shard = shardOf('acc', 'default');
+    const other = (shard + 1) % 64;
+    await owner.adopt(shard);
+    await owner.adopt(other);
+    await owner.drop(other);
+    calls.length = 0;
+
+    resume();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The dropped shard stays its next owner's; the owned one is stopped, its queue forgotten, then consumed again.
+    expect(calls).toEqual([`stop ${shard}`, 'forget true', 'finish in hand', `consume ${shard}`]);
   });
 });

@@ -98,7 +98,10 @@ describe('a long backlog replay (the server has not yet said the backlog is comp
   let opened: OpenedSession;
 
   beforeAll(async () => {
-    harness = new DriverHarness(await emulator.start(), undefined, { eventBufferFlushMs: 200 });
+    // The periodic flush far off: only each message's own flush gets it out before Baileys' 30 s
+    // (the fault schedule's seed 43: a SIGKILL 1.2 s into a backlog lost the 93 messages Baileys
+    // had receipted and still buffered, when the buffer was flushed after two checks a second apart).
+    harness = new DriverHarness(await emulator.start(), undefined, { eventBufferFlushMs: 60_000 });
     ({ device, ...opened } = await harness.link(network, phone, 'replay'));
   }, 30_000);
   afterAll(async () => {
@@ -124,46 +127,6 @@ describe('a long backlog replay (the server has not yet said the backlog is comp
       await until(() => network.offlineCompletionsHeld === 1, 10_000);
     } finally {
       network.offlineBatchLimit = Number.POSITIVE_INFINITY;
-      release();
-    }
-  }, 60_000);
-});
-
-describe('a backlog Baileys buffers until <ib><offline> (the fault schedule’s seed 43)', () => {
-  const emulator = new WhatsAppEmulator();
-  const network = new EmulatedNetwork(emulator);
-  const phone = network.user('254700000042', 'Kibanda');
-  const contact = network.user('254711000042', 'Achieng');
-  let harness: DriverHarness;
-  let device: LinkedDevice;
-  let opened: OpenedSession;
-
-  beforeAll(async () => {
-    // The periodic flush far off: only a message's own flush gets it out before Baileys' 30 s.
-    harness = new DriverHarness(await emulator.start(), undefined, { eventBufferFlushMs: 60_000 });
-    ({ device, ...opened } = await harness.link(network, phone, 'at-once'));
-  }, 30_000);
-  afterAll(async () => {
-    await harness.closeAll();
-    await emulator.stop();
-  });
-
-  it('each message receipted from the backlog is handed on at once, not when the backlog ends', async () => {
-    // A SIGKILL 1.2 s into a backlog lost 93 messages Baileys had receipted and still buffered.
-    await opened.session.close();
-    await until(() => network.connectionOf(device) === undefined);
-    const ids: string[] = [];
-    for (let index = 0; index < 5; index += 1) {
-      ids.push(await network.sendMessage(contact, phone, { conversation: `at once ${index}` }));
-    }
-    const release = network.holdOfflineCompletion();
-    try {
-      opened = await harness.open('at-once', true);
-      await until(() => opened.inbound.length === 5, 10_000).catch(() => undefined);
-      expect(opened.inbound.map((message) => message.id)).toEqual(ids);
-      // The completion was withheld all along (it goes only on `release`).
-      await until(() => network.offlineCompletionsHeld === 1, 10_000);
-    } finally {
       release();
     }
   }, 60_000);

@@ -61,7 +61,7 @@ describe('a live message held for a backlog its socket never completed', () => {
       inboundOutbox: new InboundOutboxRepository(db.dataSource),
       sentMessages: new SentMessageRepository(db.dataSource),
       secretKey: 'test-secret-key-with-enough-characters',
-      logger: pino({ level: 'silent' }),
+      logger: pino({ level: process.env['SPEC_LOG'] ?? 'silent' }),
       baileysLogLevel: process.env['EMULATOR_LOG'] ?? 'silent',
       fetchVersion: async () => null,
       webSocketUrl: url,
@@ -152,5 +152,76 @@ describe('a live message held for a backlog its socket never completed', () => {
       'are you there?',
       'still there?',
     ]);
+  }, 120_000);
+
+  it("goes among the next socket's backlog by its server time when it comes there unmarked (chaos seed 57)", async () => {
+    const planId = (
+      await new PlanRepository(db.dataSource).create({
+        name: 'seed57',
+        monthlyApiHits: 1_000,
+        maxSessions: 5,
+      })
+    ).id;
+    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Duka', planId })).id;
+    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
+    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
+    const status = async (host: SessionHost) =>
+      ((await host.execute({ ...base, type: 'session.status' } as SessionCommand)) as SessionView).state;
+
+    const target = new URL(emulator.url);
+    const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
+    cleanups.push(() => proxy.close());
+    const url = new URL(emulator.url);
+    url.port = String(proxy.port);
+    const first = worker(url.toString());
+    await first.host.adoptShard(ref.shard, 1);
+    await first.host.execute({ ...base, type: 'session.start', maxSessions: 5 } as SessionCommand);
+    const qr = await eventually('a QR', async () => {
+      const shown = (await first.host.execute({ ...base, type: 'session.qr' } as SessionCommand)) as {
+        qr: string;
+      };
+      return shown.qr;
+    });
+    const phone = network.user('254733700011', 'Soko');
+    const contact = network.user('254733700012', 'Amina');
+    const device = await network.scanQr(phone, qr);
+    await eventually('connected', async () => (await status(first.host)) === 'connected');
+
+    // Away; a backlog of three waits for the next login.
+    await proxy.cut();
+    await eventually('the device offline', () => network.connectionOf(device) === undefined);
+    const awayIds: string[] = [];
+    for (const text of ['away 1', 'away 2', 'away 3'])
+      awayIds.push(await network.sendMessage(contact, phone, { conversation: text }));
+    // The path goes quiet right after the login: the device's request for its backlog is lost,
+    // so the backlog stays unsent, and what the contact sends now queues behind it, unmarked
+    // (the server took it while the device was online).
+    const releaseLogin = network.holdLogins();
+    cleanups.push(async () => releaseLogin());
+    await proxy.restore();
+    await eventually('the login held', () => network.loginsHeld === 1);
+    releaseLogin();
+    expect(network.silenceConnection(device)).toBe(true);
+    const liveId = await network.sendMessage(contact, phone, { conversation: 'are you there?' });
+    await proxy.cut();
+    await eventually('the device offline again', () => network.connectionOf(device) === undefined);
+    // The precondition: the live one waits for the next login behind the backlog, without the
+    // offline marking (it comes there as a live stanza, before the backlog is complete).
+    const queued = (id: string) => device.backlog.find((stanza) => stanza.attrs.id === id);
+    expect(awayIds.map((id) => queued(id)?.attrs.offline)).toEqual(['1', '1', '1']);
+    expect(queued(liveId)?.attrs.offline).toBeUndefined();
+    expect(device.backlog.at(-1)?.attrs.id).toBe(liveId);
+    // A later second on the server: sent after the live one, queued (marked) for the next login.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await network.sendMessage(contact, phone, { conversation: 'still there?' });
+    await proxy.restore();
+
+    await eventually(
+      'all delivered after the next login',
+      () => first.texts().includes('still there?'),
+      60_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(first.texts()).toEqual(['away 1', 'away 2', 'away 3', 'are you there?', 'still there?']);
   }, 120_000);
 });

@@ -1,4 +1,5 @@
-import { ArrivalOrder, isPending } from './arrival-order';
+import { ArrivalOrder, isPending, PENDING_ARRIVALS } from './arrival-order';
+import { readAt } from './inbound-outbox';
 
 const WAIT_MS = 30_000;
 const RESEND_WAIT_MS = 10_000;
@@ -207,6 +208,23 @@ describe('ArrivalOrder', () => {
     expect(order.publishable(later)).toBe(true);
   });
 
+  it('judges a read of the outbox by what was awaited as it started: one stored meanwhile is not in it', () => {
+    order.backlogArrived();
+    order.arrived('X', false);
+    order.arrived('Y', false);
+    const [x, y] = [order.keyOf('X'), order.keyOf('Y')];
+    order.settled('Y');
+    const atRead = order.awaitedNow();
+    // X is stored while the read is under way: the read returned Y alone.
+    order.settled('X');
+    expect(order.publishable(y)).toBe(true);
+    expect(order.publishable(y, atRead)).toBe(false);
+    // The next read has X, and both go.
+    const next = order.awaitedNow();
+    expect(order.publishable(x, next)).toBe(true);
+    expect(order.publishable(y, next)).toBe(true);
+  });
+
   it('keys each socket after the one before, even opened in the same millisecond', () => {
     const next = new ArrivalOrder(order.socket, () => undefined, WAIT_MS);
     expect(next.socket).toBeGreaterThan(order.socket);
@@ -220,13 +238,62 @@ describe('ArrivalOrder', () => {
     it('stores a live arrival that came before the backlog completed as pending, any after not', () => {
       order.arrived('backlog', true, T);
       order.arrived('early live', false, T + 5);
+      order.arrived('still in Baileys', false, T + 5);
+      expect(isPending(order.keyOf('early live').position)).toBe(true);
       order.backlogArrived();
       order.arrived('later live', false, T + 6);
       expect(isPending(order.keyOf('backlog').position)).toBe(false);
-      expect(isPending(order.keyOf('early live').position)).toBe(true);
+      // Stored after the backlog completed: where the outbox settles the pending ones (settlePending).
+      const late = order.keyOf('still in Baileys');
+      expect(isPending(late.position)).toBe(false);
+      expect(readAt(late, order.socket, PENDING_ARRIVALS)).toEqual(late);
       expect(isPending(order.keyOf('later live').position)).toBe(false);
-      const keys = ['backlog', 'early live', 'later live'].map((id) => order.keyOf(id).position);
-      expect([...keys].sort((a, b) => a - b)).toEqual(keys);
+      const read = ['backlog', 'early live', 'still in Baileys', 'later live'].map(
+        (id) => readAt(order.keyOf(id), order.socket, PENDING_ARRIVALS).position,
+      );
+      expect([...read].sort((x, y) => x - y)).toEqual(read);
+    });
+
+    it('places its own pending arrival by its second too (chaos seed 57: one the server took before a backlog stanza)', () => {
+      // Taken by the server at T + 5, handed over live on this socket before its backlog's rest.
+      order.arrived('A', true, T);
+      order.arrived('L', false, T + 5);
+      const l = order.keyOf('L');
+      order.settled('A');
+      order.settled('L');
+      // Not yet: the backlog may still bring what the server took up to T + 5.
+      expect(order.publishable(l)).toBe(false);
+      order.arrived('C', true, T + 30);
+      const c = order.keyOf('C');
+      order.settled('C');
+      // The outbox reads L before C (readAt), and both may go.
+      expect(readAt(l, order.socket, PENDING_ARRIVALS).position).toBeLessThan(c.position);
+      expect(order.publishable(l)).toBe(true);
+      expect(order.publishable(c)).toBe(true);
+    });
+
+    it('holds the backlog after it while it is not stored yet', () => {
+      order.arrived('A', true, T);
+      order.arrived('L', false, T + 5);
+      order.arrived('C', true, T + 30);
+      const c = order.keyOf('C');
+      order.settled('A');
+      order.settled('C');
+      expect(order.publishable(c)).toBe(false);
+      order.settled('L');
+      expect(order.publishable(c)).toBe(true);
+    });
+
+    it('keeps a message sent now after the whole backlog: its second is past every backlog stanza', () => {
+      order.arrived('A', true, T);
+      order.arrived('now', false, T + 600);
+      order.arrived('B', true, T + 1);
+      const [now, b] = [order.keyOf('now'), order.keyOf('B')];
+      for (const id of ['A', 'now', 'B']) order.settled(id);
+      expect(order.publishable(now)).toBe(false);
+      order.backlogArrived();
+      expect(order.publishable(now)).toBe(true);
+      expect(readAt(now, order.socket, PENDING_ARRIVALS).position).toBeGreaterThan(b.position);
     });
 
     it("places an earlier socket's pending arrival by its second: after the backlog up to it, before the later backlog", () => {

@@ -20,17 +20,20 @@ import type { ArrivalKey, PendingArrivals } from './inbound-outbox';
  *
  * A live stanza that arrives while the socket's offline backlog is still coming in (WhatsApp
  * hands the backlog over in batches the device asks for, after `offline_preview`, and ends it
- * with `<ib><offline>`) comes after the whole backlog (its position is past every backlog one's):
- * it was sent later than anything queued for the device while it was away. Live messages are
- * held until the backlog is complete, or has been awaited `maxWaitMs` since the socket opened (or
- * its first live stanza, if earlier).
+ * with `<ib><offline>`) goes among the backlog by the server's time of it (`t`): after the backlog
+ * stanzas of its second, before later ones. A message sent now comes after the whole backlog (it
+ * was sent later than anything queued for the device while it was away); one the server took
+ * earlier and hands over live only now (the fault schedule's seed 57: taken behind a backlog on a
+ * connection that went quiet, given to the next socket unmarked) comes before what the contact
+ * sent after it. It is held until the backlog has passed its second or is complete, or has been
+ * awaited `maxWaitMs` since the socket opened (or its first live stanza, if earlier).
  *
  * Such a live message is stored *pending* (a position in PENDING_ARRIVALS' range, carrying the
  * server's time of its stanza, `t`): when its socket ends before the backlog is complete (a
  * refusal, a version bump, a hand-over to another worker), WhatsApp hands what it still queued for
  * the device to a later socket, and the message is read there among that socket's backlog by the
  * server's time: after the backlog stanzas the server took up to its second, before the later
- * ones (those were sent while the device was away again). Any owner tells it from the row; a
+ * ones (those were sent while the device was away again), as on its own socket. Any owner tells it from the row; a
  * backlog position carries the server time too (the highest seen so far on the socket, so the
  * backlog keeps its arrival order). The message waits (`placesCarried`) until the backlog has
  * passed its second or is complete; once complete, it settles there for good (the outbox moves
@@ -151,11 +154,15 @@ export class ArrivalOrder {
     return this.backlogDone() || this.backlogSecond > secondOf(arrival.position);
   }
 
-  /** Whether an earlier socket's pending arrival, placed here (`placesCarried`), may go now. */
-  carriedPublishable(arrival: ArrivalKey): boolean {
+  /**
+   * Whether an earlier socket's pending arrival, placed here (`placesCarried`), may go now;
+   * `awaitedAtRead`: what was awaited when the outbox was read (`awaitedNow`).
+   */
+  carriedPublishable(arrival: ArrivalKey, awaitedAtRead: ReadPlace = NOTHING_AWAITED): boolean {
     if (this.ended) return true;
     this.expire(Date.now());
-    return carriedPosition(arrival.position) < this.firstAwaited();
+    // On a tie, an earlier socket's goes first (InboundOutbox.oldest orders by socket next).
+    return carriedPosition(arrival.position) <= earliest(awaitedAtRead, this.firstAwaited()).read;
   }
 
   /**
@@ -207,17 +214,35 @@ export class ArrivalOrder {
   }
 
   /**
-   * Whether a stored message with this key may be handed on now. Not before the socket is logged
+   * The first place awaited now: taken as a read of the outbox starts, and passed to `publishable`
+   * for what the read returns. A message stored (and `settled`) while the read was under way is
+   * not in it, and what the read returned from after its place waits for the next read: judged
+   * against the present alone, it would overtake it.
+   */
+  awaitedNow(): ReadPlace {
+    if (this.ended) return NOTHING_AWAITED;
+    this.expire(Date.now());
+    return this.firstAwaited();
+  }
+
+  /**
+   * Whether a stored message with this key may be handed on now (`awaitedAtRead`: as
+   * `carriedPublishable`). Not before the socket is logged
    * in: Baileys emits what arrives between the server's `<success>` and its own `open` (it awaits
    * round trips in between), and the session's `connected` comes first, as it did while Baileys
    * held those messages in its buffer (a customer answering one must find the session connected).
    */
-  publishable(arrival: ArrivalKey): boolean {
+  publishable(arrival: ArrivalKey, awaitedAtRead: ReadPlace = NOTHING_AWAITED): boolean {
     // Another socket's (an earlier one's, or a previous owner's): nothing of it is awaited here.
     if (this.ended || arrival.socket !== this.socket) return true;
     if (!this.open) return false;
     this.expire(Date.now());
-    return arrival.position < this.firstAwaited();
+    const { position } = arrival;
+    const awaited = earliest(awaitedAtRead, this.firstAwaited());
+    if (!isPending(position)) return before({ read: position, position }, awaited);
+    // Its own live arrival before the backlog completed: once the backlog has passed its second.
+    if (!this.backlogComplete && this.backlogSecond <= secondOf(position)) return false;
+    return before({ read: carriedPosition(position), position }, awaited);
   }
 
   /** The socket is let go: nothing more is awaited (what it stored is handed on in key order). */
@@ -232,13 +257,22 @@ export class ArrivalOrder {
     this.resendDeadlines.clear();
   }
 
-  /** The position nothing at or after may be handed on yet. */
-  private firstAwaited(): number {
+  /**
+   * The place (where it is read: ReadPlace) nothing at or after may be handed on yet: the first
+   * arrival not stored yet, and, while live stanzas wait for an incomplete backlog, every live
+   * one after it.
+   */
+  private firstAwaited(): ReadPlace {
+    let first = NOTHING_AWAITED;
+    const consider = (place: ReadPlace) => {
+      if (before(place, first)) first = place;
+    };
     const backlog = firstKey(this.awaitedBacklog);
-    if (backlog !== undefined) return this.keys.get(backlog) ?? 0;
-    if (!this.backlogComplete && this.liveWaiting) return PENDING;
-    const live = firstKey(this.awaitedLive);
-    return live === undefined ? Infinity : (this.keys.get(live) ?? LIVE);
+    if (backlog !== undefined) consider(readPlace(this.keys.get(backlog) ?? 0));
+    // Live ones are few at a time; pending and made-up keys interleave, so each is looked at.
+    for (const id of this.awaitedLive.keys()) consider(readPlace(this.keys.get(id) ?? LIVE));
+    if (!this.backlogComplete && this.liveWaiting) consider({ read: PENDING, position: PENDING });
+    return first;
   }
 
   /**
@@ -271,6 +305,10 @@ export class ArrivalOrder {
   }
 
   private completeBacklog(): void {
+    // What arrived pending and is not stored yet is stored where its place is now for good (as the
+    // outbox settles the stored ones): a later socket must not read it among its own backlog.
+    for (const [id, position] of this.keys)
+      if (isPending(position)) this.keys.set(id, carriedPosition(position));
     this.backlogComplete = true;
     this.liveWaiting = false;
     this.backlogAwaitedSince = undefined;
@@ -328,6 +366,29 @@ function secondOf(position: number): number {
 /** Where a pending arrival is read on a later socket: after its backlog stanzas of that second. */
 function carriedPosition(position: number): number {
   return secondOf(position) * PER_SECOND + PER_SECOND - 1;
+}
+
+/**
+ * Where a position of this socket is read (`read`: a pending arrival among the backlog by its
+ * second), then its own position (ties: InboundOutbox.oldest orders by position next).
+ */
+export interface ReadPlace {
+  read: number;
+  position: number;
+}
+
+const NOTHING_AWAITED: ReadPlace = { read: Infinity, position: Infinity };
+
+function readPlace(position: number): ReadPlace {
+  return { read: isPending(position) ? carriedPosition(position) : position, position };
+}
+
+function before(a: ReadPlace, b: ReadPlace): boolean {
+  return a.read < b.read || (a.read === b.read && a.position < b.position);
+}
+
+function earliest(a: ReadPlace, b: ReadPlace): ReadPlace {
+  return before(a, b) ? a : b;
 }
 
 function firstKey(map: Map<string, number>): string | undefined {

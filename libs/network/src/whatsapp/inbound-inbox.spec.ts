@@ -164,7 +164,7 @@ describe('InboundInbox', () => {
       session.deliver(
         async (m) => void delivered.push(m.id),
         () => false,
-        publishable,
+        () => ({ publishable }),
       );
     // The backlog is not complete: live arrivals of this socket wait (the caller kicks again).
     expect(await round((arrival) => arrival.socket !== socket || arrival.position < 2 ** 40)).toBe(true);
@@ -188,7 +188,7 @@ describe('InboundInbox', () => {
       session.deliver(
         async (m) => void delivered.push(m.id),
         () => false,
-        (_arrival, until) => until === undefined || until <= now,
+        () => ({ publishable: (_arrival, until) => until === undefined || until <= now }),
       );
 
     await round();

@@ -8,6 +8,20 @@ import type { SessionMemory } from './session-memory';
 /** Messages read from the outbox per round trip. */
 const BATCH = 50;
 
+/** How one read of the outbox is made and judged (InboundInbox.deliver asks before each read). */
+export interface OutboxReading {
+  /**
+   * Whether a message the read returned may be handed on now (one `resendAwaitedUntil` holds a
+   * place: InboundOutbox.awaitResend). Judged by what was awaited when the read started too: a
+   * message stored meanwhile is not in the read, and must not be overtaken.
+   */
+  publishable(arrival: ArrivalKey, resendAwaitedUntil?: number): boolean;
+  /** The current socket: the pending arrivals are read on it (InboundOutbox.oldest). */
+  carriedTo?: { socket: number; pending: PendingArrivals };
+}
+
+const EVERYTHING_PUBLISHABLE: OutboxReading = { publishable: () => true };
+
 /**
  * One session's received messages on their way to the event stream. Baileys has already told
  * WhatsApp they arrived, so each is sealed into the durable outbox as soon as Baileys emits it
@@ -61,8 +75,8 @@ export class InboundInbox {
    * another round (InboundRedelivery), so the extra read that would find the outbox empty is
    * not made (issue 32: a round trip per drain).
    *
-   * `carriedTo`: the current socket, on which earlier sockets' pending arrivals are read (they wait
-   * for its backlog: InboundOutbox.oldest).
+   * `reading` is asked right before each read of the outbox (OutboxReading): what it returns
+   * judges that read's messages.
    *
    * A place held for a message asked for again (`awaitResend`) is `publishable` once that message
    * is no longer awaited: it is then forgotten, and what came after it goes on.
@@ -70,12 +84,11 @@ export class InboundInbox {
   async deliver(
     onInbound: (message: InboundNetworkMessage) => Promise<void>,
     stopped: () => boolean,
-    publishable: (arrival: ArrivalKey, resendAwaitedUntil?: number) => boolean = () => true,
-    carriedTo: () => { socket: number; pending: PendingArrivals } | undefined = () => undefined,
+    reading: () => OutboxReading = () => EVERYTHING_PUBLISHABLE,
   ): Promise<boolean> {
     for (;;) {
-      const reading = carriedTo();
-      const batch = await this.outbox.oldest(this.ref, BATCH, reading?.socket, reading?.pending);
+      const { publishable, carriedTo } = reading();
+      const batch = await this.outbox.oldest(this.ref, BATCH, carriedTo?.socket, carriedTo?.pending);
       if (batch.length === 0) return true;
       const held = batch.findIndex((entry) => !publishable(entry.arrival, entry.resendAwaitedUntil));
       const ready = held === -1 ? batch : batch.slice(0, held);

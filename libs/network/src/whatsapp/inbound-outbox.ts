@@ -14,8 +14,9 @@ export interface ArrivalKey {
 
 /**
  * Live arrivals stored while their socket's offline backlog was still coming in (ArrivalOrder):
- * WhatsApp may hand what it still queued for the device to a later socket instead (when theirs
- * ended first), so they are read among the latest socket's backlog by the server's time (each
+ * they are read among that backlog by the server's time, or, when their socket ended first
+ * (WhatsApp hands what it still queued for the device to a later socket), among the latest
+ * socket's backlog (each
  * position in their range, and in a backlog's, is a server second times `perSecond` plus an
  * order): after that second's backlog stanzas.
  */
@@ -65,7 +66,8 @@ export interface InboundOutbox {
   forgetAwaited(ref: SessionRef, messageIds: readonly string[]): Promise<void>;
   /**
    * The first `limit` waiting messages in arrival order (ties: in the order stored). With
-   * `carriedTo`, the current socket: earlier sockets' `pending` arrivals are read on it (`readAt`).
+   * `carriedTo`, the current socket: its own and earlier sockets' `pending` arrivals are read
+   * among its backlog by their second (`readAt`).
    */
   oldest(
     ref: SessionRef,
@@ -74,8 +76,8 @@ export interface InboundOutbox {
     pending?: PendingArrivals,
   ): Promise<OutboxEntry[]>;
   /**
-   * `socket`'s backlog is complete: earlier sockets' pending arrivals settle where `oldest` reads
-   * them on it (a later socket does not move them again).
+   * `socket`'s backlog is complete: its own and earlier sockets' pending arrivals settle where
+   * `oldest` reads them on it (a later socket does not move them again).
    */
   settlePending(ref: SessionRef, socket: number, pending: PendingArrivals): Promise<void>;
   /** Removes delivered messages (a batch at a time: one write, not one per message). */
@@ -91,11 +93,11 @@ export function arrivesBefore(a: ArrivalKey, b: ArrivalKey): boolean {
 }
 
 /**
- * Where `key` is read: an earlier socket's pending arrival on socket `carriedTo`, after that
- * socket's backlog stanzas of its second (InboundOutbox.oldest).
+ * Where `key` is read: a pending arrival of socket `carriedTo` or an earlier one, on `carriedTo`
+ * after its backlog stanzas of the arrival's second (InboundOutbox.oldest).
  */
 export function readAt(key: ArrivalKey, carriedTo?: number, pending?: PendingArrivals): ArrivalKey {
-  if (carriedTo === undefined || pending === undefined || key.socket >= carriedTo) return key;
+  if (carriedTo === undefined || pending === undefined || key.socket > carriedTo) return key;
   if (key.position < pending.from || key.position >= pending.until) return key;
   const second = Math.floor((key.position - pending.from) / pending.perSecond);
   return { socket: carriedTo, position: second * pending.perSecond + pending.perSecond - 1 };

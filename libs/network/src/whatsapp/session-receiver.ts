@@ -1,8 +1,9 @@
 import type { InboundNetworkMessage } from '@jumbe/domain';
 import { isJidStatusBroadcast, type proto, type WAMessage } from '@whiskeysockets/baileys';
 import { InboundRedelivery } from '../inbound-redelivery';
-import { ArrivalOrder, isPending, PENDING_ARRIVALS } from './arrival-order';
+import { ArrivalOrder, isPending, PENDING_ARRIVALS, type ReadPlace } from './arrival-order';
 import type { ArrivalKey } from './inbound-outbox';
+import type { OutboxReading } from './inbound-inbox';
 import { incomingCallOf } from './call-offer';
 import { resolveSenderPhoneJid, toInboundMessage } from './inbound-mapper';
 import { phoneDigits } from './phone-digits';
@@ -344,16 +345,25 @@ export class SessionReceiver {
       return await this.context.inbox.deliver(
         (message) => this.context.events.onInbound(message),
         () => this.connection.hasEnded(),
-        (arrival, resendAwaitedUntil) =>
-          resendAwaitedUntil === undefined
-            ? this.publishable(arrival)
-            : this.resendWaitOver(resendAwaitedUntil),
-        () => (this.arrivals ? { socket: this.arrivals.socket, pending: PENDING_ARRIVALS } : undefined),
+        () => this.reading(),
       );
     } catch (error) {
       this.context.logger.warn({ err: error }, 'inbound delivery failed; retrying');
       return false;
     }
+  }
+
+  /** One read of the outbox: on the current socket, judged by what it awaits as the read starts. */
+  private reading(): OutboxReading {
+    const current = this.arrivals;
+    const awaitedAtRead = current?.awaitedNow();
+    return {
+      publishable: (arrival, resendAwaitedUntil) =>
+        resendAwaitedUntil === undefined
+          ? this.publishable(arrival, awaitedAtRead)
+          : this.resendWaitOver(resendAwaitedUntil),
+      ...(current ? { carriedTo: { socket: current.socket, pending: PENDING_ARRIVALS } } : {}),
+    };
   }
 
   /**
@@ -363,11 +373,11 @@ export class SessionReceiver {
    * second (ArrivalOrder: ARRIVAL_WAIT_MS from the socket's open at most); while no socket places
    * it, CARRY_WAIT_MS at most.
    */
-  private publishable(arrival: ArrivalKey): boolean {
+  private publishable(arrival: ArrivalKey, awaitedAtRead?: ReadPlace): boolean {
     const current = this.arrivals;
     if (!isPending(arrival.position) || (current !== null && arrival.socket >= current.socket))
-      return current?.publishable(arrival) ?? true;
-    if (current?.placesCarried(arrival)) return current.carriedPublishable(arrival);
+      return current?.publishable(arrival, awaitedAtRead) ?? true;
+    if (current?.placesCarried(arrival)) return current.carriedPublishable(arrival, awaitedAtRead);
     return this.pendingWaitOver();
   }
 

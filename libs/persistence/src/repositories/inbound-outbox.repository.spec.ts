@@ -85,6 +85,33 @@ describe('InboundOutboxRepository', () => {
     });
   });
 
+  it("reads the current socket's own pending arrival among its backlog by its second too, and settles it", async () => {
+    // Issue 28 (chaos seed 57): L, taken by the server at second + 5, came live on socket 2 before
+    // that socket's backlog had C (sent at second + 30); A is in the backlog before it.
+    const outbox = new InboundOutboxRepository(db.dataSource);
+    const sales = await account.session('sales-own-pending');
+    const pending = { from: 2 ** 48, until: 2 ** 50, perSecond: 2 ** 16 };
+    const second = 1_900_000_000;
+    const [socket2, socket3] = [1_764_000_060_000, 1_764_000_120_000];
+    const at = (position: number) => ({ socket: socket2, position });
+    await outbox.add(sales, 'A', Buffer.from('A'), undefined, at(second * pending.perSecond));
+    await outbox.add(
+      sales,
+      'L',
+      Buffer.from('L'),
+      undefined,
+      at(pending.from + (second + 5) * pending.perSecond + 1),
+    );
+    await outbox.add(sales, 'C', Buffer.from('C'), undefined, at((second + 30) * pending.perSecond + 2));
+    const ids = async (carriedTo?: number) =>
+      (await outbox.oldest(sales, 10, carriedTo, pending)).map((entry) => entry.messageId);
+    expect(await ids(socket2)).toEqual(['A', 'L', 'C']);
+    await outbox.settlePending(sales, socket2, pending);
+    // Settled on its own socket: a later socket reads it there, not among its own backlog.
+    expect(await ids(socket3)).toEqual(['A', 'L', 'C']);
+    expect(await ids()).toEqual(['A', 'L', 'C']);
+  });
+
   it('holds the place of a message asked for again: the copy sent back takes it, whoever stores it', async () => {
     // Issue 28 (the fault schedule's seed 8): the copy came back on a later socket.
     const outbox = new InboundOutboxRepository(db.dataSource);

@@ -119,8 +119,8 @@ export class InboundOutboxRepository {
 
   /**
    * The first `limit` waiting messages of the session, in arrival order. With `carriedTo` (the
-   * current socket), earlier sockets' `pending` arrivals are read on it, after its backlog rows of
-   * their second (ties among them: in their own order). The session's rows are sorted then, not
+   * current socket), its own and earlier sockets' `pending` arrivals are read on it, after its
+   * backlog rows of their second (ties among them: earlier sockets' first, then in their order). The session's rows are sorted then, not
    * read along the index: an outbox holds a few, thousands after a long event-stream outage.
    */
   async oldest(
@@ -132,7 +132,7 @@ export class InboundOutboxRepository {
     if (!isUuid(ref.accountId)) return [];
     const select = `SELECT message_id, value, arrival_socket, arrival_position, resend_awaited_until FROM inbound_outbox
         WHERE account_id = $1 AND session_id = $2`;
-    const carried = `arrival_socket < $4::bigint AND arrival_position >= $5::bigint AND arrival_position < $6::bigint`;
+    const carried = `arrival_socket <= $4::bigint AND arrival_position >= $5::bigint AND arrival_position < $6::bigint`;
     const rows = (await (carriedTo === undefined || pending === undefined
       ? this.dataSource.query(`${select} ORDER BY arrival_socket, arrival_position, seq LIMIT $3`, [
           ref.accountId,
@@ -163,14 +163,15 @@ export class InboundOutboxRepository {
   }
 
   /**
-   * `socket`'s backlog is complete: earlier sockets' pending arrivals settle where `oldest` reads
-   * them on it (a later owner finds them there, and a later socket does not move them again).
+   * `socket`'s backlog is complete: its own and earlier sockets' pending arrivals settle where
+   * `oldest` reads them on it (a later owner finds them there, and a later socket does not move
+   * them again).
    */
   async settlePending(ref: SessionRef, socket: number, pending: PendingArrivals): Promise<void> {
     if (!isUuid(ref.accountId)) return;
     await this.dataSource.query(
       `UPDATE inbound_outbox SET arrival_socket = $3::bigint, arrival_position = ${placed('$4', '$6')}
-        WHERE account_id = $1 AND session_id = $2 AND arrival_socket < $3::bigint
+        WHERE account_id = $1 AND session_id = $2 AND arrival_socket <= $3::bigint
           AND arrival_position >= $4::bigint AND arrival_position < $5::bigint`,
       [ref.accountId, ref.sessionId, socket, pending.from, pending.until, pending.perSecond],
     );

@@ -19,7 +19,7 @@ import { EmulatedNetwork, type ReceivedMessage, WhatsAppEmulator } from '@jumbe/
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import { InboundRelay } from './inbound-relay';
-import { SessionCommandHandler } from './session-command-handler';
+import { REPLY_MARGIN_MS, SessionCommandHandler } from './session-command-handler';
 import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
 import { sessionInUnusedShard } from './test-support/host-harness';
@@ -42,6 +42,10 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
   let db: MigratedTestDatabase;
   let proxy: TcpProxy;
   let proxied: DataSource;
+  /** In front of the sent-message archive alone (the second case hangs it). */
+  let archiveProxy: TcpProxy;
+  let archive: DataSource;
+  const statuses = new RecordingPublisher();
   let host: SessionHost;
   let handler: SessionCommandHandler;
 
@@ -54,12 +58,18 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
       applicationName: 'jumbe-send-deadline',
     });
     await proxied.initialize();
+    archiveProxy = await TcpProxy.inFrontOf(db.url);
+    archive = createDataSource(archiveProxy.rewrite(db.url), {
+      poolSize: 2,
+      applicationName: 'jumbe-send-deadline-archive',
+    });
+    await archive.initialize();
     const sessions = new SessionRepository(db.dataSource);
     const driver = new WhatsAppNetworkDriver({
       // Only the session's Signal keys and credentials go through the proxy.
       credentials: new NetworkCredentialStore(proxied),
       inboundOutbox: new InboundOutboxRepository(db.dataSource),
-      sentMessages: new SentMessageRepository(db.dataSource),
+      sentMessages: new SentMessageRepository(archive),
       secretKey: 'test-secret-key-with-enough-characters',
       logger: pino({ level: 'silent' }),
       baileysLogLevel: process.env['EMULATOR_LOG'] ?? 'silent',
@@ -68,6 +78,8 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
       reconnectBaseMs: 50,
       reconnectMaxMs: 300,
       connectSpacingMs: 0,
+      // Baileys pings every second and gives up after 6 s of silence (30 s and 35 s by default).
+      keepAliveIntervalMs: 1_000,
     });
     host = new SessionHost(
       driver,
@@ -75,7 +87,7 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
         sessions,
         credentials: new NetworkCredentialStore(db.dataSource),
         inbound: new InboundRelay(new RecordingPublisher()),
-        statuses: new StatusRelay(new RecordingPublisher()),
+        statuses: new StatusRelay(statuses),
         logger: pino({ level: 'silent' }),
       },
       DEFAULT_SESSION_HOST_OPTIONS,
@@ -85,6 +97,8 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
   afterAll(async () => {
     await proxy?.close();
     await proxied?.destroy().catch(() => undefined);
+    await archiveProxy?.close();
+    await archive?.destroy().catch(() => undefined);
     await emulator.stop();
     await db?.close();
   });
@@ -139,5 +153,76 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
     // Given time to leave had it been going to (it waited on the key store, now back).
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(received('during the outage')).toBe(false);
+  }, 120_000);
+
+  it('is not sent again after the reconnect when its answer came after the deadline (chaos seed 49)', async () => {
+    const planId = (
+      await new PlanRepository(db.dataSource).create({
+        name: 'seed49',
+        monthlyApiHits: 1_000,
+        maxSessions: 5,
+      })
+    ).id;
+    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Soko', planId })).id;
+    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
+    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
+    await host.adoptShard(ref.shard, 1);
+    await host.execute({ ...base, type: 'session.start', maxSessions: 5 });
+    const qr = await eventually('a QR', async () => {
+      const shown = (await host.execute({ ...base, type: 'session.qr' })) as { qr: string };
+      return shown.qr;
+    });
+    const phone = network.user('254733500011', 'Soko');
+    const contact = network.user('254733500012', 'Amani');
+    const device = await network.scanQr(phone, qr);
+    const connected = async () =>
+      ((await host.execute({ ...base, type: 'session.status' })) as SessionView).state === 'connected';
+    await eventually('connected', connected);
+    const send = (text: string, waitMs: number) =>
+      handler.handle(
+        ref.shard,
+        { ...base, type: 'message.send', message: { kind: 'text', body: { to: contact.phoneNumber, text } } },
+        { headers: replyWithinHeaders(waitMs) },
+      );
+    const received = (text: string) =>
+      network.receivedBy(contact).some((message) => textOf(message) === text);
+    // A first message, so the next needs no device list or key bundle (queries a silence would hang).
+    expect(await send('habari', 15_000)).toMatchObject({ ok: true });
+    await eventually('the first received', () => received('habari'));
+
+    // The connection goes quiet and the archive hangs: the stanza is written into the silence, and
+    // the send is answered only after the caller's deadline (the gateway answered 504 by then).
+    const silenced = network.connectionOf(device);
+    archiveProxy.blackhole();
+    expect(network.silenceConnection(device)).toBe(true);
+    let reply: CommandReply | undefined;
+    // The worker must answer 2 s after it took the command (REPLY_MARGIN_MS for the way back).
+    void send('into the silence, answered late', REPLY_MARGIN_MS + 2_000).then((answer) => (reply = answer));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(reply).toBeUndefined();
+    await archiveProxy.restore();
+    const late = await eventually('the late answer', () => reply, 15_000);
+    // Answered with its id (it did leave), though by then the caller had gone.
+    expect(late).toMatchObject({ ok: true });
+    const result = (late.ok ? late.result : undefined) as { id?: string; key?: { id?: string } } | undefined;
+    const lateId = result?.key?.id ?? result?.id;
+    expect(lateId).toEqual(expect.any(String));
+
+    await eventually(
+      'a new connection',
+      () => ![undefined, silenced].includes(network.connectionOf(device)),
+      30_000,
+    );
+    await eventually('connected again', connected, 30_000);
+    expect(await send('after the reconnect', 15_000)).toMatchObject({ ok: true });
+    await eventually('the later message received', () => received('after the reconnect'), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(received('into the silence, answered late')).toBe(false);
+    // Reported failed instead: WhatsApp never acknowledged it, and it does not go out again.
+    const failed = statuses.events.filter((event) => {
+      const { message } = event.payload as { message?: { id?: string; status?: string } };
+      return message?.id === lateId && message?.status === 'failed';
+    });
+    expect(failed).toHaveLength(1);
   }, 120_000);
 });

@@ -281,9 +281,13 @@ export class SessionSender {
     const id = sent?.key.id;
     if (!id) throw new NetworkSendError('network_error', 'WhatsApp did not return a message key');
     const remoteJid = sent?.key.remoteJid ?? to;
-    if (sent?.message) this.unacked.sent(id, remoteJid, sent.message, socket, status?.statusJidList);
     await this.context.sent.remember(id, sent?.message, remoteJid);
     this.context.memory.sentTo.set(id, remoteJid);
+    // Past the deadline the caller has been answered 504 (outcome unknown) and may send it again:
+    // a stanza a quiet connection swallowed must not reach the contact later (fault schedule's
+    // seed 49: answered `timeout`, then delivered by the resend after the reconnect).
+    if (sent?.message)
+      this.unacked.sent(id, remoteJid, sent.message, socket, status?.statusJidList, !sendDeadlinePassed());
     return { remoteJid, fromMe: true, id };
   }
 }

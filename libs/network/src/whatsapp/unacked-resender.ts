@@ -22,15 +22,20 @@ export class UnackedResender {
     private readonly isConnectedOn: (socket: WhatsAppSocket) => boolean,
   ) {}
 
-  /** A send that went out on `socket`; `statusJidList`: a status post's audience (a resend needs it). */
+  /**
+   * A send that went out on `socket`; `statusJidList`: a status post's audience (a resend needs
+   * it); `answeredInTime`: false when its caller was answered after its deadline (UnackedSend's
+   * `resendable`).
+   */
   sent(
     id: string,
     to: string,
     message: proto.IMessage,
     socket: WhatsAppSocket,
     statusJidList?: string[],
+    answeredInTime = true,
   ): void {
-    this.unacked.record(id, to, message, socket, statusJidList);
+    this.unacked.record(id, to, message, socket, statusJidList, answeredInTime);
   }
 
   /** WhatsApp's server took message `id` (from any socket of this session). */
@@ -51,7 +56,13 @@ export class UnackedResender {
    */
   async resendOn(socket: WhatsAppSocket): Promise<void> {
     const { resend, giveUp } = this.unacked.dueOn(socket);
-    for (const send of giveUp) this.reportFailed(send, 'WhatsApp never acknowledged it');
+    for (const send of giveUp)
+      this.reportFailed(
+        send,
+        send.resendable
+          ? 'WhatsApp never acknowledged it'
+          : 'WhatsApp never acknowledged it, and its caller had been answered "timeout" (not sent again)',
+      );
     for (const send of resend) {
       if (!this.isConnectedOn(socket)) return;
       send.socket = socket;

@@ -16,6 +16,11 @@ export interface UnackedSend {
   socket: object;
   /** How many times it went out again. */
   resends: number;
+  /**
+   * False for a send whose caller was answered after its deadline (the gateway had answered 504
+   * `timeout`, outcome unknown, and the customer may send it again): it never goes out again.
+   */
+  readonly resendable: boolean;
 }
 
 /**
@@ -35,10 +40,17 @@ export class UnackedSends {
     return this.pending.size;
   }
 
-  /** A send that went out on `socket` (unless its ack came already). */
-  record(id: string, to: string, message: proto.IMessage, socket: object, statusJidList?: string[]): void {
+  /** A send that went out on `socket` (unless its ack came already); `resendable`: as UnackedSend's. */
+  record(
+    id: string,
+    to: string,
+    message: proto.IMessage,
+    socket: object,
+    statusJidList?: string[],
+    resendable = true,
+  ): void {
     if (this.earlyAcks.delete(id)) return;
-    this.pending.set(id, { id, to, message, socket, resends: 0, statusJidList });
+    this.pending.set(id, { id, to, message, socket, resends: 0, statusJidList, resendable });
   }
 
   /** WhatsApp's server took the message (an ack with an error attribute counts: it got it). */
@@ -53,14 +65,15 @@ export class UnackedSends {
 
   /**
    * What went out on an earlier socket than `socket` and was never acknowledged, in send order:
-   * `resend` to go out again on it, `give up` once tried MAX_UNACKED_RESENDS times (taken out).
+   * `resend` to go out again on it, `give up` once tried MAX_UNACKED_RESENDS times or when its
+   * caller was answered too late (taken out).
    */
   dueOn(socket: object): { resend: UnackedSend[]; giveUp: UnackedSend[] } {
     const resend: UnackedSend[] = [];
     const giveUp: UnackedSend[] = [];
     for (const send of this.pending.values()) {
       if (send.socket === socket) continue;
-      if (send.resends >= MAX_UNACKED_RESENDS) {
+      if (send.resends >= MAX_UNACKED_RESENDS || !send.resendable) {
         this.pending.delete(send.id);
         giveUp.push(send);
       } else {

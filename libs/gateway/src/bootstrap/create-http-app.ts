@@ -22,6 +22,7 @@ import {
 } from '../http/connection-limits';
 import { installEarlyAuthentication } from './early-auth';
 import { installWebSocketUpgrades } from '../events/websocket-upgrades';
+import { installClosingRefusal } from '../http/closing-refusal';
 import { installProtocolRefusals } from '../http/protocol-refusals';
 import { dashboardDirectory, serveDashboard } from '../dashboard/dashboard-assets';
 import { ApiExceptionFilter } from '../http/api-exception.filter';
@@ -61,7 +62,8 @@ export async function createHttpApp(
     bodyLimit: config.bodyLimitBytes * 4,
     // Forwarded headers are believed only from the proxies the operator names (JUMBE_TRUST_PROXY).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    return503OnClosing: true,
+    // Refused in our own shapes instead (closing-refusal.ts).
+    return503OnClosing: false,
     ...connectionTimeoutOptions(config),
     // A long `:id` reaches its route and gets the route's answer (400 or 404), not a bare 414.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -87,6 +89,7 @@ export async function createHttpApp(
     trustedProxies(config.trustProxy),
     logger,
   );
+  installClosingRefusal(fastify);
   installProtocolRefusals(fastify, logger);
   installEarlyAuthentication(
     fastify,

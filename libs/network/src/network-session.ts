@@ -26,6 +26,14 @@ export interface NetworkSession {
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** Sends one message of any kind; fails with NetworkSendError. */
   send(message: OutboundMessage, options?: SendOptions): Promise<SentKey>;
+  /**
+   * A caller learned sent message `messageId`'s id after all (a retry under the same send id was
+   * answered with it in time, after the first try's answer came too late): the network may now
+   * deliver it however it can, as any send answered with its id. False when it will never be
+   * delivered (it was given up and reported failed): the retry is to be sent anew. Optional: a
+   * network that never holds a late send back need not offer it.
+   */
+  sendLearned?(messageId: string): boolean;
   /** Marks received messages of `chat` as read (blue ticks); `chat` is a JID. */
   markRead(chat: string, messageIds: string[]): Promise<void>;
   /** Shows "typing…" or "recording audio…" in `chat`, or stops showing it. */

@@ -172,6 +172,11 @@ export class LiveSession {
     return this.connection().send({ ...message, to: recipientJid(message.to) }, options);
   }
 
+  /** NetworkSession.sendLearned; true without a connection (nothing of it is held here). */
+  sendLearned(messageId: string): boolean {
+    return this.network?.sendLearned?.(messageId) ?? true;
+  }
+
   markRead(chat: string, messageIds: string[]): Promise<void> {
     return this.connection().markRead(recipientJid(chat), messageIds);
   }

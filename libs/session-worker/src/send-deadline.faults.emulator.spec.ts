@@ -1,5 +1,5 @@
 import '@jumbe/whatsapp-emulator/trust-preload';
-import type { CommandReply } from '@jumbe/contracts';
+import { type CommandReply, MESSAGE_SEND_VERSION } from '@jumbe/contracts';
 import type { SessionView } from '@jumbe/domain';
 import { replyWithinHeaders } from '@jumbe/messaging';
 import { WhatsAppNetworkDriver } from '@jumbe/network';
@@ -155,7 +155,7 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
     expect(received('during the outage')).toBe(false);
   }, 120_000);
 
-  it('is not sent again after the reconnect when its answer came after the deadline (chaos seed 49)', async () => {
+  it('is held after the reconnect when its answer came after the deadline, until a retry learns its id (chaos seed 49)', async () => {
     const planId = (
       await new PlanRepository(db.dataSource).create({
         name: 'seed49',
@@ -178,10 +178,18 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
     const connected = async () =>
       ((await host.execute({ ...base, type: 'session.status' })) as SessionView).state === 'connected';
     await eventually('connected', connected);
-    const send = (text: string, waitMs: number) =>
+    // `sendId`: one Idempotency-Key's send, the same on every try (the gateway's).
+    const send = (text: string, waitMs: number, sendId?: string) =>
       handler.handle(
         ref.shard,
-        { ...base, type: 'message.send', message: { kind: 'text', body: { to: contact.phoneNumber, text } } },
+        {
+          accountId: ref.accountId,
+          sessionId: ref.sessionId,
+          v: MESSAGE_SEND_VERSION,
+          type: 'message.send',
+          message: { kind: 'text', to: contact.phoneNumber, text },
+          ...(sendId ? { sendId } : {}),
+        },
         { headers: replyWithinHeaders(waitMs) },
       );
     const received = (text: string) =>
@@ -197,14 +205,16 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
     expect(network.silenceConnection(device)).toBe(true);
     let reply: CommandReply | undefined;
     // The worker must answer 2 s after it took the command (REPLY_MARGIN_MS for the way back).
-    void send('into the silence, answered late', REPLY_MARGIN_MS + 2_000).then((answer) => (reply = answer));
+    const late = 'into the silence, answered late';
+    void send(late, REPLY_MARGIN_MS + 2_000, 'key-1').then((answer) => (reply = answer));
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(reply).toBeUndefined();
     await archiveProxy.restore();
-    const late = await eventually('the late answer', () => reply, 15_000);
+    const answer = await eventually('the late answer', () => reply, 15_000);
     // Answered with its id (it did leave), though by then the caller had gone.
-    expect(late).toMatchObject({ ok: true });
-    const result = (late.ok ? late.result : undefined) as { id?: string; key?: { id?: string } } | undefined;
+    expect(answer).toMatchObject({ ok: true });
+    const result = (answer.ok ? answer.result : undefined) as
+      { id?: string; key?: { id?: string } } | undefined;
     const lateId = result?.key?.id ?? result?.id;
     expect(lateId).toEqual(expect.any(String));
 
@@ -217,12 +227,24 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
     expect(await send('after the reconnect', 15_000)).toMatchObject({ ok: true });
     await eventually('the later message received', () => received('after the reconnect'), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(received('into the silence, answered late')).toBe(false);
-    // Reported failed instead: WhatsApp never acknowledged it, and it does not go out again.
-    const failed = statuses.events.filter((event) => {
-      const { message } = event.payload as { message?: { id?: string; status?: string } };
-      return message?.id === lateId && message?.status === 'failed';
-    });
-    expect(failed).toHaveLength(1);
+    // Held: the caller was told "outcome unknown", and nothing sent it again (nor reported it failed).
+    expect(received(late)).toBe(false);
+    const statusesOf = (id: string | undefined) =>
+      statuses.events
+        .map((event) => (event.payload as { message?: { id?: string; status?: string } }).message)
+        .filter((message) => message?.id === id)
+        .map((message) => message?.status);
+    expect(statusesOf(lateId)).toEqual([]);
+
+    // The customer retries under the same Idempotency-Key, in time: it learns the id, and the
+    // message goes out now, once, under that id.
+    const retried = await send(late, 15_000, 'key-1');
+    const retriedResult = (retried.ok ? retried.result : undefined) as
+      { id?: string; key?: { id?: string } } | undefined;
+    expect(retriedResult?.key?.id ?? retriedResult?.id).toBe(lateId);
+    await eventually('the held message received', () => received(late), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const copies = network.receivedBy(contact).filter((message) => textOf(message) === late);
+    expect(copies.map((message) => message.id)).toEqual([lateId]);
   }, 120_000);
 });

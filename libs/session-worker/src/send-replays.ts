@@ -26,6 +26,11 @@ export class SendReplays {
     return sendId === undefined ? undefined : this.sends.get(`${scope}\n${sendId}`);
   }
 
+  /** The send under `scope` and `sendId` is not to be answered again (it was never delivered). */
+  forget(scope: string, sendId: string | undefined): void {
+    if (sendId !== undefined) this.sends.delete(`${scope}\n${sendId}`);
+  }
+
   /** `send`'s key, or the key of the send already made (or under way) under `scope` and `sendId`. */
   once(scope: string, sendId: string | undefined, send: () => Promise<SentKey>): Promise<SentKey> {
     if (sendId === undefined) return send();

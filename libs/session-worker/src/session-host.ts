@@ -386,7 +386,11 @@ export class SessionHost {
       .made(refKey(command), sendId)
       // The first try failed (nothing left, or WhatsApp said no): this one is tried anew below.
       ?.catch(() => undefined);
-    if (made) return { key: made };
+    // Answered in time, this retry tells the caller the id: a first try answered too late (held
+    // back from going out again) now goes out like any other. One given up is sent anew.
+    if (made && (replyBy === undefined || Date.now() < replyBy) && live?.sendLearned(made.id) === false)
+      this.replays.forget(refKey(command), sendId);
+    else if (made) return { key: made };
     if (!live || live.state !== 'connected') {
       const state = live?.state ?? (await this.deps.sessions.find(command))?.state ?? 'disconnected';
       // Stored as linked but not open here although this worker owns the shard: its restore has not

@@ -38,6 +38,16 @@ export class UnackedResender {
     this.unacked.record(id, to, message, socket, statusJidList, answeredInTime);
   }
 
+  /**
+   * A retry learned send `id`'s id (UnackedSends.learned): held unsent until now, it goes out on
+   * `current` at once when it went into an earlier socket. False when it was given up already.
+   */
+  learned(id: string, current: WhatsAppSocket | null): boolean {
+    if (!this.unacked.learned(id)) return false;
+    if (current && this.isConnectedOn(current)) void this.resendOn(current);
+    return true;
+  }
+
   /** WhatsApp's server took message `id` (from any socket of this session). */
   acked(id: string): void {
     this.unacked.acked(id);
@@ -61,7 +71,7 @@ export class UnackedResender {
         send,
         send.resendable
           ? 'WhatsApp never acknowledged it'
-          : 'WhatsApp never acknowledged it, and its caller had been answered "timeout" (not sent again)',
+          : 'WhatsApp never acknowledged it, its caller was answered "timeout", and no retry learned its id',
       );
     for (const send of resend) {
       if (!this.isConnectedOn(socket)) return;

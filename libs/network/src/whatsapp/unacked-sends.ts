@@ -4,6 +4,13 @@ import type { proto } from '@whiskeysockets/baileys';
 export const MAX_UNACKED_RESENDS = 3;
 /** Acks remembered for sends not recorded yet (the ack can come before Baileys' send returns). */
 const EARLY_ACKS_KEPT = 1_000;
+/**
+ * How long a send answered after its caller's deadline is held, unsent, for a retry under the
+ * same send id to learn its id (`learned`); given up (reported failed) at the first socket after.
+ */
+export const LATE_SEND_HOLD_MS = 10 * 60_000;
+/** Late sends given up, remembered so a retry that comes later still is sent anew. */
+const GIVEN_UP_KEPT = 1_000;
 
 /** A send handed to WhatsApp that its server has not acknowledged yet. */
 export interface UnackedSend {
@@ -18,9 +25,12 @@ export interface UnackedSend {
   resends: number;
   /**
    * False for a send whose caller was answered after its deadline (the gateway had answered 504
-   * `timeout`, outcome unknown, and the customer may send it again): it never goes out again.
+   * `timeout`, outcome unknown): it does not go out again unless a retry learns its id (`learned`),
+   * or the customer, told "outcome unknown", would find it delivered after all.
    */
-  readonly resendable: boolean;
+  resendable: boolean;
+  /** When it was recorded (epoch ms): a late one is held LATE_SEND_HOLD_MS from then. */
+  readonly recordedAt: number;
 }
 
 /**
@@ -35,6 +45,7 @@ export interface UnackedSend {
 export class UnackedSends {
   private readonly pending = new Map<string, UnackedSend>();
   private readonly earlyAcks = new Set<string>();
+  private readonly givenUpLate = new Set<string>();
 
   get size(): number {
     return this.pending.size;
@@ -50,7 +61,28 @@ export class UnackedSends {
     resendable = true,
   ): void {
     if (this.earlyAcks.delete(id)) return;
-    this.pending.set(id, { id, to, message, socket, resends: 0, statusJidList, resendable });
+    this.pending.set(id, {
+      id,
+      to,
+      message,
+      socket,
+      resends: 0,
+      statusJidList,
+      resendable,
+      recordedAt: Date.now(),
+    });
+  }
+
+  /**
+   * A caller learned send `id`'s id after all (a retry was answered with it in time): if it is
+   * held unsent, it goes out again like any other from now on. False when it was held and given
+   * up already (nothing will send it: the retry must be sent anew); true otherwise (waiting,
+   * acknowledged, or never recorded here).
+   */
+  learned(id: string): boolean {
+    const send = this.pending.get(id);
+    if (send) send.resendable = true;
+    return !this.givenUpLate.has(id);
   }
 
   /** WhatsApp's server took the message (an ack with an error attribute counts: it got it). */
@@ -65,15 +97,20 @@ export class UnackedSends {
 
   /**
    * What went out on an earlier socket than `socket` and was never acknowledged, in send order:
-   * `resend` to go out again on it, `give up` once tried MAX_UNACKED_RESENDS times or when its
-   * caller was answered too late (taken out).
+   * `resend` to go out again on it, `give up` once tried MAX_UNACKED_RESENDS times, or once held
+   * LATE_SEND_HOLD_MS when its caller was answered too late and no retry learned it (taken out).
    */
-  dueOn(socket: object): { resend: UnackedSend[]; giveUp: UnackedSend[] } {
+  dueOn(socket: object, now = Date.now()): { resend: UnackedSend[]; giveUp: UnackedSend[] } {
     const resend: UnackedSend[] = [];
     const giveUp: UnackedSend[] = [];
     for (const send of this.pending.values()) {
       if (send.socket === socket) continue;
-      if (send.resends >= MAX_UNACKED_RESENDS || !send.resendable) {
+      if (!send.resendable) {
+        if (now - send.recordedAt < LATE_SEND_HOLD_MS) continue;
+        this.pending.delete(send.id);
+        this.rememberGivenUp(send.id);
+        giveUp.push(send);
+      } else if (send.resends >= MAX_UNACKED_RESENDS) {
         this.pending.delete(send.id);
         giveUp.push(send);
       } else {
@@ -81,6 +118,14 @@ export class UnackedSends {
       }
     }
     return { resend, giveUp };
+  }
+
+  private rememberGivenUp(id: string): void {
+    this.givenUpLate.add(id);
+    if (this.givenUpLate.size > GIVEN_UP_KEPT) {
+      const oldest = this.givenUpLate.values().next();
+      if (!oldest.done) this.givenUpLate.delete(oldest.value);
+    }
   }
 
   /** Everything still unacknowledged, taken out (the session ends: they will not go out again). */

@@ -119,6 +119,10 @@ export class WhatsAppSession implements NetworkSession {
     return withSendDeadline(options?.replyBy, () => this.sender.send(message));
   }
 
+  sendLearned(messageId: string): boolean {
+    return this.unacked.learned(messageId, this.connection.currentSocket());
+  }
+
   markRead(chat: string, messageIds: string[]): Promise<void> {
     return this.chat.markRead(chat, messageIds);
   }

@@ -1,14 +1,10 @@
 import '@jumbe/whatsapp-emulator/trust-preload';
-import type { SessionCommand } from '@jumbe/contracts';
-import type { SessionView } from '@jumbe/domain';
 import type { EventPublisher, OutgoingEvent } from '@jumbe/messaging';
 import { WhatsAppNetworkDriver } from '@jumbe/network';
 import {
-  AccountRepository,
   InboundOutboxRepository,
   NetworkCredentialStore,
   openMigratedTestDatabase,
-  PlanRepository,
   SentMessageRepository,
   SessionRepository,
   type MigratedTestDatabase,
@@ -19,7 +15,7 @@ import pino from 'pino';
 import { InboundRelay } from './inbound-relay';
 import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
-import { sessionInUnusedShard } from './test-support/host-harness';
+import { linkOnHost, newTestSession } from './test-support/emulator-link';
 import { eventually } from './test-support/emulator-wait';
 import { RecordingPublisher } from './test-support/recording-publisher';
 
@@ -87,38 +83,21 @@ describe('a live message held for a backlog its socket never completed', () => {
     return { host, texts };
   }
 
-  it("waits for the next socket's backlog, and goes before what was sent while the device was away again", async () => {
-    const planId = (
-      await new PlanRepository(db.dataSource).create({
-        name: 'basic',
-        monthlyApiHits: 1_000,
-        maxSessions: 5,
-      })
-    ).id;
-    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Acme', planId })).id;
-    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
-    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
-    const status = async (host: SessionHost) =>
-      ((await host.execute({ ...base, type: 'session.status' } as SessionCommand)) as SessionView).state;
-
+  /** A worker reaching the emulator through a TCP proxy the test cuts and restores. */
+  async function proxiedWorker() {
     const target = new URL(emulator.url);
     const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
     cleanups.push(() => proxy.close());
     const url = new URL(emulator.url);
     url.port = String(proxy.port);
-    const first = worker(url.toString());
-    await first.host.adoptShard(ref.shard, 1);
-    await first.host.execute({ ...base, type: 'session.start', maxSessions: 5 } as SessionCommand);
-    const qr = await eventually('a QR', async () => {
-      const shown = (await first.host.execute({ ...base, type: 'session.qr' } as SessionCommand)) as {
-        qr: string;
-      };
-      return shown.qr;
-    });
+    return { proxy, first: worker(url.toString()) };
+  }
+
+  it("waits for the next socket's backlog, and goes before what was sent while the device was away again", async () => {
+    const { proxy, first } = await proxiedWorker();
     const phone = network.user('254733700001', 'Duka');
     const contact = network.user('254733700002', 'Juma');
-    const device = await network.scanQr(phone, qr);
-    await eventually('connected', async () => (await status(first.host)) === 'connected');
+    const device = await linkOnHost(first.host, await newTestSession(db.dataSource, 'Acme'), network, phone);
     await network.sendMessage(contact, phone, { conversation: 'hello' });
     await eventually('the first delivered', () => first.texts().includes('hello'));
 
@@ -155,37 +134,10 @@ describe('a live message held for a backlog its socket never completed', () => {
   }, 120_000);
 
   it("goes among the next socket's backlog by its server time when it comes there unmarked (chaos seed 57)", async () => {
-    const planId = (
-      await new PlanRepository(db.dataSource).create({
-        name: 'seed57',
-        monthlyApiHits: 1_000,
-        maxSessions: 5,
-      })
-    ).id;
-    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Duka', planId })).id;
-    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
-    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
-    const status = async (host: SessionHost) =>
-      ((await host.execute({ ...base, type: 'session.status' } as SessionCommand)) as SessionView).state;
-
-    const target = new URL(emulator.url);
-    const proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port) });
-    cleanups.push(() => proxy.close());
-    const url = new URL(emulator.url);
-    url.port = String(proxy.port);
-    const first = worker(url.toString());
-    await first.host.adoptShard(ref.shard, 1);
-    await first.host.execute({ ...base, type: 'session.start', maxSessions: 5 } as SessionCommand);
-    const qr = await eventually('a QR', async () => {
-      const shown = (await first.host.execute({ ...base, type: 'session.qr' } as SessionCommand)) as {
-        qr: string;
-      };
-      return shown.qr;
-    });
+    const { proxy, first } = await proxiedWorker();
     const phone = network.user('254733700011', 'Soko');
     const contact = network.user('254733700012', 'Amina');
-    const device = await network.scanQr(phone, qr);
-    await eventually('connected', async () => (await status(first.host)) === 'connected');
+    const device = await linkOnHost(first.host, await newTestSession(db.dataSource, 'Soko'), network, phone);
 
     // Away; a backlog of three waits for the next login.
     await proxy.cut();

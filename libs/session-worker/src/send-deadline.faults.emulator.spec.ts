@@ -1,15 +1,12 @@
 import '@jumbe/whatsapp-emulator/trust-preload';
 import { type CommandReply, MESSAGE_SEND_VERSION } from '@jumbe/contracts';
-import type { SessionView } from '@jumbe/domain';
 import { replyWithinHeaders } from '@jumbe/messaging';
 import { WhatsAppNetworkDriver } from '@jumbe/network';
 import {
-  AccountRepository,
   createDataSource,
   InboundOutboxRepository,
   NetworkCredentialStore,
   openMigratedTestDatabase,
-  PlanRepository,
   SentMessageRepository,
   SessionRepository,
   type MigratedTestDatabase,
@@ -22,7 +19,7 @@ import { InboundRelay } from './inbound-relay';
 import { REPLY_MARGIN_MS, SessionCommandHandler } from './session-command-handler';
 import { DEFAULT_SESSION_HOST_OPTIONS, SessionHost } from './session-host';
 import { StatusRelay } from './status-relay';
-import { sessionInUnusedShard } from './test-support/host-harness';
+import { linkOnHost, newTestSession, stateOn } from './test-support/emulator-link';
 import { eventually } from './test-support/emulator-wait';
 import { RecordingPublisher } from './test-support/recording-publisher';
 
@@ -104,26 +101,11 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
   });
 
   it('is answered "not sent" while the database is still down, and never reaches the contact', async () => {
-    const planId = (
-      await new PlanRepository(db.dataSource).create({ name: 'basic', monthlyApiHits: 1_000, maxSessions: 5 })
-    ).id;
-    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Acme', planId })).id;
-    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
-    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
-    await host.adoptShard(ref.shard, 1);
-    await host.execute({ ...base, type: 'session.start', maxSessions: 5 });
-    const qr = await eventually('a QR', async () => {
-      const shown = (await host.execute({ ...base, type: 'session.qr' })) as { qr: string };
-      return shown.qr;
-    });
+    const session = await newTestSession(db.dataSource, 'Acme');
+    const { ref, base } = session;
     const phone = network.user('254733500001', 'Duka');
     const contact = network.user('254733500002', 'Juma');
-    await network.scanQr(phone, qr);
-    await eventually(
-      'connected',
-      async () =>
-        ((await host.execute({ ...base, type: 'session.status' })) as SessionView).state === 'connected',
-    );
+    await linkOnHost(host, session, network, phone);
     // Through the worker's command handler, as the gateway's command arrives, waiting `waitMs`.
     const send = (text: string, waitMs: number) =>
       handler.handle(
@@ -156,28 +138,12 @@ describe("a send that cannot leave before the caller's deadline (PostgreSQL outa
   }, 120_000);
 
   it('is held after the reconnect when its answer came after the deadline, until a retry learns its id (chaos seed 49)', async () => {
-    const planId = (
-      await new PlanRepository(db.dataSource).create({
-        name: 'seed49',
-        monthlyApiHits: 1_000,
-        maxSessions: 5,
-      })
-    ).id;
-    const accountId = (await new AccountRepository(db.dataSource).create({ name: 'Soko', planId })).id;
-    const ref = { accountId, ...sessionInUnusedShard(accountId, new Set()) };
-    const base = { v: 1 as const, accountId: ref.accountId, sessionId: ref.sessionId };
-    await host.adoptShard(ref.shard, 1);
-    await host.execute({ ...base, type: 'session.start', maxSessions: 5 });
-    const qr = await eventually('a QR', async () => {
-      const shown = (await host.execute({ ...base, type: 'session.qr' })) as { qr: string };
-      return shown.qr;
-    });
+    const session = await newTestSession(db.dataSource, 'Soko');
+    const { ref } = session;
     const phone = network.user('254733500011', 'Soko');
     const contact = network.user('254733500012', 'Amani');
-    const device = await network.scanQr(phone, qr);
-    const connected = async () =>
-      ((await host.execute({ ...base, type: 'session.status' })) as SessionView).state === 'connected';
-    await eventually('connected', connected);
+    const device = await linkOnHost(host, session, network, phone);
+    const connected = async () => (await stateOn(host, session)) === 'connected';
     // `sendId`: one Idempotency-Key's send, the same on every try (the gateway's).
     const send = (text: string, waitMs: number, sendId?: string) =>
       handler.handle(

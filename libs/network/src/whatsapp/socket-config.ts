@@ -5,7 +5,6 @@ import {
   proto,
   type UserFacingSocketConfig,
 } from '@whiskeysockets/baileys';
-import { decryptionsBesideSends } from './decryptions-beside-sends';
 import { durableEncryptions } from './durable-encryptions';
 import { NodeCarryingResends } from './node-carrying-resends';
 import { proxySocketOptions } from './proxy-agents';
@@ -33,10 +32,9 @@ export function socketConfigOf(
   const { memory, auth } = context;
   return {
     auth: auth.state,
-    // A send's Signal state is stored before its stanza leaves (Baileys commits it after); sends and
-    // decryptions take turns on the Signal sessions; a stanza delivered again after its receipt
-    // failed is decrypted from memory.
-    makeSignalRepository: memory.decrypted.repository(decryptionsBesideSends(durableEncryptions(auth))),
+    // A send's Signal state is stored before its stanza leaves (Baileys commits it after); a
+    // stanza delivered again after its receipt failed is decrypted from memory.
+    makeSignalRepository: memory.decrypted.repository(durableEncryptions(auth)),
     logger: context.baileysLogger,
     browser: Browsers.ubuntu('Chrome'),
     ...(context.settings.webSocketUrl ? { waWebSocketUrl: context.settings.webSocketUrl } : {}),

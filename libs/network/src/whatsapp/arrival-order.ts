@@ -33,9 +33,9 @@ import type { ArrivalKey, PendingArrivals } from './inbound-outbox';
  * refusal, a version bump, a hand-over to another worker), WhatsApp hands what it still queued for
  * the device to a later socket, and the message is read there among that socket's backlog by the
  * server's time: after the backlog stanzas the server took up to its second, before the later
- * ones (those were sent while the device was away again), as on its own socket. Any owner tells it from the row; a
- * backlog position carries the server time too (the highest seen so far on the socket, so the
- * backlog keeps its arrival order). The message waits (`placesCarried`) until the backlog has
+ * ones (those were sent while the device was away again), as on its own socket. Any owner tells
+ * it from the row; a backlog position carries the server time too (the highest seen so far on the
+ * socket, so the backlog keeps its arrival order). The message waits (`placesCarried`) until the backlog has
  * passed its second or is complete; once complete, it settles there for good (the outbox moves
  * it: InboundOutbox.settlePending).
  *
@@ -227,10 +227,10 @@ export class ArrivalOrder {
 
   /**
    * Whether a stored message with this key may be handed on now (`awaitedAtRead`: as
-   * `carriedPublishable`). Not before the socket is logged
-   * in: Baileys emits what arrives between the server's `<success>` and its own `open` (it awaits
-   * round trips in between), and the session's `connected` comes first, as it did while Baileys
-   * held those messages in its buffer (a customer answering one must find the session connected).
+   * `carriedPublishable`). Not before the socket is logged in: Baileys emits what arrives between
+   * the server's `<success>` and its own `open` (it awaits round trips in between), and the
+   * session's `connected` comes first, as it did while Baileys held those messages in its buffer
+   * (a customer answering one must find the session connected).
    */
   publishable(arrival: ArrivalKey, awaitedAtRead: ReadPlace = NOTHING_AWAITED): boolean {
     // Another socket's (an earlier one's, or a previous owner's): nothing of it is awaited here.

@@ -44,7 +44,9 @@ export class UnackedResender {
    */
   learned(id: string, current: WhatsAppSocket | null): boolean {
     if (!this.unacked.learned(id)) return false;
-    if (current && this.isConnectedOn(current)) void this.resendOn(current);
+    const send = this.unacked.waiting(id);
+    if (send && current && send.socket !== current && this.isConnectedOn(current))
+      void this.resendOne(send, current);
     return true;
   }
 
@@ -75,29 +77,36 @@ export class UnackedResender {
       );
     for (const send of resend) {
       if (!this.isConnectedOn(socket)) return;
-      send.socket = socket;
-      send.resends += 1;
-      this.context.logger.info(
-        { messageId: send.id, attempt: send.resends },
-        'sending again a message WhatsApp did not acknowledge before the connection dropped',
+      // Sent again on this socket meanwhile (a retry learned its id: `learned`).
+      if (send.socket === socket) continue;
+      await this.resendOne(send, socket);
+    }
+  }
+
+  /** One send out again on `socket`, under its id; marked as sent there before it goes. */
+  private async resendOne(send: UnackedSend, socket: WhatsAppSocket): Promise<void> {
+    send.socket = socket;
+    send.resends += 1;
+    this.context.logger.info(
+      { messageId: send.id, attempt: send.resends },
+      'sending again a message WhatsApp did not acknowledge before the connection dropped',
+    );
+    try {
+      await withTimeout(
+        socket.relayMessage(send.to, send.message, {
+          messageId: send.id,
+          ...(send.statusJidList ? { statusJidList: send.statusJidList } : {}),
+          ...(NodeCarryingResends.handles(send.message)
+            ? { additionalNodes: nativeFlowStanzaNodes(send.to, Date.now()) }
+            : {}),
+        }),
+        this.context.settings.sendTimeoutMs,
       );
-      try {
-        await withTimeout(
-          socket.relayMessage(send.to, send.message, {
-            messageId: send.id,
-            ...(send.statusJidList ? { statusJidList: send.statusJidList } : {}),
-            ...(NodeCarryingResends.handles(send.message)
-              ? { additionalNodes: nativeFlowStanzaNodes(send.to, Date.now()) }
-              : {}),
-          }),
-          this.context.settings.sendTimeoutMs,
-        );
-      } catch (error) {
-        this.context.logger.warn(
-          { err: error, messageId: send.id },
-          'sending an unacknowledged message again failed',
-        );
-      }
+    } catch (error) {
+      this.context.logger.warn(
+        { err: error, messageId: send.id },
+        'sending an unacknowledged message again failed',
+      );
     }
   }
 

@@ -85,6 +85,11 @@ export class UnackedSends {
     return !this.givenUpLate.has(id);
   }
 
+  /** Send `id` if it is still waiting for WhatsApp's ack. */
+  waiting(id: string): UnackedSend | undefined {
+    return this.pending.get(id);
+  }
+
   /** WhatsApp's server took the message (an ack with an error attribute counts: it got it). */
   acked(id: string): void {
     if (this.pending.delete(id)) return;

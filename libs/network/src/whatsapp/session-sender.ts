@@ -283,9 +283,9 @@ export class SessionSender {
     const remoteJid = sent?.key.remoteJid ?? to;
     await this.context.sent.remember(id, sent?.message, remoteJid);
     this.context.memory.sentTo.set(id, remoteJid);
-    // Past the deadline the caller has been answered 504 (outcome unknown) and may send it again:
-    // a stanza a quiet connection swallowed must not reach the contact later (fault schedule's
-    // seed 49: answered `timeout`, then delivered by the resend after the reconnect).
+    // Past the deadline the caller has been answered 504 (outcome unknown): a stanza a quiet
+    // connection swallowed is held, not sent again, unless a retry learns its id (the fault
+    // schedule's seed 49: answered `timeout`, then delivered by the resend after the reconnect).
     if (sent?.message)
       this.unacked.sent(id, remoteJid, sent.message, socket, status?.statusJidList, !sendDeadlinePassed());
     return { remoteJid, fromMe: true, id };
